@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Runs a TypeScript entry (benchmarks, scripts) through tsx.
+import { register } from "tsx/esm/api";
+import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+register();
+const [entry, ...rest] = process.argv.slice(2);
+process.argv = [process.argv[0], entry, ...rest];
+await import(pathToFileURL(resolve(entry)).href);
