@@ -1,0 +1,79 @@
+// The contract between the hand-written runtime and the code the generator emits.
+// Per-server data reaches the runtime only as values of these types (no templating of user text).
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The error objects ajv's standalone validators report. */
+export interface ValidationError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** An ajv standalone validator (precompiled at build time). */
+export type Validator = ((data: unknown) => boolean) & { errors?: ValidationError[] | null };
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export type Era = "2026-07-28" | "2025-11-25";
+
+/** What a tool handler returns; the runtime turns it into a CallToolResult for the caller's era. */
+export interface ToolOutcome {
+  /** A failure the model should read and act on (isError: true). */
+  isError?: boolean;
+  /** Readable text for content[0]. When absent, the JSON text of `value` is used. */
+  text?: string;
+  /** The structured value: structuredContent when the tool has an output schema. */
+  value?: Json;
+}
+
+export interface CallContext {
+  /** Aborted when the client cancels, the connection closes or the server shuts down. */
+  signal: AbortSignal;
+  era: Era;
+}
+
+export type ToolHandler = (args: Record<string, unknown>, ctx: CallContext) => Promise<ToolOutcome>;
+
+export interface ToolDef {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  /** Precompiled; runs before the handler. A failure is a readable tool error and the handler never runs. */
+  validateInput: Validator;
+  /** Precompiled; a value that fails it is a tool error that says so. */
+  validateOutput?: Validator;
+  /** Text content is cut here with a visible marker. */
+  maxOutputChars: number;
+  handler: ToolHandler;
+}
+
+export interface ServerDef {
+  name: string;
+  version: string;
+  title?: string;
+  instructions?: string;
+  /** Sorted by name by the generator. */
+  tools: ToolDef[];
+  /** Runs before any transport starts; throw StartupError to stop with a clear message. */
+  startup?: () => void;
+}
+
+/** A configuration problem found at startup: printed as one line to stderr, exit code 2, no stack. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartupError";
+  }
+}

@@ -1,0 +1,25 @@
+// Bundles a hand-written TypeScript server entry the way the generator bundles emitted ones,
+// so runtime tests run a real server process without going through the whole pipeline.
+import { build } from "esbuild";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const runtimeEntry = fileURLToPath(new URL("../../templates/runtime/index.ts", import.meta.url));
+
+export async function bundleEntry(entry: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "kervan-test-"));
+  const outfile = join(dir, "server.mjs");
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    alias: { "@kervan/runtime": runtimeEntry },
+    logLevel: "silent",
+  });
+  return outfile;
+}
