@@ -1,0 +1,123 @@
+// The plain-data configuration the generator emits for one exec tool, its defaults, and the
+// structural checks run when a handler is created (the generator checks the same rules at build
+// time; these guard hand-written or CLI-built configs).
+import { StartupError } from "../../runtime/types.js";
+
+/** One piece of an argument template: literal text, or the rendered value of a field. */
+export type ArgPart = string | { field: string };
+
+export type FieldType = "string" | "number" | "integer" | "boolean";
+
+export interface ExecToolConfig {
+  /** The tool's name, used in error messages. */
+  tool: string;
+  /** argv[0] is the command (literal text only); each later entry renders to exactly one argument. */
+  argv: ArgPart[][];
+  /** Every placeholder's declared JSON type; exactly the fields the argv uses. */
+  fields: Record<string, FieldType>;
+  /** Working directory; relative paths resolve against the server's cwd at startup. Default: the server's cwd. */
+  cwd?: string;
+  /** The child inherits nothing but PATH and the `pass` variables, then `set` is applied on top. */
+  env?: { pass?: string[]; set?: Record<string, string> };
+  /** Whole-call budget in ms, including time spent queued for a slot. */
+  timeoutMs?: number;
+  /** Between SIGTERM and SIGKILL of the process group after a timeout or cancellation. */
+  killGraceMs?: number;
+  /** Per stream (stdout, stderr); bytes beyond it are read and discarded. */
+  maxOutputBytes?: number;
+  /** Processes of this tool running at once. */
+  concurrency?: number;
+  /** Calls allowed to wait for a slot; beyond it a call is refused. 0 refuses at once when busy. */
+  queue?: number;
+  /** At most `calls` calls admitted in any sliding window of `windowMs` ms. Absent: no limit. */
+  rateLimit?: { calls: number; windowMs: number };
+  /**
+   * Filesystem policy for fields that are paths: each value, resolved against the tool's cwd with
+   * symlinks followed, must lie inside an `allow` root (default: the tool's cwd) and outside every
+   * `deny` path. Relative roots resolve against the tool's cwd.
+   */
+  paths?: { fields: string[]; allow?: string[]; deny?: string[] };
+}
+
+/** Limits that keep a single runaway command from stalling an agent, without throttling normal use. */
+export const EXEC_DEFAULTS = Object.freeze({
+  timeoutMs: 60_000,
+  killGraceMs: 2_000,
+  maxOutputBytes: 1024 * 1024,
+  concurrency: 4,
+  queue: 16,
+});
+
+/** structuredContent of every exec call, success or failure. */
+export const EXEC_OUTPUT_SCHEMA = Object.freeze({
+  type: "object",
+  properties: {
+    exitCode: { type: ["integer", "null"], description: "Exit status; null when killed by a signal or never started." },
+    stdout: { type: "string" },
+    stderr: { type: "string" },
+    timedOut: { type: "boolean" },
+    stdoutTruncated: { type: "boolean" },
+    stderrTruncated: { type: "boolean" },
+  },
+  required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
+  additionalProperties: false,
+} as const);
+
+export interface ResolvedLimits {
+  timeoutMs: number;
+  killGraceMs: number;
+  maxOutputBytes: number;
+  concurrency: number;
+  queue: number;
+}
+
+const FIELD_TYPES = new Set(["string", "number", "integer", "boolean"]);
+// setTimeout fires at once for delays above 2^31-1 ms, so larger budgets would mean no budget.
+const MAX_DELAY = 2 ** 31 - 1;
+
+/** Checks the config's shape and fills limits; a violation is a StartupError naming the tool. */
+export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
+  const fail = (why: string): never => {
+    throw new StartupError(`exec tool ${JSON.stringify(cfg.tool)}: ${why}`);
+  };
+  if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail("argv needs at least the command");
+  const command = cfg.argv[0];
+  if (!command.every((p) => typeof p === "string") || command.join("") === "") {
+    fail("the command (argv[0]) must be non-empty literal text; a field may never choose the program");
+  }
+  const used = new Set<string>();
+  for (const arg of cfg.argv) {
+    for (const part of arg) {
+      if (typeof part === "string") continue;
+      if (!Object.hasOwn(cfg.fields, part.field)) fail(`placeholder {${part.field}} is not a declared field`);
+      used.add(part.field);
+    }
+  }
+  for (const [name, type] of Object.entries(cfg.fields)) {
+    if (!FIELD_TYPES.has(type)) fail(`field ${JSON.stringify(name)} has unsupported type ${JSON.stringify(type)}`);
+    if (!used.has(name)) fail(`field ${JSON.stringify(name)} is used by no argument`);
+  }
+  for (const name of cfg.paths?.fields ?? []) {
+    if (cfg.fields[name] !== "string") fail(`path field ${JSON.stringify(name)} must be a declared string field`);
+  }
+  const limit = (key: keyof ResolvedLimits, min: number, max: number): number => {
+    const v = cfg[key] ?? EXEC_DEFAULTS[key];
+    if (!Number.isInteger(v) || v < min || v > max) fail(`${key} must be an integer from ${min} to ${max}, not ${v}`);
+    return v;
+  };
+  const limits: ResolvedLimits = {
+    timeoutMs: limit("timeoutMs", 1, MAX_DELAY),
+    killGraceMs: limit("killGraceMs", 0, MAX_DELAY),
+    maxOutputBytes: limit("maxOutputBytes", 0, 2 ** 30),
+    concurrency: limit("concurrency", 1, 1_000),
+    queue: limit("queue", 0, 100_000),
+  };
+  if (cfg.rateLimit) {
+    const { calls, windowMs } = cfg.rateLimit;
+    if (!Number.isInteger(calls) || calls < 1 || !Number.isInteger(windowMs) || windowMs < 1) {
+      fail("rateLimit needs positive integers calls and windowMs");
+    }
+  }
+  for (const name of cfg.env?.pass ?? []) if (!name || name.includes("=")) fail(`env.pass has an invalid name ${JSON.stringify(name)}`);
+  return limits;
+}

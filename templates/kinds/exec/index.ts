@@ -1,0 +1,146 @@
+// The exec tool kind at run time: bind arguments, apply the path policy and admission limits,
+// run the command without a shell, report the result.
+import { existsSync, statSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import { StartupError, type ToolHandler, type ToolOutcome, type CallContext } from "../../runtime/types.js";
+import { checkConfig, type ExecToolConfig } from "./config.js";
+import { RateLimiter, Slots } from "./limits.js";
+import { PathError, checkPath, resolveReal, type PathPolicy } from "./paths.js";
+import { ArgumentError, renderArgv } from "./render.js";
+import { outcome, refusal } from "./result.js";
+import { killGroup, runProcess } from "./spawn.js";
+
+export { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA } from "./config.js";
+export type { ArgPart, ExecToolConfig, FieldType } from "./config.js";
+export type { ExecValue } from "./result.js";
+
+export interface ExecHooks {
+  /** Registers a function run when the server stops (SIGTERM, SIGINT, stdin EOF). */
+  onShutdown?: (fn: () => void) => void;
+}
+
+export type ExecHandler = ToolHandler & {
+  /** Resolves cwd and policy roots; throws StartupError. Idempotent; the first call runs it if needed. */
+  startup(): void;
+  /** Kills every running process group of this tool and refuses further calls. */
+  shutdown(): void;
+};
+
+interface Prepared {
+  cwd: string;
+  policy?: PathPolicy;
+}
+
+function prepare(cfg: ExecToolConfig): Prepared {
+  const fail = (why: string): never => {
+    throw new StartupError(`exec tool ${JSON.stringify(cfg.tool)}: ${why}`);
+  };
+  const real = (p: string, base: string): string => {
+    try {
+      return resolveReal(p, base);
+    } catch (err) {
+      return fail(`cannot resolve ${p}: ${(err as Error).message}`);
+    }
+  };
+  const base = real(process.cwd(), "/");
+  const cwd = cfg.cwd === undefined ? base : real(cfg.cwd, base);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) fail(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
+  if (!cfg.paths) return { cwd };
+  const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
+  const allow = allowIn.map((root) => {
+    const r = real(root, cwd);
+    if (!existsSync(r) || !statSync(r).isDirectory()) fail(`allowed root ${root} (${r}) is not an existing directory`);
+    return r;
+  });
+  // A denied path need not exist yet: it must stay denied if it is created later.
+  const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
+  return { cwd, policy: { fields: cfg.paths.fields, allow, deny, cwd } };
+}
+
+// Startup results per config object, so checkExecStartup (run by the server's startup) and the
+// handler share one resolution of cwd and roots.
+const PREPARED = new WeakMap<ExecToolConfig, Prepared>();
+
+/** The startup check: structure, working directory, policy roots. Throws StartupError. */
+export function checkExecStartup(cfg: ExecToolConfig): void {
+  checkConfig(cfg);
+  if (!PREPARED.has(cfg)) PREPARED.set(cfg, prepare(cfg));
+}
+
+function childEnv(cfg: ExecToolConfig): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", ...(cfg.env?.pass ?? [])]) {
+    const v = process.env[name];
+    if (v !== undefined) env[name] = v;
+  }
+  return Object.assign(env, cfg.env?.set ?? {});
+}
+
+export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = {}): ExecHandler {
+  const limits = checkConfig(cfg);
+  const slots = new Slots(limits.concurrency, limits.queue);
+  const rate = cfg.rateLimit ? new RateLimiter(cfg.rateLimit.calls, cfg.rateLimit.windowMs) : undefined;
+  const live = new Set<number>();
+  let stopped = false;
+
+  const startup = () => checkExecStartup(cfg);
+  const shutdown = () => {
+    stopped = true;
+    for (const pgid of live) killGroup(pgid, "SIGKILL");
+    live.clear();
+  };
+  hooks.onShutdown?.(shutdown);
+
+  const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> => {
+    const started = performance.now();
+    startup();
+    const { cwd, policy } = PREPARED.get(cfg)!;
+    let bound: ReturnType<typeof renderArgv>;
+    try {
+      bound = renderArgv(cfg.argv, cfg.fields, args);
+      for (const field of policy?.fields ?? []) checkPath(policy!, field, bound.values.get(field)!);
+    } catch (err) {
+      if (err instanceof ArgumentError || err instanceof PathError) return refusal(cfg.tool, err.message);
+      throw err;
+    }
+    if (stopped) return refusal(cfg.tool, "the server is shutting down");
+    if (ctx.signal.aborted) return refusal(cfg.tool, "cancelled before it started");
+    if (!slots.canAdmit()) {
+      return refusal(
+        cfg.tool,
+        `busy: ${limits.concurrency} calls are running and ${limits.queue} are waiting; retry after one completes`,
+      );
+    }
+    const retryMs = rate?.admit() ?? 0;
+    if (retryMs > 0) {
+      const { calls, windowMs } = cfg.rateLimit!;
+      return refusal(cfg.tool, `rate limit reached (${calls} calls per ${windowMs} ms); retry in about ${retryMs} ms`);
+    }
+    // Waiting for a slot spends the call's own time budget, so a queued call never outlives it.
+    const release = await slots.acquire(limits.timeoutMs, ctx.signal);
+    if (release === "abort") return refusal(cfg.tool, "cancelled while waiting for a free slot");
+    if (release === "timeout") {
+      const why = `timed out after ${limits.timeoutMs} ms waiting for a free slot (${limits.concurrency} running)`;
+      return refusal(cfg.tool, why, true);
+    }
+    try {
+      if (stopped) return refusal(cfg.tool, "the server is shutting down");
+      const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
+      const r = await runProcess({
+        command: bound.command,
+        args: bound.args,
+        cwd,
+        env: childEnv(cfg),
+        timeoutMs: remaining,
+        killGraceMs: limits.killGraceMs,
+        maxOutputBytes: limits.maxOutputBytes,
+        signal: ctx.signal,
+        live,
+      });
+      return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);
+    } finally {
+      release();
+    }
+  };
+  return Object.assign(call, { startup, shutdown });
+}

@@ -1,0 +1,56 @@
+// Turns a run into the tool's outcome: the structured value (EXEC_OUTPUT_SCHEMA) and a readable
+// summary for content[0]. Every outcome, refusals included, carries a value that fits the schema,
+// so a client that reads only structuredContent still sees why a call failed.
+import type { ToolOutcome } from "../../runtime/types.js";
+import type { RunResult } from "./spawn.js";
+
+export interface ExecValue {
+  [key: string]: number | string | boolean | null;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+}
+
+/** A call refused before anything ran: the reason travels as stderr, as the reference server does. */
+export function refusal(tool: string, reason: string, timedOut = false): ToolOutcome {
+  const value: ExecValue = {
+    exitCode: null,
+    stdout: "",
+    stderr: reason,
+    timedOut,
+    stdoutTruncated: false,
+    stderrTruncated: false,
+  };
+  return { isError: true, text: `${tool}: ${reason}`, value };
+}
+
+function section(name: string, text: string, truncated: boolean, maxBytes: number): string {
+  const note = truncated ? ` (truncated: only the first ${maxBytes} bytes were kept)` : "";
+  if (text === "") return `--- ${name}${note}: (empty) ---`;
+  return `--- ${name}${note} ---\n${text.endsWith("\n") ? text.slice(0, -1) : text}`;
+}
+
+export function outcome(command: string, r: RunResult, timeoutMs: number, maxBytes: number): ToolOutcome {
+  const value: ExecValue = {
+    exitCode: r.exitCode,
+    stdout: r.stdout,
+    stderr: r.spawnError ?? r.stderr,
+    timedOut: r.timedOut,
+    stdoutTruncated: r.stdoutTruncated,
+    stderrTruncated: r.stderrTruncated,
+  };
+  let status: string;
+  if (r.spawnError) status = r.spawnError;
+  else if (r.timedOut) status = `${command} timed out after ${timeoutMs} ms; its process group was killed`;
+  else if (r.cancelled) status = `${command} was cancelled; its process group was killed`;
+  else if (r.exitSignal) status = `${command} was killed by ${r.exitSignal}`;
+  else status = `${command} exited with code ${r.exitCode}`;
+  const isError = r.exitCode !== 0 || r.timedOut || r.cancelled || r.spawnError !== undefined;
+  const text = r.spawnError
+    ? status
+    : [status, section("stdout", r.stdout, r.stdoutTruncated, maxBytes), section("stderr", r.stderr, r.stderrTruncated, maxBytes)].join("\n");
+  return isError ? { isError, text, value } : { text, value };
+}
