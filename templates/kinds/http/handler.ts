@@ -1,0 +1,152 @@
+// The http tool handler: build the request by place, send it to the pinned origin, and turn the
+// answer into a redacted, selected value or a readable tool error. Never logs anything.
+import { StartupError, type Json, type ToolHandler, type ToolOutcome } from "../../runtime/types.js";
+import { clipText } from "../../runtime/clip.js";
+import type { HttpDeps, HttpToolConfig } from "./config.js";
+import { encodeFields, headerValue, jsonBody, pathSegment, ToolFault, type Values } from "./encode.js";
+import { makeRedactor, type Redactor } from "./redact.js";
+import { deadline, failureReason, readCapped, send, type OutRequest } from "./transport.js";
+import { checkConfig } from "./validate.js";
+
+/** What the environment decides, once, at startup. */
+interface Resolved {
+  origin: string;
+  basePath: string;
+  secrets: Map<string, string>;
+  redactor: Redactor;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the override and the secrets; problems are sentences that never contain a secret. */
+export function resolveHttpEnv(cfg: HttpToolConfig, env: Env): { resolved?: Resolved; problems: string[] } {
+  const problems: string[] = [];
+  let origin = new URL(cfg.origin).origin;
+  let basePath = cfg.basePath;
+  const override = cfg.originEnv ? env[cfg.originEnv] : undefined;
+  if (cfg.originEnv && override) {
+    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment (got ${clipText(JSON.stringify(override), 120)})`;
+    let u: URL | undefined;
+    try {
+      u = new URL(override);
+    } catch {
+      problems.push(bad);
+    }
+    if (u) {
+      if ((u.protocol !== "http:" && u.protocol !== "https:") || u.username || u.password || /[?#]/.test(override)) {
+        problems.push(bad);
+      } else {
+        origin = u.origin;
+        basePath = u.pathname.replace(/\/+$/, "");
+      }
+    }
+  }
+  const secrets = new Map<string, string>();
+  for (const s of cfg.secrets) {
+    const v = env[s.env];
+    if (v !== undefined && v !== "") secrets.set(s.name, v);
+    else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
+  }
+  if (problems.length) return { problems };
+  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
+}
+
+/** Run before serving: a missing required secret or a bad override stops the server with one line. */
+export function checkHttpStartup(cfgs: HttpToolConfig[], env: Env = process.env): void {
+  const lines = new Set<string>();
+  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines.add(`tool ${cfg.tool}: ${p}`);
+  if (lines.size) throw new StartupError(`http tools are not configured: ${[...lines].join("; ")}`);
+}
+
+export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): ToolHandler {
+  checkConfig(cfg, deps); // a malformed config is a generator bug: fail at load, not per call
+  const { resolved: r, problems } = resolveHttpEnv(cfg, deps.env ?? process.env);
+  const select = deps.select;
+  const decoder = new TextDecoder();
+  return async (args, ctx) => {
+    if (!r) return fail(`this tool is not configured: ${problems.join("; ")}`);
+    let req: OutRequest;
+    try {
+      req = buildRequest(cfg, r, args);
+    } catch (e) {
+      if (e instanceof ToolFault) return fail(r.redactor.text(e.message));
+      throw e;
+    }
+    const dl = deadline(cfg.timeoutMs, ctx.signal);
+    let res: Response;
+    let bytes: Uint8Array;
+    try {
+      res = await send(req, { origin: r.origin, redirects: cfg.redirects, signal: dl.signal });
+      bytes = await readCapped(res, cfg.maxResponseBytes);
+    } catch (e) {
+      const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
+      return fail(r.redactor.text(reason));
+    } finally {
+      dl.done();
+    }
+    // Redaction comes first, on the text, before JSON parsing or select can see anything.
+    const text = r.redactor.text(decoder.decode(bytes));
+    if (res.status >= 400) return fail(statusError(res, text));
+    if (cfg.output.raw) return cfg.output.hasSchema ? { text, value: text } : { text };
+    let data: Json;
+    try {
+      data = text.trim() === "" ? null : (JSON.parse(text) as Json);
+    } catch {
+      const type = res.headers.get("content-type") ?? "none";
+      return fail(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
+    }
+    // \u escapes are the one spelling the text pass cannot anticipate; decoded strings show them.
+    if (text.includes("\\u")) data = r.redactor.json(data);
+    if (!select) return { value: data };
+    try {
+      return { value: select(data) };
+    } catch (e) {
+      return fail(r.redactor.text(`the select expression failed on the answer: ${clipText(String((e as Error)?.message ?? e), 200)}`));
+    }
+  };
+}
+
+function fail(text: string): ToolOutcome {
+  return { isError: true, text };
+}
+
+/** Status plus a short excerpt, tags stripped, already redacted. */
+function statusError(res: Response, text: string): string {
+  const html = /html/i.test(res.headers.get("content-type") ?? "");
+  const plain = (html ? text.replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, " ") : text).replace(/\s+/g, " ").trim();
+  const head = `the upstream answered HTTP ${res.status}${res.statusText ? " " + res.statusText : ""}`;
+  return plain ? `${head}: ${clipText(plain, 300)}` : head;
+}
+
+function buildRequest(cfg: HttpToolConfig, r: Resolved, args: Record<string, unknown>): OutRequest {
+  const vals: Values = { input: args, secrets: r.secrets };
+  let path = r.basePath;
+  for (const seg of cfg.path) path += "/" + pathSegment(seg, vals);
+  if (path === "") path = "/";
+  const qs = encodeFields(cfg.query, vals);
+  const url = new URL(r.origin + path + (qs ? "?" + qs : ""));
+  // The parser must not have moved anything: same origin, same path (no dot-segment folding).
+  if (url.origin !== r.origin || url.pathname !== path || url.hash !== "") {
+    throw new ToolFault("refused: the rendered URL does not keep the configured origin and path");
+  }
+  const headers: Record<string, string> = {};
+  if (!cfg.output.raw) headers["accept"] = "application/json";
+  for (const h of cfg.headers) {
+    const v = headerValue(h.name, h.value, vals);
+    if (v === undefined) continue;
+    const key = h.name.toLowerCase();
+    headers[key] = key in headers && key !== "accept" ? `${headers[key]}, ${v}` : v;
+  }
+  let body: string | undefined;
+  if (cfg.body?.kind === "json") {
+    const v = jsonBody(cfg.body.template, vals);
+    if (v !== undefined) {
+      body = JSON.stringify(v);
+      headers["content-type"] ??= "application/json";
+    }
+  } else if (cfg.body?.kind === "form") {
+    body = encodeFields(cfg.body.fields, vals);
+    headers["content-type"] ??= "application/x-www-form-urlencoded";
+  }
+  return { url, method: cfg.method, headers, body };
+}

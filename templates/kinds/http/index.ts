@@ -1,0 +1,17 @@
+// The http tool kind's runtime, as the generated server imports it.
+export type {
+  ArrayStyle,
+  BodySpec,
+  FieldSpec,
+  HeaderSpec,
+  HttpDeps,
+  HttpMethod,
+  HttpToolConfig,
+  JsonTemplate,
+  Part,
+  SecretSpec,
+  SelectFn,
+} from "./config.js";
+export { checkHttpStartup, createHttpHandler, resolveHttpEnv } from "./handler.js";
+export { compileSelect } from "./select.js";
+export { REDACTED } from "./redact.js";
