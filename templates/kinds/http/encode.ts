@@ -85,11 +85,11 @@ export function pathSegment(parts: Part[], vals: Values): string {
     const missing = parts.find((p) => !("lit" in p) && partText(p, vals) === undefined)!;
     throw new ToolFault(`${describe(missing)} is required: it is part of the URL path`);
   }
-  const decoded = fullyDecoded(seg);
   const who = parts.filter((p) => !("lit" in p)).map(describe).join(", ");
   if (seg === "") throw new ToolFault(`${who} must not be empty: it is a URL path segment`);
-  if (decoded === "." || decoded === "..") {
-    throw new ToolFault(`${who} must not be "." or "..": it is a URL path segment`);
+  // Refused even when encoded: some upstreams and proxies decode %2F or %2e before routing.
+  if (fullyDecoded(seg).split(/[/\\]/).some((c) => c === "." || c === "..")) {
+    throw new ToolFault(`${who} must not be or contain a "." or ".." path segment`);
   }
   return seg;
 }
