@@ -1,0 +1,73 @@
+// bundle: the emitted sources (still in memory) plus the runtime templates -> one ESM file per
+// server that imports nothing but Node built-ins. Paths in the bundle are relative to the
+// package root, so the bytes do not depend on where the project is cloned.
+import { build, type Metafile, type Plugin } from "esbuild";
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { join, posix } from "node:path";
+import type { EmittedFile, BundleResult } from "./model/output.js";
+import type { ServerPlan } from "./model/plan.js";
+import { PACKAGE_ROOT, TEMPLATES } from "./paths.js";
+import { header } from "./emit/header.js";
+
+// Named like the checked-in folder so comments in the bundle point at the real emitted sources.
+const VIRTUAL_ROOT = join(PACKAGE_ROOT, "out");
+
+/** Serves emitted files from memory under a fixed virtual folder. */
+function emittedFiles(files: EmittedFile[]): Plugin {
+  const byPath = new Map(files.map((f) => [join(VIRTUAL_ROOT, f.path), f.contents]));
+  return {
+    name: "kervan-emitted",
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (!args.importer.startsWith(VIRTUAL_ROOT)) return undefined;
+        let path = posix.join(posix.dirname(args.importer), args.path);
+        if (!byPath.has(path) && path.endsWith(".js")) path = path.slice(0, -3) + ".ts";
+        return byPath.has(path) ? { path } : { errors: [{ text: `emitted file not found: ${args.path}` }] };
+      });
+      b.onLoad({ filter: /.*/ }, (args) => {
+        const contents = byPath.get(args.path);
+        if (contents === undefined) return undefined;
+        return { contents, loader: args.path.endsWith(".ts") ? "ts" : "js", resolveDir: posix.dirname(args.path) };
+      });
+    },
+  };
+}
+
+function packagesOf(meta: Metafile): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const input of Object.keys(meta.inputs)) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (!m || found[m[1]]) continue;
+    try {
+      found[m[1]] = JSON.parse(readFileSync(join(PACKAGE_ROOT, "node_modules", m[1], "package.json"), "utf8")).version;
+    } catch {
+      found[m[1]] = "unknown";
+    }
+  }
+  return Object.fromEntries(Object.entries(found).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {
+  const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
+  const result = await build({
+    entryPoints: [entry],
+    absWorkingDir: PACKAGE_ROOT,
+    bundle: true,
+    write: false,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile: join(VIRTUAL_ROOT, plan.dir, "server.mjs"),
+    alias: { "@kervan/runtime": join(TEMPLATES, "runtime/index.ts"), "@kervan/kinds": join(TEMPLATES, "kinds") },
+    external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+    plugins: [emittedFiles(files)],
+    banner: { js: header(plan.server.origin.file) },
+    legalComments: "inline",
+    metafile: true,
+    logLevel: "silent",
+    charset: "utf8",
+  });
+  const out = result.outputFiles[0];
+  return { server: plan.server.name, path: `${plan.dir}/server.mjs`, contents: out.text, packages: packagesOf(result.metafile) };
+}

@@ -1,0 +1,63 @@
+// check: the spec's shape, the rules common to every tool, and each kind's rule table.
+// Every problem is collected; the pipeline stops after this stage if any is an error.
+import type { Json } from "../../templates/runtime/types.js";
+import type { Diagnostic } from "../model/diagnostic.js";
+import type { LoadedSpec } from "../model/spec.js";
+import { kindOf, KINDS } from "../kinds/index.js";
+import type { RawTool, RuleContext } from "../kinds/types.js";
+import { checkShape } from "./spec-shape.js";
+import { checkSchemaLimits, type SchemaProblem } from "./schema-limits.js";
+import { at } from "./locate.js";
+
+export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
+  return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
+}
+
+function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagnostic[]): void {
+  const ctx = contextFor(spec, pointer, out);
+  const kinds = kindOf(tool);
+  if (kinds.length !== 1) {
+    const keys = KINDS.map((k) => k.key).join(", ");
+    ctx.report("KV401", kinds.length ? `a tool has exactly one kind; this one has ${kinds.map((k) => k.key).join(" and ")}` : `tool '${tool.name}' has no kind: give one of ${keys}`, pointer);
+    return;
+  }
+  const kind = kinds[0];
+  if (kind.needsDescription && typeof tool.description !== "string") ctx.report("KV402", `tool '${tool.name}' needs a description`, pointer);
+  const schemas: [Json | undefined, string][] = [
+    [tool.input, `${pointer}/input`],
+    [(tool.output as Record<string, Json> | undefined)?.schema, `${pointer}/output/schema`],
+  ];
+  for (const [schema, p] of schemas) {
+    if (schema === undefined || typeof schema === "string") continue;
+    const problems: SchemaProblem[] = [];
+    checkSchemaLimits(schema, problems);
+    for (const pr of problems) ctx.report(pr.code, pr.message, p + pr.pointer, { atKey: pr.atKey });
+  }
+  if (tool.input && typeof tool.input === "object" && !Array.isArray(tool.input) && (tool.input as Record<string, Json>).type !== "object") {
+    ctx.report("KV403", "an input schema must have type \"object\" (MCP tools take an object of arguments)", `${pointer}/input`);
+  }
+  kind.check(tool, ctx);
+}
+
+export function check(specs: LoadedSpec[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const servers = new Map<string, string>();
+  for (const spec of specs) {
+    if (spec.doc === undefined) continue;
+    const shape = checkShape(spec);
+    out.push(...shape);
+    if (shape.length) continue; // rule tables assume the shape holds
+    const doc = spec.doc as { server: { name: string }; tools: RawTool[] };
+    const first = servers.get(doc.server.name);
+    if (first) out.push(at(spec, "KV404", `server name '${doc.server.name}' is already used by ${first}`, "/server/name"));
+    else servers.set(doc.server.name, spec.file);
+    const names = new Map<string, number>();
+    doc.tools.forEach((tool, i) => {
+      const name = String(tool.name);
+      if (names.has(name)) out.push(at(spec, "KV405", `tool name '${name}' is used twice (first at /tools/${names.get(name)})`, `/tools/${i}/name`));
+      else names.set(name, i);
+      checkTool(spec, tool, `/tools/${i}`, out);
+    });
+  }
+  return out;
+}

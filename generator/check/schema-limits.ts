@@ -1,0 +1,105 @@
+// Limits every schema in a spec must meet, so validation stays bounded and nothing is fetched:
+// JSON Schema 2020-12, same-document $ref only, no $id or dynamic references, and size caps.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { Json } from "../../templates/runtime/types.js";
+import { DRAFT_2020_12 } from "../kinds/exec/input-contract.js";
+
+export const SCHEMA_LIMITS = { depth: 32, nodes: 2000, combinators: 64, bytes: 64 * 1024, patternLength: 512 };
+
+export interface SchemaProblem {
+  code: string;
+  message: string;
+  /** Relative to the schema root. */
+  pointer: string;
+  atKey?: boolean;
+}
+
+const ONE = ["additionalProperties", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "items"];
+const MANY = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+const REFUSED: Record<string, string> = {
+  $id: "'$id' is refused: schemas in a spec are anonymous, so no reference can leave the document",
+  $dynamicRef: "'$dynamicRef' is refused: dynamic references are not supported in spec schemas",
+  $dynamicAnchor: "'$dynamicAnchor' is refused: dynamic references are not supported in spec schemas",
+  $recursiveRef: "'$recursiveRef' is refused: dynamic references are not supported in spec schemas",
+  $recursiveAnchor: "'$recursiveAnchor' is refused: dynamic references are not supported in spec schemas",
+};
+
+const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
+
+function resolveLocal(root: Json, ref: string): boolean {
+  if (ref === "#") return true;
+  if (!ref.startsWith("#/")) return false;
+  let node: Json | undefined = root;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!node || typeof node !== "object") return false;
+    node = Array.isArray(node) ? node[Number(key)] : (node as Record<string, Json>)[key];
+  }
+  return node !== undefined;
+}
+
+export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void {
+  const bytes = Buffer.byteLength(JSON.stringify(schema));
+  if (bytes > SCHEMA_LIMITS.bytes) problems.push({ code: "KV507", message: `schema is ${bytes} bytes of JSON; the limit is ${SCHEMA_LIMITS.bytes}`, pointer: "" });
+  let nodes = 0;
+  let combinators = 0;
+  let tooDeep = false;
+  const walk = (node: Json, pointer: string, depth: number): void => {
+    if (typeof node === "boolean") return;
+    if (!node || typeof node !== "object" || Array.isArray(node)) {
+      problems.push({ code: "KV511", message: "a schema must be an object or a boolean", pointer });
+      return;
+    }
+    nodes += 1;
+    if (depth > SCHEMA_LIMITS.depth && !tooDeep) {
+      tooDeep = true;
+      problems.push({ code: "KV504", message: `schema nests deeper than ${SCHEMA_LIMITS.depth} levels`, pointer });
+    }
+    for (const [key, value] of Object.entries(node)) {
+      const here = `${pointer}/${esc(key)}`;
+      if (key in REFUSED) problems.push({ code: "KV503", message: REFUSED[key], pointer: here, atKey: true });
+      else if (key === "$schema" && value !== DRAFT_2020_12) problems.push({ code: "KV509", message: `'$schema' must be ${DRAFT_2020_12}: spec schemas are JSON Schema 2020-12`, pointer: here });
+      else if (key === "$ref" && typeof value === "string") {
+        if (!value.startsWith("#")) problems.push({ code: "KV501", message: `'$ref' ${JSON.stringify(value)} leaves the document; only same-document references (#/...) are allowed, so nothing is ever fetched`, pointer: here });
+        else if (!resolveLocal(schema, value)) problems.push({ code: "KV502", message: `'$ref' ${JSON.stringify(value)} points at nothing in this schema`, pointer: here });
+      } else if (key === "pattern" && typeof value === "string" && value.length > SCHEMA_LIMITS.patternLength) {
+        problems.push({ code: "KV508", message: `pattern is ${value.length} characters; the limit is ${SCHEMA_LIMITS.patternLength}`, pointer: here });
+      }
+      if (MANY.includes(key) && Array.isArray(value)) {
+        if (key !== "prefixItems") combinators += 1;
+        value.forEach((v, i) => walk(v, `${here}/${i}`, depth + 1));
+      } else if (ONE.includes(key)) {
+        if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${here}/${i}`, depth + 1));
+        else walk(value, here, depth + 1);
+      } else if (MAP.includes(key) && value && typeof value === "object" && !Array.isArray(value)) {
+        for (const [k, v] of Object.entries(value)) {
+          if (key === "patternProperties" && k.length > SCHEMA_LIMITS.patternLength) {
+            problems.push({ code: "KV508", message: `pattern is ${k.length} characters; the limit is ${SCHEMA_LIMITS.patternLength}`, pointer: `${here}/${esc(k)}`, atKey: true });
+          }
+          walk(v, `${here}/${esc(k)}`, depth + 1);
+        }
+      }
+    }
+  };
+  walk(schema, "", 1);
+  if (nodes > SCHEMA_LIMITS.nodes) problems.push({ code: "KV505", message: `schema has ${nodes} subschemas; the limit is ${SCHEMA_LIMITS.nodes}`, pointer: "" });
+  if (combinators > SCHEMA_LIMITS.combinators) problems.push({ code: "KV506", message: `schema uses ${combinators} anyOf/oneOf/allOf keywords; the limit is ${SCHEMA_LIMITS.combinators}`, pointer: "" });
+  if (!problems.length) compiles(schema, problems);
+}
+
+let ajv: Ajv2020 | undefined;
+/** The schema must compile in strict mode: this catches misspelt keywords and bad regexes at build time. */
+function compiles(schema: Json, problems: SchemaProblem[]): void {
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false, allowUnionTypes: true });
+    addFormats.default(ajv);
+  }
+  try {
+    ajv.compile(schema as object);
+  } catch (e) {
+    const text = (e as Error).message.replace(/^strict mode: /, "");
+    problems.push({ code: "KV510", message: `schema does not compile: ${text}`, pointer: "" });
+  }
+}

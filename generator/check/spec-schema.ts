@@ -1,0 +1,66 @@
+// kervan.schema.json: the spec format's own JSON Schema, composed from the common part and
+// each kind's fragment. Editors use it for completion (yaml-language-server); `check` uses it first.
+import type { Json } from "../../templates/runtime/types.js";
+import { KINDS } from "../kinds/index.js";
+
+export const NAME_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
+export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
+
+export function specSchema(): Record<string, Json> {
+  const kindProps: Record<string, Json> = {};
+  const extraProps: Record<string, Json> = {};
+  for (const kind of KINDS) {
+    kindProps[kind.key] = kind.schema;
+    Object.assign(extraProps, kind.toolProperties ?? {});
+  }
+  const bool = (description: string): Json => ({ type: "boolean", description });
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "Kervan spec",
+    description: "One MCP server: its identity and its tools. `npm run gen` turns it into out/<server>/server.mjs.",
+    type: "object",
+    additionalProperties: false,
+    required: ["server", "tools"],
+    properties: {
+      server: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "version"],
+        properties: {
+          name: { type: "string", pattern: SERVER_NAME_PATTERN, description: "Lower-case server name; also its folder under out/." },
+          version: { type: "string", minLength: 1, description: "The server's version, reported to clients." },
+          title: { type: "string", description: "Display name." },
+          instructions: { type: "string", description: "Guidance for the model on using this server's tools." },
+          maxOutputChars: { type: "integer", minimum: 100, description: "Default cap on a tool's text output (20000)." },
+        },
+      },
+      tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },
+    },
+    $defs: {
+      tool: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name"],
+        properties: {
+          name: { type: "string", pattern: NAME_PATTERN, description: "Tool name: 1-128 of A-Z a-z 0-9 _ . -" },
+          title: { type: "string" },
+          description: { type: "string", minLength: 1, description: "What the tool does, first; then when to use it." },
+          annotations: {
+            type: "object",
+            additionalProperties: false,
+            properties: {
+              readOnlyHint: bool("The tool does not change its environment."),
+              destructiveHint: bool("The tool may destroy or overwrite data."),
+              idempotentHint: bool("Calling again with the same arguments has no further effect."),
+              openWorldHint: bool("The tool reaches things outside a closed set (network, the wide filesystem)."),
+            },
+          },
+          input: { type: ["object", "string"], description: "JSON Schema 2020-12 of the arguments, or @path/to/schema.json." },
+          maxOutputChars: { type: "integer", minimum: 100, description: "Cap on this tool's text output." },
+          ...extraProps,
+          ...kindProps,
+        },
+      },
+    },
+  };
+}

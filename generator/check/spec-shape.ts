@@ -1,0 +1,73 @@
+// First check: the document against kervan.schema.json, errors turned into readable diagnostics.
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { LoadedSpec } from "../model/spec.js";
+import type { Diagnostic } from "../model/diagnostic.js";
+import { specSchema } from "./spec-schema.js";
+import { at } from "./locate.js";
+
+let validator: ReturnType<Ajv2020["compile"]> | undefined;
+function getValidator() {
+  if (!validator) validator = new Ajv2020({ allErrors: true, strict: false }).compile(specSchema());
+  return validator;
+}
+
+function closest(word: string, options: string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const o of options) {
+    const d = distance(word.toLowerCase(), o.toLowerCase());
+    if (d < bestScore) [best, bestScore] = [o, d];
+  }
+  return bestScore <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+function toDiagnostic(spec: LoadedSpec, e: ErrorObject): Diagnostic {
+  const where = e.instancePath || "";
+  const what = where ? `'${decodeURIComponent(where.split("/").slice(1).join("."))}'` : "the spec";
+  switch (e.keyword) {
+    case "additionalProperties": {
+      const prop = String(e.params.additionalProperty);
+      const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+      const guess = closest(prop, known);
+      return at(spec, "KV201", `unknown property '${prop}' in ${what}`, `${where}/${prop.replace(/~/g, "~0").replace(/\//g, "~1")}`, {
+        atKey: true,
+        suggestion: guess ? `did you mean '${guess}'?` : `known properties: ${known.join(", ")}`,
+      });
+    }
+    case "required":
+      return at(spec, "KV202", `${what} is missing required property '${e.params.missingProperty}'`, where);
+    case "type":
+      return at(spec, "KV203", `${what} must be ${e.params.type === "integer" ? "an integer" : `of type ${e.params.type}`}`, where);
+    case "pattern":
+      return at(spec, "KV204", `${what} must match ${e.params.pattern}`, where);
+    case "minimum":
+    case "minItems":
+    case "minLength":
+      return at(spec, "KV205", `${what} ${e.message}`, where);
+    case "enum":
+      return at(spec, "KV206", `${what} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`, where);
+    default:
+      return at(spec, "KV200", `${what} ${e.message}`, where);
+  }
+}
+
+export function checkShape(spec: LoadedSpec): Diagnostic[] {
+  if (spec.doc === undefined) return [];
+  const validate = getValidator();
+  if (validate(spec.doc)) return [];
+  return (validate.errors ?? []).map((e) => toDiagnostic(spec, e));
+}

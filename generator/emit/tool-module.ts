@@ -1,0 +1,70 @@
+// Emits src/tools/<tool>.ts: the tool's definition, typed, with its kind's config and handler.
+import { VariableDeclarationKind } from "ts-morph";
+import type { ServerPlan, ToolPlan } from "../model/plan.js";
+import type { EmittedFile } from "../model/output.js";
+import { KINDS } from "../kinds/index.js";
+import { docComment, literal } from "./literal.js";
+import { header } from "./header.js";
+import { emitSource } from "./project.js";
+
+function importsOf(names: string[]): { namedImports: string[]; isTypeOnly: boolean } {
+  const allTypes = names.every((n) => n.startsWith("type "));
+  return { namedImports: allTypes ? names.map((n) => n.slice(5)) : names, isTypeOnly: allTypes };
+}
+
+/** `{ a, b }` with one field a line, multi-line values indented under their key. */
+export function objectText(fields: string[]): string {
+  return `{\n  ${fields.map((f) => f.replace(/\n/g, "\n  ")).join(",\n  ")}\n}`;
+}
+
+export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile {
+  const kind = KINDS.find((k) => k.key === plan.tool.kind)!;
+  const part = kind.emit(plan);
+  const t = plan.tool;
+  const contents = emitSource(plan.file, (file) => {
+    file.insertText(0, header(t.origin.file));
+    file.addImportDeclaration({ moduleSpecifier: "@kervan/runtime", namedImports: ["ToolDef"], isTypeOnly: true });
+    for (const spec of Object.keys(part.imports).sort()) {
+      const { namedImports, isTypeOnly } = importsOf(part.imports[spec]);
+      file.addImportDeclaration({ moduleSpecifier: spec, namedImports, isTypeOnly });
+    }
+    const validators = [plan.validateInput, ...(plan.validateOutput ? [plan.validateOutput] : [])];
+    file.addImportDeclaration({ moduleSpecifier: "../validators.mjs", namedImports: validators });
+    file.addImportDeclaration({ moduleSpecifier: "../types.js", namedImports: [plan.inputType, ...(plan.outputType ? [plan.outputType] : [])], isTypeOnly: true });
+    file.addTypeAlias({ name: "Input", type: plan.inputType, isExported: true, docs: ["The arguments this tool accepts (validated before the handler runs)."] });
+    if (plan.outputType) file.addTypeAlias({ name: "Output", type: plan.outputType, isExported: true, docs: ["The structured result this tool returns."] });
+    for (const c of part.constants) {
+      file.addVariableStatement({
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: c.doc ? [docComment(c.doc)] : [],
+        declarations: [{ name: c.name, type: c.type, initializer: c.initializer }],
+      });
+    }
+    const fields: string[] = [
+      `name: ${literal(t.name)}`,
+      ...(t.title ? [`title: ${literal(t.title)}`] : []),
+      `description: ${literal(t.description)}`,
+      `inputSchema: ${literal(t.inputSchema, 2)}`,
+      ...(t.outputSchema ? [`outputSchema: ${literal(t.outputSchema, 2)}`] : []),
+      `annotations: ${literal({ ...(t.title ? { title: t.title } : {}), ...t.annotations })}`,
+      `validateInput: ${plan.validateInput}`,
+      ...(plan.validateOutput ? [`validateOutput: ${plan.validateOutput}`] : []),
+      `maxOutputChars: ${t.maxOutputChars}`,
+      `handler: ${part.handler}`,
+    ];
+    file.addVariableStatement({
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [docComment(`${t.name}: ${t.description.split("\n")[0]}`)],
+      declarations: [{ name: "tool", type: "ToolDef", initializer: objectText(fields) }],
+    });
+    if (part.startup?.length) {
+      file.addFunction({ name: "startup", isExported: true, returnType: "void", docs: ["Checks this tool's configuration before the server starts serving."], statements: part.startup });
+    }
+    if (part.workerRole) {
+      file.addStatements(`export { ${part.workerRole} as workerRole };`);
+    }
+  });
+  return { path: `${server.dir}/${plan.file}`, contents };
+}

@@ -1,0 +1,50 @@
+// Emits src/types.ts: TypeScript types of every tool's input and output (json-schema-to-typescript).
+import { compile } from "json-schema-to-typescript";
+import { format } from "prettier";
+import type { Json } from "../../templates/runtime/types.js";
+import type { ServerPlan } from "../model/plan.js";
+import type { EmittedFile } from "../model/output.js";
+import { header } from "./header.js";
+
+/** A copy whose type names are ours: nested titles dropped, $defs named after the tool, so tools never collide. */
+function prepare(schema: Record<string, Json>, typeName: string): Record<string, Json> {
+  const copy = structuredClone(schema) as Record<string, Json>;
+  const strip = (node: Json, root: boolean): void => {
+    if (!node || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach((n) => strip(n, false));
+    if (!root && typeof node.title === "string") delete node.title;
+    for (const [k, v] of Object.entries(node)) if (k !== "enum" && k !== "const" && k !== "default" && k !== "examples") strip(v, false);
+  };
+  strip(copy, true);
+  delete copy.title;
+  for (const key of ["$defs", "definitions"]) {
+    const defs = copy[key];
+    if (defs && typeof defs === "object" && !Array.isArray(defs)) {
+      for (const [name, def] of Object.entries(defs)) {
+        if (def && typeof def === "object" && !Array.isArray(def)) (def as Record<string, Json>).title = `${typeName}${name.replace(/[^A-Za-z0-9]/g, "")}`;
+      }
+    }
+  }
+  return copy;
+}
+
+async function typeOf(schema: Record<string, Json>, name: string): Promise<string> {
+  return compile(prepare(schema, name) as object, name, {
+    bannerComment: "",
+    format: false,
+    additionalProperties: false,
+    unknownAny: true,
+    declareExternallyReferenced: true,
+    $refOptions: { resolve: { external: false, file: false, http: false } } as object,
+  });
+}
+
+export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
+  const parts: string[] = [];
+  for (const t of plan.tools) {
+    parts.push(await typeOf(t.tool.inputSchema, t.inputType));
+    if (t.outputType && t.tool.outputSchema) parts.push(await typeOf(t.tool.outputSchema, t.outputType));
+  }
+  const body = await format(parts.join("\n"), { parser: "typescript" });
+  return { path: `${plan.dir}/src/types.ts`, contents: header(plan.server.origin.file) + "\n" + body };
+}

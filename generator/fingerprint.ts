@@ -1,0 +1,37 @@
+// The generator's own fingerprint: its sources, the runtime templates and the versions of the
+// packages that shape the output. Part of every server's input hash, so a generator change
+// regenerates everything and an unchanged spec costs nothing.
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { createHash } from "node:crypto";
+import { PACKAGE_ROOT } from "./paths.js";
+
+const PACKAGES = ["ajv", "ajv-formats", "esbuild", "json-schema-to-typescript", "prettier", "ts-morph", "@jmespath-community/jmespath"];
+
+function listFiles(dir: string, out: string[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) listFiles(path, out);
+    else out.push(path);
+  }
+}
+
+let cached: string | undefined;
+export function generatorFingerprint(): string {
+  if (cached) return cached;
+  const hash = createHash("sha256");
+  const files: string[] = [];
+  for (const dir of ["generator", "templates"]) listFiles(join(PACKAGE_ROOT, dir), files);
+  for (const file of files.map((f) => relative(PACKAGE_ROOT, f).split("\\").join("/")).sort()) {
+    hash.update(file).update("\0").update(readFileSync(join(PACKAGE_ROOT, file))).update("\0");
+  }
+  for (const name of PACKAGES) {
+    try {
+      hash.update(`${name}@${JSON.parse(readFileSync(join(PACKAGE_ROOT, "node_modules", name, "package.json"), "utf8")).version}\0`);
+    } catch {
+      hash.update(`${name}@missing\0`);
+    }
+  }
+  cached = hash.digest("hex");
+  return cached;
+}

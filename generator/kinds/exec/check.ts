@@ -1,0 +1,76 @@
+// Build-time rules for exec tools. Every problem is reported with its place; nothing stops early.
+import type { Json } from "../../../templates/runtime/types.js";
+import type { RawTool, RuleContext } from "../types.js";
+import { checkInputSchema, checkPlaceholders, type ContractProblem, type ScalarType } from "./input-contract.js";
+import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
+
+type ExecBlock = { argv?: Json; paths?: { fields?: string[]; allow?: string[]; deny?: string[] }; env?: { set?: Record<string, string> } };
+
+/** Parses argv, reporting malformed templates; undefined when any is malformed. */
+export function parseArgv(argv: string[], report: (message: string, index: number) => void): ArgPart[][] | undefined {
+  let ok = true;
+  const parsed = argv.map((arg, i) => {
+    const r = parseArgTemplate(arg);
+    if ("error" in r) {
+      report(r.error, i);
+      ok = false;
+      return [];
+    }
+    return r.parts;
+  });
+  return ok ? parsed : undefined;
+}
+
+export function checkExec(tool: RawTool, ctx: RuleContext): void {
+  const at = (p: string) => `${ctx.pointer}${p}`;
+  const exec = tool.exec as ExecBlock;
+  if (!Array.isArray(exec?.argv)) return; // the spec schema already reported it
+  const argv = parseArgv(exec.argv as string[], (message, i) => ctx.report("KV301", message, at(`/exec/argv/${i}`)));
+  if (!argv) return;
+  if (argv[0].some((p) => typeof p !== "string") ) {
+    ctx.report("KV302", "the command (argv[0]) must be fixed: a placeholder there would let input choose what runs", at("/exec/argv/0"));
+  } else if (argv[0].join("") === "") {
+    ctx.report("KV303", "the command (argv[0]) must not be empty", at("/exec/argv/0"));
+  }
+  const names = placeholderNames(argv.slice(1));
+  const problems: ContractProblem[] = [];
+  const inputPointer = at("/input");
+  let fields: Record<string, ScalarType> | undefined;
+  if (tool.input === undefined) {
+    fields = Object.fromEntries(names.map((n) => [n, "string" as const]));
+  } else {
+    fields = checkInputSchema(tool.input, problems);
+    if (fields) checkPlaceholders(names, fields, problems);
+  }
+  for (const p of problems) ctx.report(p.code, p.message, inputPointer + p.pointer, { atKey: p.atKey });
+  if (fields && exec.paths) checkPathFields(argv, fields, exec.paths, ctx);
+  if (exec.env?.set) {
+    for (const name of Object.keys(exec.env.set)) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) ctx.report("KV308", `'${name}' is not a valid environment variable name`, at(`/exec/env/set/${name}`), { atKey: true });
+    }
+  }
+}
+
+function checkPathFields(argv: ArgPart[][], fields: Record<string, string>, paths: NonNullable<ExecBlock["paths"]>, ctx: RuleContext): void {
+  const at = (p: string) => `${ctx.pointer}/exec/paths${p}`;
+  (paths.fields ?? []).forEach((field, i) => {
+    if (!(field in fields)) {
+      ctx.report("KV304", `path field '${field}' is not an input field used by argv`, at(`/fields/${i}`));
+      return;
+    }
+    if (fields[field] !== "string") ctx.report("KV305", `path field '${field}' must have type string`, at(`/fields/${i}`));
+    // The policy checks the decoded value, so the value must be the whole argument:
+    // in `--file={path}` the command would see a different string than the one checked.
+    argv.forEach((arg, j) => {
+      const uses = arg.some((p) => typeof p !== "string" && p.field === field);
+      if (uses && arg.length !== 1) {
+        ctx.report("KV306", `path field '${field}' must be a whole argument, not part of ${JSON.stringify(arg.map((p) => (typeof p === "string" ? p : `{${p.field}}`)).join(""))}; split the option (e.g. "--file", "{${field}}")`, `${ctx.pointer}/exec/argv/${j}`);
+      }
+    });
+  });
+  for (const key of ["allow", "deny"] as const) {
+    (paths[key] ?? []).forEach((p, i) => {
+      if (p === "") ctx.report("KV307", `an empty path in '${key}'`, at(`/${key}/${i}`));
+    });
+  }
+}

@@ -1,0 +1,20 @@
+// The exec part of a tool's handler module: its config literal and the runtime call.
+import type { ToolPlan } from "../../model/plan.js";
+import { literal } from "../../emit/literal.js";
+import type { KindEmit } from "../types.js";
+
+export function emitExec(plan: ToolPlan): KindEmit {
+  return {
+    imports: { "@kervan/kinds/exec": ["createExecHandler", "checkExecStartup", "type ExecToolConfig"] },
+    constants: [
+      {
+        name: "config",
+        type: "ExecToolConfig",
+        initializer: literal({ tool: plan.tool.name, ...(plan.tool.config as object) }, 2),
+        doc: "What this tool runs: argv templates, environment, limits and filesystem policy.",
+      },
+    ],
+    handler: "createExecHandler(config)",
+    startup: ["checkExecStartup(config);"],
+  };
+}

@@ -1,0 +1,114 @@
+// The exec input-schema contract: closed, flat, scalar (seed: exec-tools-input-schemas).
+// Shared by the spec checker and the CLI form, so both refuse the same things with the same words.
+import type { Json } from "../../../templates/runtime/types.js";
+
+export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+const ROOT_KEYS = ["$schema", "$comment", "title", "description", "type", "properties", "required", "additionalProperties"];
+const PROPERTY_KEYS = ["$comment", "title", "description", "type"];
+export const SCALAR_TYPES = ["string", "number", "integer", "boolean"] as const;
+export type ScalarType = (typeof SCALAR_TYPES)[number];
+
+export interface ContractProblem {
+  code: string;
+  message: string;
+  /** Pointer relative to the input schema. */
+  pointer: string;
+  atKey?: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, Json> => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** Checks the schema's own shape; returns the field types when it is usable. */
+export function checkInputSchema(schema: unknown, problems: ContractProblem[]): Record<string, ScalarType> | undefined {
+  if (!isObject(schema)) {
+    problems.push({ code: "KV310", message: "the input schema of an exec tool must be a JSON object", pointer: "" });
+    return undefined;
+  }
+  for (const key of Object.keys(schema)) {
+    if (!ROOT_KEYS.includes(key)) {
+      problems.push({
+        code: "KV311",
+        message: `keyword '${key}' is not supported at the root of an exec input schema (allowed: ${ROOT_KEYS.join(", ")})`,
+        pointer: `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+        atKey: true,
+      });
+    }
+  }
+  for (const key of ["$comment", "title", "description"]) {
+    if (key in schema && typeof schema[key] !== "string") problems.push({ code: "KV312", message: `'${key}' must be a string`, pointer: `/${key}` });
+  }
+  if ("$schema" in schema && schema.$schema !== DRAFT_2020_12) {
+    problems.push({ code: "KV313", message: `'$schema' must be ${DRAFT_2020_12} (exec input schemas are JSON Schema 2020-12)`, pointer: "/$schema" });
+  }
+  if (schema.type !== "object") problems.push({ code: "KV314", message: "the input schema's 'type' must be \"object\"", pointer: "type" in schema ? "/type" : "" });
+  if (schema.additionalProperties !== false) {
+    problems.push({ code: "KV315", message: "the input schema must set 'additionalProperties: false' (exec input is closed)", pointer: "additionalProperties" in schema ? "/additionalProperties" : "" });
+  }
+  if (!isObject(schema.properties)) {
+    problems.push({ code: "KV316", message: "the input schema needs a 'properties' object", pointer: "properties" in schema ? "/properties" : "" });
+    return undefined;
+  }
+  const fields: Record<string, ScalarType> = {};
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const at = `/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (!isObject(prop)) {
+      problems.push({ code: "KV317", message: `property '${name}' must be an object with a scalar 'type'`, pointer: at });
+      continue;
+    }
+    for (const key of Object.keys(prop)) {
+      if (!PROPERTY_KEYS.includes(key)) {
+        problems.push({
+          code: "KV318",
+          message: `keyword '${key}' is not supported on exec input property '${name}' (allowed: ${PROPERTY_KEYS.join(", ")}); exec inputs are flat scalars`,
+          pointer: `${at}/${key}`,
+          atKey: true,
+        });
+      }
+    }
+    for (const key of ["$comment", "title", "description"]) {
+      if (key in prop && typeof prop[key] !== "string") problems.push({ code: "KV312", message: `'${key}' of property '${name}' must be a string`, pointer: `${at}/${key}` });
+    }
+    if (typeof prop.type !== "string" || !(SCALAR_TYPES as readonly string[]).includes(prop.type)) {
+      problems.push({ code: "KV319", message: `property '${name}' must have 'type' string, number, integer or boolean`, pointer: "type" in prop ? `${at}/type` : at });
+      continue;
+    }
+    fields[name] = prop.type as ScalarType;
+  }
+  const names = Object.keys(schema.properties);
+  if (!("required" in schema)) {
+    if (names.length) problems.push({ code: "KV320", message: "the input schema must list every property in 'required' (exec inputs have no optional fields)", pointer: "" });
+  } else if (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== "string")) {
+    problems.push({ code: "KV320", message: "'required' must be an array of property names", pointer: "/required" });
+  } else {
+    const seen = new Set<string>();
+    schema.required.forEach((r, i) => {
+      const name = r as string;
+      if (seen.has(name)) problems.push({ code: "KV321", message: `'${name}' is listed twice in 'required'`, pointer: `/required/${i}` });
+      else if (!names.includes(name)) problems.push({ code: "KV322", message: `'required' names '${name}', which is not a property`, pointer: `/required/${i}` });
+      seen.add(name);
+    });
+    for (const name of names) {
+      if (!seen.has(name)) problems.push({ code: "KV320", message: `property '${name}' is missing from 'required' (exec inputs have no optional fields)`, pointer: "/required" });
+    }
+  }
+  return fields;
+}
+
+/** The placeholder contract between argv and the schema's properties. */
+export function checkPlaceholders(placeholders: string[], fields: Record<string, ScalarType>, problems: ContractProblem[]): void {
+  for (const name of placeholders) {
+    if (!(name in fields)) problems.push({ code: "KV323", message: `placeholder {${name}} has no property in the input schema`, pointer: "/properties" });
+  }
+  for (const name of Object.keys(fields)) {
+    if (!placeholders.includes(name)) {
+      problems.push({ code: "KV324", message: `property '${name}' is not used by any argument template`, pointer: `/properties/${name}`, atKey: true });
+    }
+  }
+}
+
+/** The schema used when none is given: each placeholder a required string. */
+export function inferInputSchema(placeholders: string[]): Record<string, Json> {
+  const properties: Record<string, Json> = {};
+  for (const name of placeholders) properties[name] = { type: "string" };
+  return { type: "object", properties, required: [...placeholders], additionalProperties: false };
+}

@@ -1,0 +1,69 @@
+// Exec tools in IR form: the parsed argv, the field types and every limit made explicit.
+import type { Json } from "../../../templates/runtime/types.js";
+import type { KindNormalized, RawTool } from "../types.js";
+import { inferInputSchema } from "./input-contract.js";
+import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
+
+/** Defaults sized for agents: long enough for a build or test run, output large enough to be useful. */
+export const EXEC_LIMIT_DEFAULTS = { timeoutMs: 60_000, killGraceMs: 2_000, maxOutputBytes: 1_048_576, concurrency: 4 };
+
+export const EXEC_OUTPUT_SCHEMA: Record<string, Json> = {
+  type: "object",
+  properties: {
+    exitCode: { type: ["integer", "null"], description: "Exit status; null when the process was killed by a signal or did not start." },
+    stdout: { type: "string" },
+    stderr: { type: "string" },
+    timedOut: { type: "boolean" },
+    stdoutTruncated: { type: "boolean" },
+    stderrTruncated: { type: "boolean" },
+  },
+  required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
+  additionalProperties: false,
+};
+
+export interface ExecIRConfig {
+  argv: ArgPart[][];
+  fields: Record<string, string>;
+  cwd?: string;
+  env: { pass: string[]; set: Record<string, string> };
+  timeoutMs: number;
+  killGraceMs: number;
+  maxOutputBytes: number;
+  concurrency: number;
+  rateLimit?: { calls: number; windowMs: number };
+  paths?: { fields: string[]; allow: string[]; deny: string[] };
+}
+
+const sorted = (xs: string[] | undefined) => [...new Set(xs ?? [])].sort();
+
+export function normalizeExec(tool: RawTool): KindNormalized {
+  const exec = tool.exec as Record<string, any>;
+  const argv = (exec.argv as string[]).map((a) => (parseArgTemplate(a) as { parts: ArgPart[] }).parts);
+  const names = placeholderNames(argv.slice(1));
+  const inputSchema = (tool.input as Record<string, Json> | undefined) ?? inferInputSchema(names);
+  const props = (inputSchema.properties ?? {}) as Record<string, { type: string }>;
+  const fields: Record<string, string> = {};
+  for (const name of Object.keys(props).sort()) fields[name] = props[name].type;
+  const setEnv: Record<string, string> = {};
+  for (const k of Object.keys(exec.env?.set ?? {}).sort()) setEnv[k] = exec.env.set[k];
+  const config: ExecIRConfig = {
+    argv,
+    fields,
+    ...(exec.cwd !== undefined ? { cwd: exec.cwd } : {}),
+    env: { pass: sorted(exec.env?.pass), set: setEnv },
+    timeoutMs: exec.timeoutMs ?? EXEC_LIMIT_DEFAULTS.timeoutMs,
+    killGraceMs: exec.killGraceMs ?? EXEC_LIMIT_DEFAULTS.killGraceMs,
+    maxOutputBytes: exec.maxOutputBytes ?? EXEC_LIMIT_DEFAULTS.maxOutputBytes,
+    concurrency: exec.concurrency ?? EXEC_LIMIT_DEFAULTS.concurrency,
+    ...(exec.rateLimit ? { rateLimit: { calls: exec.rateLimit.calls, windowMs: exec.rateLimit.windowMs } } : {}),
+    ...(exec.paths ? { paths: { fields: sorted(exec.paths.fields), allow: exec.paths.allow?.length ? sorted(exec.paths.allow) : ["."], deny: sorted(exec.paths.deny) } } : {}),
+  };
+  return {
+    inputSchema,
+    outputSchema: EXEC_OUTPUT_SCHEMA,
+    config: config as unknown as Json,
+    // MCP's own defaults: a local command may write and may reach the network unless the spec says otherwise.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    description: `Run ${(exec.argv as string[])[0]} with a fixed argument template.`,
+  };
+}

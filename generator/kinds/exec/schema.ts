@@ -1,0 +1,51 @@
+// The exec block of a tool entry, as a fragment of kervan.schema.json.
+import type { Json } from "../../../templates/runtime/types.js";
+
+const positiveInt = (description: string): Record<string, Json> => ({ type: "integer", minimum: 1, description });
+
+export const execSchema: Record<string, Json> = {
+  type: "object",
+  description: "Run a fixed local command directly (no shell). Placeholders {field} render one validated input value inside one argument.",
+  additionalProperties: false,
+  required: ["argv"],
+  properties: {
+    argv: {
+      type: "array",
+      minItems: 1,
+      items: { type: "string" },
+      description: "The command, then its argument templates. `{field}` inserts an input field; `{{` and `}}` are literal braces.",
+    },
+    cwd: { type: "string", description: "Working directory; relative paths resolve against the server's working directory at startup." },
+    env: {
+      type: "object",
+      additionalProperties: false,
+      description: "The child's environment: nothing is inherited but PATH and the variables named in pass.",
+      properties: {
+        pass: { type: "array", items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, description: "Variables copied from the server's environment." },
+        set: { type: "object", additionalProperties: { type: "string" }, description: "Variables set to fixed values." },
+      },
+    },
+    timeoutMs: positiveInt("Kill the whole process group after this many milliseconds (SIGTERM, then SIGKILL)."),
+    killGraceMs: positiveInt("Milliseconds between SIGTERM and SIGKILL."),
+    maxOutputBytes: positiveInt("Bytes kept from each of stdout and stderr; the rest is read and discarded."),
+    concurrency: positiveInt("Calls of this tool running at once."),
+    rateLimit: {
+      type: "object",
+      additionalProperties: false,
+      required: ["calls", "windowMs"],
+      description: "At most `calls` invocations per `windowMs`.",
+      properties: { calls: positiveInt("Calls admitted per window."), windowMs: positiveInt("Window length in milliseconds.") },
+    },
+    paths: {
+      type: "object",
+      additionalProperties: false,
+      required: ["fields"],
+      description: "Filesystem policy: the named fields are paths that must resolve (symlinks followed) inside an allowed root and outside every denied path.",
+      properties: {
+        fields: { type: "array", minItems: 1, items: { type: "string" }, description: "Input fields that are paths; each must be a whole argument." },
+        allow: { type: "array", items: { type: "string" }, description: "Allowed roots (default: the working directory)." },
+        deny: { type: "array", items: { type: "string" }, description: "Denied paths and everything under them; they win over roots." },
+      },
+    },
+  },
+};

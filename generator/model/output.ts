@@ -1,0 +1,24 @@
+// Outputs of the emit, write and bundle stages.
+
+export interface EmittedFile {
+  /** Relative to the output root, with forward slashes. */
+  path: string;
+  contents: string;
+}
+
+export interface WriteReport {
+  written: string[];
+  unchanged: string[];
+  deleted: string[];
+  /** In check mode: files whose bytes differ from what would be written (or are missing/stale). */
+  differing: string[];
+}
+
+export interface BundleResult {
+  server: string;
+  /** Relative to the output root. */
+  path: string;
+  contents: string;
+  /** Packages that ended up in the bundle: name -> version. */
+  packages: Record<string, string>;
+}

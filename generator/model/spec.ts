@@ -1,0 +1,29 @@
+// The output of the load stage: each spec as plain JSON plus a map from JSON pointers to
+// source positions, so any later stage can point at file:line:col.
+
+export interface SourceFile {
+  /** Path as given (relative to the working directory when possible); used in messages and headers. */
+  path: string;
+  text: string;
+}
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface LoadedSpec {
+  file: string;
+  /** The document as plain JSON data (undefined when it failed to parse). */
+  doc: unknown;
+  /** Pointer -> position of the value at that pointer. */
+  positions: Record<string, Position>;
+  /** Pointer -> position of the key that introduces the value (for "unknown property" errors). */
+  keyPositions: Record<string, Position>;
+  /** Source lines, for printing diagnostics with context. */
+  lines: string[];
+  /** Extra files the spec pulled in (`@file` schemas): path -> sha256, part of the input hash. */
+  includes: Record<string, string>;
+  /** sha256 of the spec text. */
+  hash: string;
+}

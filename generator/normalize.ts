@@ -1,0 +1,55 @@
+// normalize: checked specs -> ServerIR, with defaults filled and order fixed.
+import type { Json } from "../templates/runtime/types.js";
+import type { LoadedSpec } from "./model/spec.js";
+import type { ServerIR, ToolIR, AnnotationsIR } from "./model/ir.js";
+import type { Diagnostic } from "./model/diagnostic.js";
+import { kindOf } from "./kinds/index.js";
+import type { RawTool } from "./kinds/types.js";
+import { contextFor } from "./check/index.js";
+
+export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
+
+/** One comparator for everything sorted, so order never depends on locale. */
+export const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
+  const pointer = `/tools/${index}`;
+  const kind = kindOf(tool)[0];
+  const n = kind.normalize(tool, contextFor(spec, pointer, out));
+  const given = (tool.annotations ?? {}) as Partial<AnnotationsIR>;
+  const annotations: AnnotationsIR = { ...n.annotations, ...given };
+  return {
+    name: String(tool.name ?? n.name),
+    ...(typeof tool.title === "string" ? { title: tool.title } : n.title ? { title: n.title } : {}),
+    description: typeof tool.description === "string" ? tool.description : (n.description ?? ""),
+    annotations,
+    inputSchema: n.inputSchema,
+    ...(n.outputSchema ? { outputSchema: n.outputSchema } : {}),
+    maxOutputChars: typeof tool.maxOutputChars === "number" ? tool.maxOutputChars : serverMax,
+    kind: kind.key,
+    config: n.config,
+    origin: { file: spec.file, pointer },
+  };
+}
+
+export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
+  const servers = specs.map((spec): ServerIR => {
+    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[] };
+    const s = doc.server;
+    const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
+    const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const inputs: Record<string, string> = { [spec.file]: spec.hash };
+    for (const [path, hash] of Object.entries(spec.includes)) inputs[path] = hash;
+    return {
+      name: String(s.name),
+      version: String(s.version),
+      ...(typeof s.title === "string" ? { title: s.title } : {}),
+      ...(typeof s.instructions === "string" ? { instructions: s.instructions } : {}),
+      maxOutputChars: max,
+      tools,
+      origin: { file: spec.file, pointer: "" },
+      inputs: Object.fromEntries(Object.entries(inputs).sort(([a], [b]) => byCodeUnit(a, b))),
+    };
+  });
+  return servers.sort((a, b) => byCodeUnit(a.name, b.name));
+}

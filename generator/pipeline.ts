@@ -1,0 +1,64 @@
+// The only file that knows the stage order:
+// load -> check -> normalize -> plan -> emit -> bundle -> write.
+// (Bundling runs on the emitted sources in memory, before write, so `--check` compares the bundle too.)
+import type { Diagnostic } from "./model/diagnostic.js";
+import type { EmittedFile, WriteReport } from "./model/output.js";
+import type { SourceFile } from "./model/spec.js";
+import type { ServerPlan } from "./model/plan.js";
+import { load } from "./load.js";
+import { check } from "./check/index.js";
+import { normalize } from "./normalize.js";
+import { plan } from "./plan.js";
+import { emitServer } from "./emit/index.js";
+import { bundleServer } from "./bundle.js";
+import { buildManifest, reusable } from "./manifest.js";
+import { write } from "./write.js";
+
+export interface GenerateOptions {
+  outRoot: string;
+  check: boolean;
+  pruneServers: boolean;
+  /** Called once per server with its time, for the progress line. */
+  progress?: (server: string, ms: number, cached: boolean) => void;
+}
+
+export interface GenerateResult {
+  diagnostics: Diagnostic[];
+  report?: WriteReport;
+  servers: string[];
+}
+
+/** Emits and bundles one server, or reuses the previous output when its input hash is unchanged. */
+export async function buildServer(p: ServerPlan, outRoot: string | undefined): Promise<{ files: EmittedFile[]; cached: boolean }> {
+  const previous = outRoot ? reusable(outRoot, p) : undefined;
+  if (previous) return { files: previous, cached: true };
+  const files = await emitServer(p);
+  const bundle = await bundleServer(p, files);
+  const manifest = buildManifest(p, files, bundle);
+  return { files: [...files, { path: bundle.path, contents: bundle.contents }, manifest], cached: false };
+}
+
+export function checkSources(sources: SourceFile[]): { diagnostics: Diagnostic[]; specs: ReturnType<typeof load> } {
+  const diagnostics: Diagnostic[] = [];
+  const specs = load(sources, diagnostics);
+  diagnostics.push(...check(specs));
+  return { diagnostics, specs };
+}
+
+export async function generate(sources: SourceFile[], options: GenerateOptions): Promise<GenerateResult> {
+  const { diagnostics, specs } = checkSources(sources);
+  if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, servers: [] };
+  const servers = normalize(specs, diagnostics);
+  const emitPlan = plan(servers);
+  const files: EmittedFile[] = [];
+  for (const p of emitPlan.servers) {
+    const started = performance.now();
+    // --check regenerates from scratch: it must prove the checked-in bytes, not trust them.
+    const built = await buildServer(p, options.check ? undefined : options.outRoot);
+    files.push(...built.files);
+    options.progress?.(p.server.name, performance.now() - started, built.cached);
+  }
+  const names = emitPlan.servers.map((p) => p.dir);
+  const report = write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers });
+  return { diagnostics, report, servers: names };
+}

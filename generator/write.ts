@@ -1,0 +1,70 @@
+// write: put emitted files under the output root, only touching what changed, and removing
+// files a server no longer has. In check mode nothing is written: differences are reported.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import type { EmittedFile, WriteReport } from "./model/output.js";
+import { MANIFEST } from "./manifest.js";
+import { byCodeUnit } from "./normalize.js";
+
+function filesUnder(root: string, dir: string, out: string[]): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) filesUnder(root, path, out);
+    else out.push(relative(root, path).split("\\").join("/"));
+  }
+}
+
+/** Server folders under the root that a previous run generated (they hold a manifest). */
+function generatedDirs(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(root, e.name, MANIFEST)))
+    .map((e) => e.name);
+}
+
+export interface WriteOptions {
+  check: boolean;
+  /** Remove generated server folders whose spec is gone (only when every spec was given). */
+  pruneServers: boolean;
+}
+
+export function write(root: string, files: EmittedFile[], servers: string[], options: WriteOptions): WriteReport {
+  const report: WriteReport = { written: [], unchanged: [], deleted: [], differing: [] };
+  const wanted = new Set(files.map((f) => f.path));
+  for (const file of [...files].sort((a, b) => byCodeUnit(a.path, b.path))) {
+    const target = join(root, file.path);
+    let current: string | undefined;
+    try {
+      current = readFileSync(target, "utf8");
+    } catch {
+      current = undefined;
+    }
+    if (current === file.contents) {
+      report.unchanged.push(file.path);
+      continue;
+    }
+    if (options.check) {
+      report.differing.push(file.path + (current === undefined ? " (missing)" : ""));
+      continue;
+    }
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.contents);
+    report.written.push(file.path);
+  }
+  const dirs = new Set(servers);
+  if (options.pruneServers) for (const d of generatedDirs(root)) dirs.add(d);
+  for (const dir of [...dirs].sort(byCodeUnit)) {
+    const existing: string[] = [];
+    filesUnder(root, join(root, dir), existing);
+    for (const path of existing.sort(byCodeUnit)) {
+      if (wanted.has(path)) continue;
+      if (options.check) report.differing.push(`${path} (stale)`);
+      else {
+        rmSync(join(root, path));
+        report.deleted.push(path);
+      }
+    }
+  }
+  return report;
+}
