@@ -94,6 +94,7 @@ export function utf8Cut(buf: Buffer): number {
 function describeSpawnError(command: string, err: NodeJS.ErrnoException): string {
   if (err.code === "ENOENT") return `command not found: ${command}`;
   if (err.code === "EACCES") return `permission denied: ${command}`;
+  if (err.code === "E2BIG") return `cannot start ${command}: the arguments exceed the operating system's limit (E2BIG)`;
   return `cannot start ${command}: ${err.message}`;
 }
 
