@@ -25,6 +25,9 @@ export interface ToolAnnotations {
 
 export type Era = "2026-07-28" | "2025-11-25";
 
+/** An MCP content block passed through as-is (image, audio, resource, resource_link, text). */
+export type ContentBlock = { type: string; [key: string]: Json | undefined };
+
 /** What a tool handler returns; the runtime turns it into a CallToolResult for the caller's era. */
 export interface ToolOutcome {
   /** A failure the model should read and act on (isError: true). */
@@ -33,6 +36,11 @@ export interface ToolOutcome {
   text?: string;
   /** The structured value: structuredContent when the tool has an output schema. */
   value?: Json;
+  /**
+   * Further content blocks (image, audio, resource ...) returned after the text block. When neither
+   * `text` nor `value` is given, the result carries only these blocks.
+   */
+  content?: ContentBlock[];
 }
 
 export interface CallContext {
@@ -66,8 +74,8 @@ export interface ServerDef {
   instructions?: string;
   /** Sorted by name by the generator. */
   tools: ToolDef[];
-  /** Runs before any transport starts; throw StartupError to stop with a clear message. */
-  startup?: () => void;
+  /** Runs before any transport starts; throw StartupError to stop with a clear message. May be async. */
+  startup?: () => void | Promise<void>;
 }
 
 /** A configuration problem found at startup: printed as one line to stderr, exit code 2, no stack. */

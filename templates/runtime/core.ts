@@ -1,0 +1,63 @@
+// Era-independent server state and the request handlers both eras share.
+import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
+import { callTool, describeTool } from "./tools.js";
+import type { Era, ServerDef, ToolDef } from "./types.js";
+
+export interface Core {
+  def: ServerDef;
+  tools: Map<string, ToolDef>;
+  serverInfo: Record<string, string>;
+  listTools(era: Era): Record<string, unknown>[];
+}
+
+export function createCore(def: ServerDef): Core {
+  const tools = new Map<string, ToolDef>();
+  for (const tool of def.tools) tools.set(tool.name, tool);
+  const serverInfo: Record<string, string> = { name: def.name, version: def.version };
+  if (def.title !== undefined) serverInfo.title = def.title;
+  const lists = new Map<Era, Record<string, unknown>[]>();
+  return {
+    def,
+    tools,
+    serverInfo,
+    listTools(era) {
+      let list = lists.get(era);
+      if (!list) {
+        // def.tools is sorted by the generator, so this order is deterministic across requests and processes.
+        list = def.tools.map((tool) => describeTool(tool, era));
+        lists.set(era, list);
+      }
+      return list;
+    },
+  };
+}
+
+/** All tools fit in one page; we never hand out cursors, so any cursor is one we did not issue. */
+export function rejectCursor(params: Record<string, unknown> | undefined): void {
+  if (params?.cursor !== undefined && params.cursor !== null) {
+    throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: params.cursor });
+  }
+}
+
+export function handleCall(core: Core, params: Record<string, unknown> | undefined, era: Era, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const name = params?.name;
+  if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
+  const tool = core.tools.get(name);
+  if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  const args = params?.arguments ?? {};
+  if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
+  return callTool(tool, args, { signal, era });
+}
+
+export function resourceNotFound(params: Record<string, unknown> | undefined): never {
+  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: params?.uri });
+}
+
+export function unknownPrompt(params: Record<string, unknown> | undefined): never {
+  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${String(params?.name)}`);
+}
+
+/** -32601; Streamable HTTP answers it with 404 so clients can tell it from a legacy server's bare 404. */
+export function methodNotFound(method: string): never {
+  throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, undefined, 404);
+}

@@ -1,0 +1,103 @@
+// JSON-RPC 2.0 framing: message shapes, error codes and reply builders shared by both transports.
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** MCP 2026-07-28 codes (the spec reserves -32020..-32099; we emit only the ones it defines). */
+export const HEADER_MISMATCH = -32020;
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+export type RequestId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A protocol-level failure; `status` is the HTTP status the Streamable HTTP transport answers with. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    readonly status = 200,
+  ) {
+    super(message);
+  }
+}
+
+export type Reply = { result: Record<string, unknown> } | { error: RpcError };
+
+/** Classified inbound message; `bad` carries the error to answer (id null when unreadable). */
+export type Inbound =
+  | { kind: "request"; msg: JsonRpcRequest }
+  | { kind: "notification"; msg: JsonRpcNotification }
+  | { kind: "response" }
+  | { kind: "bad"; id: RequestId | null; error: RpcError };
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+/** Sorts a parsed JSON value into request / notification / client response / invalid. */
+export function classify(value: unknown): Inbound {
+  if (Array.isArray(value)) {
+    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Batch messages are not supported", undefined, 400) };
+  }
+  if (!isObject(value)) {
+    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "A message must be a JSON object", undefined, 400) };
+  }
+  const hasId = "id" in value;
+  const id = hasId && isId(value.id) ? value.id : null;
+  if (typeof value.method !== "string") {
+    // A client answering a server request: this server never sends requests, so there is nothing to match.
+    if (hasId && ("result" in value || "error" in value)) return { kind: "response" };
+    return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: method must be a string", undefined, 400) };
+  }
+  if (value.jsonrpc !== "2.0") {
+    return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, 'Invalid request: jsonrpc must be "2.0"', undefined, 400) };
+  }
+  if (value.params !== undefined && !isObject(value.params)) {
+    return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: params must be an object", undefined, 400) };
+  }
+  if (!hasId) return { kind: "notification", msg: value as unknown as JsonRpcNotification };
+  if (id === null) {
+    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Invalid request: id must be a string or an integer", undefined, 400) };
+  }
+  return { kind: "request", msg: value as unknown as JsonRpcRequest };
+}
+
+export function resultMessage(id: RequestId, result: Record<string, unknown>): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, result });
+}
+
+export function errorMessage(id: RequestId | null | undefined, error: RpcError): string {
+  const body: Record<string, unknown> = { code: error.code, message: error.message };
+  if (error.data !== undefined) body.data = error.data;
+  // JSON-RPC 2.0: an error for a message whose id could not be read carries id null; undefined omits it.
+  return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error: body } : { jsonrpc: "2.0", id, error: body });
+}
+
+export function replyMessage(id: RequestId, reply: Reply): string {
+  return "result" in reply ? resultMessage(id, reply.result) : errorMessage(id, reply.error);
+}
+
+/** Maps an unexpected exception to -32603 without leaking a stack to the client. */
+export function toRpcError(err: unknown): RpcError {
+  if (err instanceof RpcError) return err;
+  return new RpcError(INTERNAL_ERROR, "Internal error", undefined, 500);
+}

@@ -1,0 +1,42 @@
+// MCP 2025-11-25 (initialize era): 2025 result shapes, no resultType, serverInfo _meta or cache hints.
+import { negotiateLegacy } from "./protocol.js";
+import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core } from "./core.js";
+
+type Params = Record<string, unknown> | undefined;
+
+export async function serveLegacy(core: Core, method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
+  switch (method) {
+    case "initialize": {
+      const body: Record<string, unknown> = {
+        protocolVersion: negotiateLegacy(params?.protocolVersion),
+        capabilities: { tools: {} },
+        serverInfo: core.serverInfo,
+      };
+      if (core.def.instructions !== undefined) body.instructions = core.def.instructions;
+      return body;
+    }
+    case "ping":
+      return {};
+    case "tools/list":
+      rejectCursor(params);
+      return { tools: core.listTools("2025-11-25") };
+    case "tools/call":
+      return handleCall(core, params, "2025-11-25", signal);
+    // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
+    case "prompts/list":
+      rejectCursor(params);
+      return { prompts: [] };
+    case "resources/list":
+      rejectCursor(params);
+      return { resources: [] };
+    case "resources/templates/list":
+      rejectCursor(params);
+      return { resourceTemplates: [] };
+    case "resources/read":
+      return resourceNotFound(params);
+    case "prompts/get":
+      return unknownPrompt(params);
+    default:
+      return methodNotFound(method);
+  }
+}

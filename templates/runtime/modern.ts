@@ -1,0 +1,47 @@
+// MCP 2026-07-28: stateless requests; every result carries resultType and serverInfo _meta, lists carry cache hints.
+import { CACHE_TTL_MS, META_SERVER_INFO, SUPPORTED_VERSIONS } from "./protocol.js";
+import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core } from "./core.js";
+
+type Params = Record<string, unknown> | undefined;
+
+const cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" } as const;
+
+export async function serveModern(core: Core, method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const body = await route(core, method, params, signal);
+  return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: core.serverInfo } };
+}
+
+async function route(core: Core, method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
+  switch (method) {
+    case "server/discover": {
+      const body: Record<string, unknown> = {
+        supportedVersions: [...SUPPORTED_VERSIONS],
+        // prompts/resources are declared because their (empty) lists are served with cache hints.
+        capabilities: { tools: {}, prompts: {}, resources: {} },
+      };
+      if (core.def.instructions !== undefined) body.instructions = core.def.instructions;
+      return { ...body, ...cacheable };
+    }
+    case "tools/list":
+      rejectCursor(params);
+      return { tools: core.listTools("2026-07-28"), ...cacheable };
+    case "tools/call":
+      return handleCall(core, params, "2026-07-28", signal);
+    case "prompts/list":
+      rejectCursor(params);
+      return { prompts: [], ...cacheable };
+    case "resources/list":
+      rejectCursor(params);
+      return { resources: [], ...cacheable };
+    case "resources/templates/list":
+      rejectCursor(params);
+      return { resourceTemplates: [], ...cacheable };
+    case "resources/read":
+      return resourceNotFound(params);
+    case "prompts/get":
+      return unknownPrompt(params);
+    default:
+      // initialize, ping, logging/setLevel and subscriptions/listen land here too: not part of this era or not offered.
+      return methodNotFound(method);
+  }
+}

@@ -1,0 +1,58 @@
+// runServer: options, startup checks, then exactly one transport.
+import { parseArgs, usage, type CliOptions } from "./cli.js";
+import { createCore } from "./core.js";
+import { describeError, log, setLogName } from "./log.js";
+import { installProcessGuards, shutdown } from "./shutdown.js";
+import { startStdio } from "./stdio.js";
+import { StartupError, type ServerDef } from "./types.js";
+
+/** One line, no stack, exit 2: configuration problems are for the person starting the server. */
+function fail(def: ServerDef, err: unknown): never {
+  if (err instanceof StartupError) {
+    process.stderr.write(`${def.name}: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`${def.name}: startup failed: ${describeError(err)}\n`);
+  process.exit(1);
+}
+
+async function main(def: ServerDef, opts: CliOptions): Promise<void> {
+  try {
+    await def.startup?.();
+  } catch (err) {
+    fail(def, err);
+  }
+  const core = createCore(def);
+  if (!opts.http) return startStdio(core);
+  const { startHttp } = await import("./http.js");
+  try {
+    await startHttp(core, { ...opts.http, allowedHosts: opts.allowedHosts });
+  } catch (err) {
+    const where = `${opts.http.host}:${opts.http.port}`;
+    fail(def, new StartupError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`));
+  }
+  // In HTTP mode stdin is not the protocol channel (it is often /dev/null), so its EOF means nothing.
+}
+
+export function runServer(def: ServerDef, argv: readonly string[] = process.argv.slice(2)): void {
+  setLogName(def.name);
+  let opts: CliOptions;
+  try {
+    opts = parseArgs(argv);
+  } catch (err) {
+    fail(def, err);
+  }
+  if (opts.help) {
+    process.stdout.write(usage(def.name) + "\n");
+    return;
+  }
+  if (opts.version) {
+    process.stdout.write(`${def.name} ${def.version}\n`);
+    return;
+  }
+  installProcessGuards();
+  main(def, opts).catch((err) => {
+    log(`fatal: ${describeError(err)}`);
+    void shutdown(1);
+  });
+}

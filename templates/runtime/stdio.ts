@@ -1,0 +1,151 @@
+// stdio transport: newline-delimited JSON-RPC on stdin/stdout. stdout carries protocol only.
+// A legacy `initialize` switches requests without modern _meta to 2025 semantics for this process.
+import { classify, errorMessage, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, toRpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
+import { hasModernMeta, isLegacyVersion, negotiateLegacy, requireMeta, requireSupported } from "./protocol.js";
+import { serveLegacy } from "./legacy.js";
+import { serveModern } from "./modern.js";
+import { describeError, log } from "./log.js";
+import { isShuttingDown, shutdown, trackCall } from "./shutdown.js";
+import type { Core } from "./core.js";
+
+/** Longest accepted line; longer ones are discarded and answered with an error. */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** After stdin EOF, in-flight calls get this long to answer before they are aborted. */
+const EOF_GRACE_MS = 2000;
+
+/** Thrown past the reply step for a cancelled call: the spec says not to answer it. */
+const CANCELLED = Symbol("cancelled");
+
+interface Pending {
+  controller: AbortController;
+  cancelled: boolean;
+}
+
+export function startStdio(core: Core): void {
+  let legacyVersion: string | null = null;
+  const pending = new Map<string, Pending>();
+  let ended = false;
+  let parts: Buffer[] = [];
+  let size = 0;
+  let discarding = false;
+
+  const send = (line: string) => {
+    if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line + "\n");
+  };
+  const keyOf = (id: unknown) => `${typeof id}:${String(id)}`;
+  const tooLong = () =>
+    send(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
+
+  const maybeExit = () => {
+    if (ended && pending.size === 0) void shutdown(0);
+  };
+
+  async function answer(msg: JsonRpcRequest): Promise<Reply> {
+    const { method, params } = msg;
+    const key = keyOf(msg.id);
+    const { controller, release } = trackCall();
+    const entry: Pending = { controller, cancelled: false };
+    pending.set(key, entry);
+    try {
+      let result: Record<string, unknown>;
+      if (hasModernMeta(params) || (legacyVersion === null && method !== "initialize")) {
+        const version = requireMeta(params);
+        requireSupported(version);
+        result = isLegacyVersion(version)
+          ? await serveLegacy(core, method, params, controller.signal)
+          : await serveModern(core, method, params, controller.signal);
+      } else {
+        if (method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
+        result = await serveLegacy(core, method, params, controller.signal);
+      }
+      return { result };
+    } catch (err) {
+      if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
+      return { error: toRpcError(err) };
+    } finally {
+      release();
+      if (pending.get(key) === entry) pending.delete(key);
+      if (entry.cancelled) throw CANCELLED;
+    }
+  }
+
+  function request(msg: JsonRpcRequest): void {
+    answer(msg).then(
+      (reply) => {
+        send(replyMessage(msg.id, reply));
+        maybeExit();
+      },
+      () => maybeExit(), // cancelled: the spec says not to answer
+    );
+  }
+
+  function notification(msg: JsonRpcNotification): void {
+    if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
+      const entry = pending.get(keyOf(msg.params.requestId));
+      if (entry) {
+        entry.cancelled = true;
+        entry.controller.abort();
+      }
+    }
+    // notifications/initialized and anything else need no action.
+  }
+
+  function line(text: string): void {
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      send(errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
+      return;
+    }
+    const inbound = classify(value);
+    if (inbound.kind === "request") request(inbound.msg);
+    else if (inbound.kind === "notification") notification(inbound.msg);
+    else if (inbound.kind === "bad") send(errorMessage(inbound.id, inbound.error));
+  }
+
+  function onData(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
+      if (discarding) discarding = false;
+      else if (size + piece.length > MAX_LINE_BYTES) tooLong();
+      else {
+        const whole = size === 0 ? piece : Buffer.concat([...parts, piece]);
+        let text = whole.toString("utf8");
+        if (text.endsWith("\r")) text = text.slice(0, -1);
+        line(text);
+      }
+      parts = [];
+      size = 0;
+    }
+    if (start >= chunk.length || discarding) return;
+    const rest = chunk.subarray(start);
+    if (size + rest.length > MAX_LINE_BYTES) {
+      discarding = true; // drop the rest of this line, answer once, keep serving
+      parts = [];
+      size = 0;
+      tooLong();
+    } else {
+      parts.push(rest);
+      size += rest.length;
+    }
+  }
+
+  function onEnd(): void {
+    if (ended) return;
+    ended = true;
+    if (pending.size === 0) return void shutdown(0);
+    setTimeout(() => void shutdown(0), EOF_GRACE_MS);
+  }
+
+  process.stdout.on("error", (err) => {
+    log(`stdout closed: ${err.message}`);
+    void shutdown(0);
+  });
+  process.stdin.on("data", onData);
+  process.stdin.on("end", onEnd);
+  process.stdin.on("error", onEnd);
+}
