@@ -19,7 +19,8 @@ function emittedFiles(files: EmittedFile[]): Plugin {
   return {
     name: "kervan-emitted",
     setup(b) {
-      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      b.onResolve({ filter: /^(\.\.?\/|\/)/ }, (args) => {
+        if (args.kind === "entry-point") return byPath.has(args.path) ? { path: args.path } : undefined;
         if (!args.importer.startsWith(VIRTUAL_ROOT)) return undefined;
         let path = posix.join(posix.dirname(args.importer), args.path);
         if (!byPath.has(path) && path.endsWith(".js")) path = path.slice(0, -3) + ".ts";

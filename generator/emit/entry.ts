@@ -1,11 +1,10 @@
 // Emits src/server.ts: the tools table and the call into the runtime.
-import { VariableDeclarationKind } from "ts-morph";
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { KINDS } from "../kinds/index.js";
 import { docComment, literal } from "./literal.js";
 import { header } from "./header.js";
-import { emitSource } from "./project.js";
+import { addConst, emitSource } from "./project.js";
 import { objectText } from "./tool-module.js";
 
 export function emitEntry(plan: ServerPlan): EmittedFile {
@@ -13,8 +12,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
   const parts = plan.tools.map((t) => ({ t, part: KINDS.find((k) => k.key === t.tool.kind)!.emit(t) }));
   const withStartup = parts.filter((p) => p.part.startup?.length).map((p) => p.t.ident);
   const roles = parts.filter((p) => p.part.workerRole).map((p) => p.t.ident);
-  const contents = emitSource(`${plan.dir}/src/server.ts`, (file) => {
-    file.insertText(0, header(s.origin.file));
+  const contents = emitSource(`${plan.dir}/src/server.ts`, header(s.origin.file), (file) => {
     file.addImportDeclaration({ moduleSpecifier: "@kervan/runtime", namedImports: ["runServer", "type ServerDef"] });
     for (const t of plan.tools) file.addImportDeclaration({ moduleSpecifier: t.importPath, namespaceImport: t.ident });
     const fields = [
@@ -26,12 +24,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
       ...(withStartup.length ? [`startup() {\n  ${withStartup.map((id) => `${id}.startup();`).join("\n  ")}\n}`] : []),
       ...(roles.length ? [`workerRoles: [${roles.map((id) => `${id}.workerRole`).join(", ")}]`] : []),
     ];
-    file.addVariableStatement({
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: [docComment(`The ${s.name} MCP server, version ${s.version}.`)],
-      declarations: [{ name: "server", type: "ServerDef", initializer: objectText(fields) }],
-    });
+    addConst(file, "server", "ServerDef", objectText(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`));
     file.addStatements("runServer(server);");
   });
   return { path: `${plan.dir}/src/server.ts`, contents };

@@ -32,3 +32,28 @@ const RESERVED = new Set(
     "import in instanceof new null return super switch this throw true try typeof var void while with yield let static " +
     "implements interface package private protected public await arguments eval undefined NaN Infinity").split(" "),
 );
+
+const IDENT_KEY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * A JSON-compatible value as readable TypeScript: identifier keys unquoted, short arrays of
+ * scalars on one line, two-space indentation. Strings and keys still go through literal().
+ */
+export function code(value: unknown, indent = ""): string {
+  if (value === null || typeof value !== "object") return literal(value);
+  const inner = indent + "  ";
+  if (Array.isArray(value)) {
+    if (!value.length) return "[]";
+    const items = value.map((v) => code(v, inner));
+    const flat = `[${items.join(", ")}]`;
+    if (value.every((v) => v === null || typeof v !== "object") && flat.length <= 100) return flat;
+    if (flat.length <= 60 && !flat.includes("\n")) return flat;
+    return `[\n${items.map((i) => inner + i).join(",\n")},\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  if (!entries.length) return "{}";
+  const fields = entries.map(([k, v]) => `${IDENT_KEY.test(k) && !RESERVED.has(k) ? k : literal(k)}: ${code(v, inner)}`);
+  const flat = `{ ${fields.join(", ")} }`;
+  if (flat.length <= 60 && !flat.includes("\n")) return flat;
+  return `{\n${fields.map((f) => inner + f).join(",\n")},\n${indent}}`;
+}

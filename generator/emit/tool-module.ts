@@ -1,28 +1,26 @@
 // Emits src/tools/<tool>.ts: the tool's definition, typed, with its kind's config and handler.
-import { VariableDeclarationKind } from "ts-morph";
 import type { ServerPlan, ToolPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { KINDS } from "../kinds/index.js";
-import { docComment, literal } from "./literal.js";
+import { code, docComment, literal } from "./literal.js";
 import { header } from "./header.js";
-import { emitSource } from "./project.js";
+import { addConst, emitSource } from "./project.js";
 
 function importsOf(names: string[]): { namedImports: string[]; isTypeOnly: boolean } {
   const allTypes = names.every((n) => n.startsWith("type "));
   return { namedImports: allTypes ? names.map((n) => n.slice(5)) : names, isTypeOnly: allTypes };
 }
 
-/** `{ a, b }` with one field a line, multi-line values indented under their key. */
+/** `{ a, b }` with one field a line; values are already code (multi-line ones indented here). */
 export function objectText(fields: string[]): string {
-  return `{\n  ${fields.map((f) => f.replace(/\n/g, "\n  ")).join(",\n  ")}\n}`;
+  return `{\n  ${fields.map((f) => f.replace(/\n/g, "\n  ")).join(",\n  ")},\n}`;
 }
 
 export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile {
   const kind = KINDS.find((k) => k.key === plan.tool.kind)!;
   const part = kind.emit(plan);
   const t = plan.tool;
-  const contents = emitSource(plan.file, (file) => {
-    file.insertText(0, header(t.origin.file));
+  const contents = emitSource(plan.file, header(t.origin.file), (file) => {
     file.addImportDeclaration({ moduleSpecifier: "@kervan/runtime", namedImports: ["ToolDef"], isTypeOnly: true });
     for (const spec of Object.keys(part.imports).sort()) {
       const { namedImports, isTypeOnly } = importsOf(part.imports[spec]);
@@ -33,38 +31,24 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
     file.addImportDeclaration({ moduleSpecifier: "../types.js", namedImports: [plan.inputType, ...(plan.outputType ? [plan.outputType] : [])], isTypeOnly: true });
     file.addTypeAlias({ name: "Input", type: plan.inputType, isExported: true, docs: ["The arguments this tool accepts (validated before the handler runs)."] });
     if (plan.outputType) file.addTypeAlias({ name: "Output", type: plan.outputType, isExported: true, docs: ["The structured result this tool returns."] });
-    for (const c of part.constants) {
-      file.addVariableStatement({
-        isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
-        docs: c.doc ? [docComment(c.doc)] : [],
-        declarations: [{ name: c.name, type: c.type, initializer: c.initializer }],
-      });
-    }
+    for (const c of part.constants) addConst(file, c.name, c.type, c.initializer, c.doc ? docComment(c.doc) : undefined);
     const fields: string[] = [
       `name: ${literal(t.name)}`,
       ...(t.title ? [`title: ${literal(t.title)}`] : []),
       `description: ${literal(t.description)}`,
-      `inputSchema: ${literal(t.inputSchema, 2)}`,
-      ...(t.outputSchema ? [`outputSchema: ${literal(t.outputSchema, 2)}`] : []),
-      `annotations: ${literal({ ...(t.title ? { title: t.title } : {}), ...t.annotations })}`,
+      `inputSchema: ${code(t.inputSchema)}`,
+      ...(t.outputSchema ? [`outputSchema: ${code(t.outputSchema)}`] : []),
+      `annotations: ${code({ ...(t.title ? { title: t.title } : {}), ...t.annotations })}`,
       `validateInput: ${plan.validateInput}`,
       ...(plan.validateOutput ? [`validateOutput: ${plan.validateOutput}`] : []),
       `maxOutputChars: ${t.maxOutputChars}`,
       `handler: ${part.handler}`,
     ];
-    file.addVariableStatement({
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: [docComment(`${t.name}: ${t.description.split("\n")[0]}`)],
-      declarations: [{ name: "tool", type: "ToolDef", initializer: objectText(fields) }],
-    });
+    addConst(file, "tool", "ToolDef", objectText(fields), docComment(`${t.name}: ${t.description.split("\n")[0]}`));
     if (part.startup?.length) {
       file.addFunction({ name: "startup", isExported: true, returnType: "void", docs: ["Checks this tool's configuration before the server starts serving."], statements: part.startup });
     }
-    if (part.workerRole) {
-      file.addStatements(`export { ${part.workerRole} as workerRole };`);
-    }
+    if (part.workerRole) file.addStatements(`export { ${part.workerRole} as workerRole };`);
   });
   return { path: `${server.dir}/${plan.file}`, contents };
 }

@@ -18,15 +18,23 @@ export function emitValidators(plan: ServerPlan): EmittedFile {
   });
   addFormats.default(ajv);
   const exports: Record<string, string> = {};
+  const aliases: string[] = [];
+  // Identical schemas (every exec tool's output schema, say) compile once; later names alias the first.
+  const firstName = new Map<string, string>();
+  const add = (name: string, schema: object) => {
+    const key = JSON.stringify(schema);
+    const first = firstName.get(key);
+    if (first) return aliases.push(`export const ${name} = ${first};`);
+    firstName.set(key, name);
+    ajv.addSchema(schema, `kervan:${name}`);
+    exports[name] = `kervan:${name}`;
+  };
   // Added in plan order (tools sorted by name) so generated code is the same on every run.
   for (const t of plan.tools) {
-    ajv.addSchema(t.tool.inputSchema as object, `kervan:${t.ident}/input`);
-    exports[t.validateInput] = `kervan:${t.ident}/input`;
-    if (t.validateOutput && t.tool.outputSchema) {
-      ajv.addSchema(t.tool.outputSchema as object, `kervan:${t.ident}/output`);
-      exports[t.validateOutput] = `kervan:${t.ident}/output`;
-    }
+    add(t.validateInput, t.tool.inputSchema);
+    if (t.validateOutput && t.tool.outputSchema) add(t.validateOutput, t.tool.outputSchema);
   }
   const code = standaloneCode.default(ajv, exports);
-  return { path: `${plan.dir}/src/validators.mjs`, contents: header(plan.server.origin.file) + code };
+  const tail = aliases.length ? `\n${aliases.join("\n")}\n` : "";
+  return { path: `${plan.dir}/src/validators.mjs`, contents: header(plan.server.origin.file) + code + tail };
 }

@@ -1,6 +1,6 @@
 // The exec part of a tool's handler module: its config literal and the runtime call.
 import type { ToolPlan } from "../../model/plan.js";
-import { literal } from "../../emit/literal.js";
+import { code } from "../../emit/literal.js";
 import type { KindEmit } from "../types.js";
 
 export function emitExec(plan: ToolPlan): KindEmit {
@@ -10,7 +10,7 @@ export function emitExec(plan: ToolPlan): KindEmit {
       {
         name: "config",
         type: "ExecToolConfig",
-        initializer: literal({ tool: plan.tool.name, ...(plan.tool.config as object) }, 2),
+        initializer: code({ tool: plan.tool.name, ...(plan.tool.config as object) }),
         doc: "What this tool runs: argv templates, environment, limits and filesystem policy.",
       },
     ],
