@@ -126,7 +126,7 @@ const HEADER_FORBIDDEN = /[\0-\x08\x0A-\x1F\x7F]/;
 
 /**
  * A header value, or undefined if a value is absent. CR, LF, NUL (and other controls) are refused;
- * non-Latin-1 text is sent as UTF-8 bytes, since header strings are byte strings.
+ * non-ASCII text is sent as UTF-8 bytes (header strings are byte strings; never mixed with Latin-1).
  */
 export function headerValue(header: string, parts: Part[], vals: Values): string | undefined {
   let out = "";
@@ -138,8 +138,7 @@ export function headerValue(header: string, parts: Part[], vals: Values): string
     }
     out += t;
   }
-  // eslint-disable-next-line no-control-regex
-  return /[^\x00-\xFF]/.test(out) ? Buffer.from(wellFormed(out), "utf8").toString("latin1") : out;
+  return /[^\x00-\x7F]/.test(out) ? Buffer.from(wellFormed(out), "utf8").toString("latin1") : out;
 }
 
 const ABSENT = Symbol("absent");

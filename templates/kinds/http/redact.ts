@@ -69,9 +69,13 @@ export function makeRedactor(secrets: Iterable<string>): Redactor {
   if (forms.size === 0) return identity;
   const sorted = [...forms].sort((a, b) => b.length - a.length); // longest spelling wins
   const re = new RegExp(sorted.map(escapeRegExp).join("|"), "g");
-  const text = (s: string) => {
+  const text = (input: string) => {
     re.lastIndex = 0;
-    return re.test(s) ? s.replace(re, REDACTED) : s;
+    let s = re.test(input) ? input.replace(re, REDACTED) : input;
+    // Mixed spellings (some characters escaped, some not) only show once escapes are decoded.
+    if (s.includes("\\")) s = redactInView(s, JSON_ESCAPE, decodeJsonEscape, re);
+    if (s.includes("%")) s = redactInView(s, PERCENT_CHAR, decodePercent, re);
+    return s;
   };
   const json = (v: Json): Json => {
     if (typeof v === "string") return text(v);
@@ -84,6 +88,60 @@ export function makeRedactor(secrets: Iterable<string>): Redactor {
     return out;
   };
   return { text, json };
+}
+
+// One escape sequence = one decoded character (a UTF-8 sequence for percent-escapes).
+const JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|["\\/bfnrt])/g;
+const PERCENT_CHAR = /%[0-7][0-9A-Fa-f]|%[CDcd][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){2}|%[Ff][0-7](?:%[89ABab][0-9A-Fa-f]){3}/g;
+const SIMPLE: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+function decodeJsonEscape(m: string): string {
+  return m[1] === "u" ? String.fromCharCode(parseInt(m.slice(2), 16)) : SIMPLE[m[1]!]!;
+}
+function decodePercent(m: string): string {
+  try {
+    return decodeURIComponent(m);
+  } catch {
+    return m;
+  }
+}
+
+/**
+ * Decodes escapes into a view that remembers where each character came from, finds secrets in
+ * the view, and replaces the whole original spans they cover.
+ */
+function redactInView(s: string, escape: RegExp, decode: (m: string) => string, secretRe: RegExp): string {
+  let view = "";
+  const from: number[] = [];
+  const to: number[] = [];
+  let last = 0;
+  const plain = (end: number) => {
+    for (let i = last; i < end; i++) (view += s[i]), from.push(i), to.push(i + 1);
+  };
+  escape.lastIndex = 0;
+  for (let m = escape.exec(s); m; m = escape.exec(s)) {
+    plain(m.index);
+    const d = decode(m[0]);
+    const end = m.index + m[0].length;
+    for (let k = 0; k < d.length; k++) (view += d[k]), from.push(m.index), to.push(end);
+    last = end;
+  }
+  if (last === 0) return s;
+  plain(s.length);
+  const spans: [number, number][] = [];
+  secretRe.lastIndex = 0;
+  for (let m = secretRe.exec(view); m; m = secretRe.exec(view)) {
+    spans.push([from[m.index]!, to[m.index + m[0].length - 1]!]);
+  }
+  if (spans.length === 0) return s;
+  let out = "";
+  let at = 0;
+  for (const [a, b] of spans) {
+    if (a < at) continue; // overlaps the previous span, already gone
+    out += s.slice(at, a) + REDACTED;
+    at = b;
+  }
+  return out + s.slice(at);
 }
 
 function escapeRegExp(s: string): string {
