@@ -23,6 +23,13 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   }
   const kind = kinds[0];
   if (kind.needsDescription && typeof tool.description !== "string") ctx.report("KV402", `tool '${tool.name}' needs a description`, pointer);
+  // The kind's rules run first; a common rule that finds the same fault at the same place stays quiet.
+  const own: Diagnostic[] = [];
+  kind.check(tool, contextFor(spec, pointer, own));
+  out.push(...own);
+  const reported = new Set(own.map((d) => d.location.pointer));
+  const common: Diagnostic[] = [];
+  const report = contextFor(spec, pointer, common).report;
   const schemas: [Json | undefined, string][] = [
     [tool.input, `${pointer}/input`],
     [(tool.output as Record<string, Json> | undefined)?.schema, `${pointer}/output/schema`],
@@ -31,12 +38,14 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
     if (schema === undefined || typeof schema === "string") continue;
     const problems: SchemaProblem[] = [];
     checkSchemaLimits(schema, problems);
-    for (const pr of problems) ctx.report(pr.code, pr.message, p + pr.pointer, { atKey: pr.atKey });
+    for (const pr of problems) report(pr.code, pr.message, p + pr.pointer, { atKey: pr.atKey });
   }
-  if (tool.input && typeof tool.input === "object" && !Array.isArray(tool.input) && (tool.input as Record<string, Json>).type !== "object") {
-    ctx.report("KV403", "an input schema must have type \"object\" (MCP tools take an object of arguments)", `${pointer}/input`);
+  const input = tool.input;
+  const inputFaulted = own.some((d) => d.location.pointer.startsWith(`${pointer}/input`));
+  if (input && typeof input === "object" && !Array.isArray(input) && input.type !== "object" && !inputFaulted) {
+    report("KV403", "an input schema must have type \"object\" (MCP tools take an object of arguments)", `${pointer}/input`);
   }
-  kind.check(tool, ctx);
+  out.push(...common.filter((d) => !reported.has(d.location.pointer)));
 }
 
 export function check(specs: LoadedSpec[]): Diagnostic[] {

@@ -7,7 +7,7 @@ import { at } from "./locate.js";
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;
 function getValidator() {
-  if (!validator) validator = new Ajv2020({ allErrors: true, strict: false }).compile(specSchema());
+  if (!validator) validator = new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(specSchema());
   return validator;
 }
 
@@ -35,9 +35,19 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
+/** /tools/0/exec/argv -> tools[0].exec.argv */
+export function readablePath(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s, i) => (/^[0-9]+$/.test(s) ? `[${s}]` : i ? `.${s}` : s))
+    .join("");
+}
+
 function toDiagnostic(spec: LoadedSpec, e: ErrorObject): Diagnostic {
   const where = e.instancePath || "";
-  const what = where ? `'${decodeURIComponent(where.split("/").slice(1).join("."))}'` : "the spec";
+  const what = where ? `'${readablePath(where)}'` : "the spec";
   switch (e.keyword) {
     case "additionalProperties": {
       const prop = String(e.params.additionalProperty);

@@ -36,11 +36,12 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   const problems: ContractProblem[] = [];
   const inputPointer = at("/input");
   let fields: Record<string, ScalarType> | undefined;
+  if (typeof tool.input === "string") return; // an @file that could not be read; load reported it
   if (tool.input === undefined) {
     fields = Object.fromEntries(names.map((n) => [n, "string" as const]));
   } else {
     fields = checkInputSchema(tool.input, problems);
-    if (fields) checkPlaceholders(names, fields, problems);
+    if (fields) checkPlaceholders(names, tool.input, problems);
   }
   for (const p of problems) ctx.report(p.code, p.message, inputPointer + p.pointer, { atKey: p.atKey });
   if (fields && exec.paths) checkPathFields(argv, fields, exec.paths, ctx);

@@ -95,7 +95,9 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[]): 
 }
 
 /** The placeholder contract between argv and the schema's properties. */
-export function checkPlaceholders(placeholders: string[], fields: Record<string, ScalarType>, problems: ContractProblem[]): void {
+export function checkPlaceholders(placeholders: string[], schema: unknown, problems: ContractProblem[]): void {
+  const declared = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  const fields = Object.fromEntries(Object.keys(declared).map((k) => [k, true]));
   for (const name of placeholders) {
     if (!(name in fields)) problems.push({ code: "KV323", message: `placeholder {${name}} has no property in the input schema`, pointer: "/properties" });
   }

@@ -1,0 +1,40 @@
+// The bad-spec corpus: each spec under test/fixtures/bad-specs must fail the check with exactly
+// its golden diagnostics (file:line:col, code, message, source line). UPDATE_GOLDEN=1 rewrites them.
+import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readSources } from "../../generator/cli/sources.js";
+import { checkSources } from "../../generator/pipeline.js";
+import { formatAll } from "../../generator/cli/diagnostics.js";
+
+const DIR = "test/fixtures/bad-specs";
+const cases = readdirSync(DIR).filter((f) => f.endsWith(".yaml")).sort();
+
+describe("bad-spec corpus", () => {
+  it("has at least 20 cases", () => expect(cases.length).toBeGreaterThanOrEqual(20));
+
+  for (const name of cases) {
+    it(name, () => {
+      const sources = readSources([`${DIR}/${name}`]);
+      const { diagnostics } = checkSources(sources);
+      expect(diagnostics.filter((d) => d.severity === "error").length).toBeGreaterThan(0);
+      for (const d of diagnostics) {
+        expect(d.location.file).toBe(`${DIR}/${name}`);
+        expect(d.location.line).toBeGreaterThan(0);
+        expect(d.location.column).toBeGreaterThan(0);
+      }
+      const text = formatAll(diagnostics, new Map(sources.map((s) => [s.path, s.text.split(/\r?\n/)])));
+      const golden = `${DIR}/${name.replace(/\.yaml$/, ".expected.txt")}`;
+      if (process.env.UPDATE_GOLDEN || !existsSync(golden)) writeFileSync(golden, text);
+      expect(text).toBe(readFileSync(golden, "utf8"));
+    });
+  }
+
+  it("the CLI prints diagnostics, no stack trace, and exits 1", () => {
+    const r = spawnSync(process.execPath, ["bin/kervan.mjs", "gen", `${DIR}/14-placeholder-not-in-schema.yaml`, "--out", "test/.tmp/never"], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/14-placeholder-not-in-schema\.yaml:\d+:\d+: error KV323: placeholder \{greeting\}/);
+    expect(r.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+    expect(existsSync("test/.tmp/never")).toBe(false);
+  });
+});
