@@ -21,9 +21,10 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
   const part = kind.emit(plan);
   const t = plan.tool;
   const contents = emitSource(plan.file, header(t.origin.file), (file) => {
-    file.addImportDeclaration({ moduleSpecifier: "@kervan/runtime", namedImports: ["ToolDef"], isTypeOnly: true });
-    for (const spec of Object.keys(part.imports).sort()) {
-      const { namedImports, isTypeOnly } = importsOf(part.imports[spec]);
+    const imports: Record<string, string[]> = { ...part.imports };
+    imports["@kervan/runtime"] = ["type ToolDef", ...(imports["@kervan/runtime"] ?? [])];
+    for (const spec of Object.keys(imports).sort()) {
+      const { namedImports, isTypeOnly } = importsOf(imports[spec]);
       file.addImportDeclaration({ moduleSpecifier: spec, namedImports, isTypeOnly });
     }
     const validators = [plan.validateInput, ...(plan.validateOutput ? [plan.validateOutput] : [])];

@@ -5,7 +5,10 @@ import type { KindEmit } from "../types.js";
 
 export function emitExec(plan: ToolPlan): KindEmit {
   return {
-    imports: { "@kervan/kinds/exec": ["createExecHandler", "checkExecStartup", "type ExecToolConfig"] },
+    imports: {
+      "@kervan/kinds/exec": ["createExecHandler", "checkExecStartup", "type ExecToolConfig"],
+      "@kervan/runtime": ["onShutdown"],
+    },
     constants: [
       {
         name: "config",
@@ -14,7 +17,8 @@ export function emitExec(plan: ToolPlan): KindEmit {
         doc: "What this tool runs: argv templates, environment, limits and filesystem policy.",
       },
     ],
-    handler: "createExecHandler(config)",
+    // Running process groups are killed when the server stops (signal or stdin EOF).
+    handler: "createExecHandler(config, { onShutdown })",
     startup: ["checkExecStartup(config);"],
   };
 }
