@@ -66,5 +66,6 @@ export function write(root: string, files: EmittedFile[], servers: string[], opt
       }
     }
   }
+  report.differing.sort(byCodeUnit);
   return report;
 }

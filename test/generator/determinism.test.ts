@@ -1,0 +1,71 @@
+// Same spec, same bytes: twice, in shuffled order, and against what is checked in; --check writes
+// nothing and names every differing file; an unchanged spec is served from the manifest cache.
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { generate } from "../../generator/pipeline.js";
+import { readSources } from "../../generator/cli/sources.js";
+import { specSchema } from "../../generator/check/spec-schema.js";
+
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(root, p)] = readFileSync(p, "utf8");
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), "kervan-gen-"));
+
+describe("determinism", () => {
+  it("generates identical bytes twice, in shuffled spec order, and equal to out/", async () => {
+    const sources = readSources(["specs"]);
+    const [a, b] = [tmp(), tmp()];
+    const ra = await generate(sources, { outRoot: a, check: false, pruneServers: false });
+    const rb = await generate([...sources].reverse(), { outRoot: b, check: false, pruneServers: false });
+    expect(ra.diagnostics).toEqual([]);
+    expect(rb.diagnostics).toEqual([]);
+    const sa = snapshot(a);
+    expect(Object.keys(sa).length).toBeGreaterThan(5);
+    expect(snapshot(b)).toEqual(sa);
+    const checkedIn = snapshot("out");
+    for (const [path, text] of Object.entries(sa)) expect(checkedIn[path], path).toBe(text);
+  });
+
+  it("--check writes nothing and lists changed, missing and stale files", async () => {
+    const root = tmp();
+    await generate(readSources(["specs"]), { outRoot: root, check: false, pruneServers: false });
+    const victim = join(root, "repo-explorer/src/tools/read_file.ts");
+    writeFileSync(victim, readFileSync(victim, "utf8") + "// edited by hand\n");
+    writeFileSync(join(root, "repo-explorer/src/leftover.ts"), "export {};\n");
+    const before = statSync(victim).mtimeMs;
+    const r = await generate(readSources(["specs"]), { outRoot: root, check: true, pruneServers: true });
+    expect(r.report!.differing).toEqual(["repo-explorer/src/leftover.ts (stale)", "repo-explorer/src/tools/read_file.ts"]);
+    expect(statSync(victim).mtimeMs).toBe(before);
+    expect(readFileSync(victim, "utf8")).toContain("edited by hand");
+  });
+
+  it("serves an unchanged spec from the cache and regenerates a changed output", async () => {
+    const root = tmp();
+    const sources = readSources(["specs/repo-explorer.yaml"]);
+    await generate(sources, { outRoot: root, check: false, pruneServers: false });
+    const seen: boolean[] = [];
+    const again = await generate(sources, { outRoot: root, check: false, pruneServers: false, progress: (_s, _ms, cached) => seen.push(cached) });
+    expect(seen).toEqual([true]);
+    expect(again.report!.written).toEqual([]);
+    const bundle = join(root, "repo-explorer/server.mjs");
+    writeFileSync(bundle, "tampered");
+    const third = await generate(sources, { outRoot: root, check: false, pruneServers: false });
+    expect(third.report!.written).toEqual(["repo-explorer/server.mjs"]);
+  });
+
+  it("kervan.schema.json is the composed spec schema", () => {
+    expect(JSON.parse(readFileSync("kervan.schema.json", "utf8"))).toEqual(specSchema());
+  });
+});
