@@ -9,9 +9,7 @@ import { load } from "./load.js";
 import { check } from "./check/index.js";
 import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
-import { emitServer } from "./emit/index.js";
-import { bundleServer } from "./bundle.js";
-import { buildManifest, reusable } from "./manifest.js";
+import { reusable } from "./manifest.js";
 import { write } from "./write.js";
 
 export interface GenerateOptions {
@@ -32,6 +30,8 @@ export interface GenerateResult {
 export async function buildServer(p: ServerPlan, outRoot: string | undefined): Promise<{ files: EmittedFile[]; cached: boolean }> {
   const previous = outRoot ? reusable(outRoot, p) : undefined;
   if (previous) return { files: previous, cached: true };
+  // Loaded on first use: ts-morph, prettier and esbuild cost a second, and a spec with errors never needs them.
+  const [{ emitServer }, { bundleServer }, { buildManifest }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   const files = await emitServer(p);
   const bundle = await bundleServer(p, files);
   const manifest = buildManifest(p, files, bundle);

@@ -1,0 +1,85 @@
+// The CLI form (`kervan serve|gen --tool ... --exec ...`): served to the official client, and every
+// startup error of the placeholder contract refused before anything is served.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+const KERVAN = "bin/kervan.mjs";
+const kervan = (...args: string[]) => spawnSync(process.execPath, [KERVAN, ...args], { encoding: "utf8", input: "" });
+type Text = { type: string; text: string };
+
+describe("kervan serve from flags", () => {
+  let client: Client;
+  beforeAll(async () => {
+    const schema = JSON.stringify({
+      type: "object",
+      properties: { count: { type: "integer", description: "How many" } },
+      required: ["count"],
+      additionalProperties: false,
+    });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [KERVAN, "serve", "--server-name", "flags",
+        "--tool", "--name", "say", "--description", "Print a message.", "--exec", "printf", "%s|", "{message}", "{{literal}}",
+        "--tool", "--name", "repeat", "--input-schema", schema, "--exec", "seq", "{count}"],
+    });
+    client = new Client({ name: "t", version: "0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(transport);
+  }, 60_000);
+  afterAll(() => client?.close());
+
+  it("infers a required string per placeholder when no schema is given", async () => {
+    const { tools } = await client.listTools();
+    const say = tools.find((t) => t.name === "say")!;
+    expect(say.inputSchema).toEqual({ type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false });
+    expect(say.description).toBe("Print a message.");
+  });
+
+  it("renders the value as one argument and literal braces from {{ }}", async () => {
+    const res = await client.callTool({ name: "say", arguments: { message: "a b; $(id)" } });
+    expect((res.structuredContent as { stdout: string }).stdout).toBe("a b; $(id)|{literal}|");
+  });
+
+  it("normalizes numbers and refuses a wrong scalar type", async () => {
+    const ok = await client.callTool({ name: "repeat", arguments: { count: 3 } });
+    expect((ok.structuredContent as { stdout: string }).stdout).toBe("1\n2\n3\n");
+    const bad = await client.callTool({ name: "repeat", arguments: { count: "3" } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as Text[])[0].text).toMatch(/\/count.*integer/s);
+  });
+});
+
+describe("CLI form startup errors", () => {
+  const schema = (props: object, required: string[]) => JSON.stringify({ type: "object", properties: props, required, additionalProperties: false });
+  const cases: [string, string[], RegExp][] = [
+    ["placeholder missing from properties", ["--input-schema", schema({ a: { type: "string" } }, ["a"]), "--exec", "echo", "{a}", "{b}"], /KV323: placeholder \{b\} has no property/],
+    ["property no argument uses", ["--input-schema", schema({ a: { type: "string" }, b: { type: "string" } }, ["a", "b"]), "--exec", "echo", "{a}"], /KV324: property 'b' is not used/],
+    ["property missing from required", ["--input-schema", schema({ a: { type: "string" } }, []), "--exec", "echo", "{a}"], /KV320: property 'a' is missing from 'required'/],
+    ["nested property type", ["--input-schema", schema({ a: { type: "array" } }, ["a"]), "--exec", "echo", "{a}"], /KV319/],
+    ["invalid JSON schema text", ["--input-schema", "{nope", "--exec", "echo"], /--input-schema must be a JSON object/],
+    ["missing --exec", [], /needs --exec/],
+    ["bad integer flag", ["--process-timeout-ms", "soon", "--exec", "echo"], /requires a positive integer/],
+    ["unknown flag", ["--frob", "x", "--exec", "echo"], /unknown tool option/],
+  ];
+  for (const [name, flags, expected] of cases) {
+    it(name, () => {
+      const r = kervan("serve", "--tool", "--name", "t", ...flags);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(expected);
+      expect(r.stdout).toBe("");
+    });
+  }
+
+  it("reads --input-schema @file and generates with `kervan gen`", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kervan-cli-"));
+    writeFileSync(join(dir, "s.json"), schema({ path: { type: "string", description: "File" } }, ["path"]));
+    const r = kervan("gen", "--out", dir, "--server-name", "cat-server", "--tool", "--name", "cat", "--input-schema", `@${join(dir, "s.json")}`, "--fs-path-field", "path", "--exec", "cat", "--", "{path}");
+    expect(r.stderr).toMatch(/cat-server generated/);
+    expect(r.status).toBe(0);
+    expect(existsSync(join(dir, "cat-server/server.mjs"))).toBe(true);
+  });
+});
