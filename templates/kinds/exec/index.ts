@@ -28,6 +28,8 @@ export type ExecHandler = ToolHandler & {
 
 interface Prepared {
   cwd: string;
+  /** Built once: the server's environment is read at startup, like every other setting. */
+  env: Record<string, string>;
   policy?: PathPolicy;
 }
 
@@ -45,7 +47,8 @@ function prepare(cfg: ExecToolConfig): Prepared {
   const base = real(process.cwd(), "/");
   const cwd = cfg.cwd === undefined ? base : real(cfg.cwd, base);
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) fail(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
-  if (!cfg.paths) return { cwd };
+  const env = childEnv(cfg);
+  if (!cfg.paths) return { cwd, env };
   const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
   const allow = allowIn.map((root) => {
     const r = real(root, cwd);
@@ -54,7 +57,7 @@ function prepare(cfg: ExecToolConfig): Prepared {
   });
   // A denied path need not exist yet: it must stay denied if it is created later.
   const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
-  return { cwd, policy: { fields: cfg.paths.fields, allow, deny, cwd } };
+  return { cwd, env, policy: { fields: cfg.paths.fields, allow, deny, cwd } };
 }
 
 // Startup results per config object, so checkExecStartup (run by the server's startup) and the
@@ -94,7 +97,7 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = {}): E
   const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> => {
     const started = performance.now();
     startup();
-    const { cwd, policy } = PREPARED.get(cfg)!;
+    const { cwd, env, policy } = PREPARED.get(cfg)!;
     let bound: ReturnType<typeof renderArgv>;
     try {
       bound = renderArgv(cfg.argv, cfg.fields, args);
@@ -130,7 +133,7 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = {}): E
         command: bound.command,
         args: bound.args,
         cwd,
-        env: childEnv(cfg),
+        env,
         timeoutMs: remaining,
         killGraceMs: limits.killGraceMs,
         maxOutputBytes: limits.maxOutputBytes,
