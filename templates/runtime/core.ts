@@ -1,7 +1,10 @@
 // Era-independent server state and the request handlers both eras share.
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
-import type { Era, ServerDef, ToolDef } from "./types.js";
+import type { CallContext, Era, ServerDef, ToolDef } from "./types.js";
+
+/** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
+export type Notify = (message: Record<string, unknown>) => void;
 
 export interface Core {
   def: ServerDef;
@@ -39,14 +42,36 @@ export function rejectCursor(params: Record<string, unknown> | undefined): void 
   }
 }
 
-export function handleCall(core: Core, params: Record<string, unknown> | undefined, era: Era, signal: AbortSignal): Promise<Record<string, unknown>> {
+function progressReporter(params: Record<string, unknown> | undefined, notify: Notify | undefined): CallContext["progress"] {
+  const meta = params?._meta;
+  const token = isObject(meta) ? meta.progressToken : undefined;
+  if (!notify || (typeof token !== "string" && typeof token !== "number")) return undefined;
+  let last = -Infinity;
+  return (progress, total, message) => {
+    if (!(typeof progress === "number" && progress > last)) return; // the spec requires increasing values
+    last = progress;
+    const p: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) p.total = total;
+    if (message !== undefined) p.message = message;
+    notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
+  };
+}
+
+export function handleCall(
+  core: Core,
+  params: Record<string, unknown> | undefined,
+  era: Era,
+  signal: AbortSignal,
+  notify?: Notify,
+): Promise<Record<string, unknown>> {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool = core.tools.get(name);
   if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
-  return callTool(tool, args, { signal, era });
+  const progress = progressReporter(params, notify);
+  return callTool(tool, args, progress ? { signal, era, progress } : { signal, era });
 }
 
 export function resourceNotFound(params: Record<string, unknown> | undefined): never {

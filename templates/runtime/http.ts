@@ -91,16 +91,32 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
+    // With SSE accepted, the stream opens at the first notification (progress) and the reply ends it.
+    const accept = req.headers.accept ?? "";
+    const sseOk = accept.includes("text/event-stream");
+    let streaming = false;
+    const openStream = () => {
+      if (streaming) return;
+      streaming = true;
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    };
+    const notify = sseOk
+      ? (message: Record<string, unknown>) => {
+          if (res.destroyed || res.writableEnded) return;
+          openStream();
+          res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+        }
+      : undefined;
     let reply: Reply;
     try {
-      if (legacy) reply = { result: await serveLegacy(core, method, params, controller.signal) };
+      if (legacy) reply = { result: await serveLegacy(core, method, params, controller.signal, notify) };
       else {
         const requested = requireMeta(params); // -32602 before header checks: a missing _meta is not a header problem
         validateHeaders(req.headers, msg, requested);
         requireSupported(requested);
         const result = isLegacyVersion(requested)
-          ? await serveLegacy(core, method, params, controller.signal)
-          : await serveModern(core, method, params, controller.signal);
+          ? await serveLegacy(core, method, params, controller.signal, notify)
+          : await serveModern(core, method, params, controller.signal, notify);
         reply = { result };
       }
     } catch (err) {
@@ -111,13 +127,13 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     }
     if (res.destroyed || controller.signal.aborted) return;
     const body = replyMessage(msg.id, reply);
+    if (streaming) return void res.end(`event: message\ndata: ${body}\n\n`);
     if ("error" in reply) {
       // 2025 clients read HTTP errors as transport failures (404 = session gone), so they get 200 + the JSON-RPC error.
       return sendJson(res, legacy ? 200 : reply.error.status, body);
     }
-    const accept = req.headers.accept ?? "";
-    if (accept.includes("text/event-stream") && !accept.includes("application/json")) {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    if (sseOk && !accept.includes("application/json")) {
+      openStream();
       res.end(`event: message\ndata: ${body}\n\n`);
     } else sendJson(res, 200, body);
   }

@@ -1,10 +1,10 @@
 // MCP 2025-11-25 (initialize era): 2025 result shapes, no resultType, serverInfo _meta or cache hints.
 import { negotiateLegacy } from "./protocol.js";
-import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core } from "./core.js";
+import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
-export async function serveLegacy(core: Core, method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function serveLegacy(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify): Promise<Record<string, unknown>> {
   switch (method) {
     case "initialize": {
       const body: Record<string, unknown> = {
@@ -21,7 +21,7 @@ export async function serveLegacy(core: Core, method: string, params: Params, si
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal);
+      return handleCall(core, params, "2025-11-25", signal, notify);
     // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);

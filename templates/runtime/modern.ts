@@ -1,17 +1,17 @@
 // MCP 2026-07-28: stateless requests; every result carries resultType and serverInfo _meta, lists carry cache hints.
 import { CACHE_TTL_MS, META_SERVER_INFO, SUPPORTED_VERSIONS } from "./protocol.js";
-import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core } from "./core.js";
+import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
 const cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" } as const;
 
-export async function serveModern(core: Core, method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const body = await route(core, method, params, signal);
+export async function serveModern(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify): Promise<Record<string, unknown>> {
+  const body = await route(core, method, params, signal, notify);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: core.serverInfo } };
 }
 
-async function route(core: Core, method: string, params: Params, signal: AbortSignal): Promise<Record<string, unknown>> {
+async function route(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify): Promise<Record<string, unknown>> {
   switch (method) {
     case "server/discover": {
       const body: Record<string, unknown> = {
@@ -26,7 +26,7 @@ async function route(core: Core, method: string, params: Params, signal: AbortSi
       rejectCursor(params);
       return { tools: core.listTools("2026-07-28"), ...cacheable };
     case "tools/call":
-      return handleCall(core, params, "2026-07-28", signal);
+      return handleCall(core, params, "2026-07-28", signal, notify);
     case "prompts/list":
       rejectCursor(params);
       return { prompts: [], ...cacheable };

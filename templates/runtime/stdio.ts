@@ -46,23 +46,29 @@ export function startStdio(core: Core): void {
     const { controller, release } = trackCall();
     const entry: Pending = { controller, cancelled: false };
     pending.set(key, entry);
+    let done = false;
+    // Progress for this request goes out only while it is live and not cancelled.
+    const notify = (message: Record<string, unknown>) => {
+      if (!done && !entry.cancelled) send(JSON.stringify(message));
+    };
     try {
       let result: Record<string, unknown>;
       if (hasModernMeta(params) || (legacyVersion === null && method !== "initialize")) {
         const version = requireMeta(params);
         requireSupported(version);
         result = isLegacyVersion(version)
-          ? await serveLegacy(core, method, params, controller.signal)
-          : await serveModern(core, method, params, controller.signal);
+          ? await serveLegacy(core, method, params, controller.signal, notify)
+          : await serveModern(core, method, params, controller.signal, notify);
       } else {
         if (method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-        result = await serveLegacy(core, method, params, controller.signal);
+        result = await serveLegacy(core, method, params, controller.signal, notify);
       }
       return { result };
     } catch (err) {
       if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
       return { error: toRpcError(err) };
     } finally {
+      done = true;
       release();
       if (pending.get(key) === entry) pending.delete(key);
       if (entry.cancelled) throw CANCELLED;

@@ -47,6 +47,11 @@ export interface CallContext {
   /** Aborted when the client cancels, the connection closes or the server shuts down. */
   signal: AbortSignal;
   era: Era;
+  /**
+   * Reports progress to the caller when it asked for it (a progressToken in the request's _meta);
+   * otherwise absent. Values should increase; the runtime drops ones that do not.
+   */
+  progress?: (progress: number, total?: number, message?: string) => void;
 }
 
 export type ToolHandler = (args: Record<string, unknown>, ctx: CallContext) => Promise<ToolOutcome>;

@@ -23,7 +23,7 @@ describe.each(VERSION_MODES)("official client over HTTP, %s", (mode) => {
     try {
       expect(conn.client.getNegotiatedProtocolVersion()).toBe(mode === "2025-11-25" ? "2025-11-25" : "2026-07-28");
       const { tools } = await conn.client.listTools();
-      expect(tools).toHaveLength(10);
+      expect(tools).toHaveLength(11);
       const ok = await conn.client.callTool({ name: "echo", arguments: { text: "hi", region: "eu-1" } });
       expect(ok.structuredContent).toEqual({ text: "hi" });
       const add = await conn.client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
@@ -80,6 +80,14 @@ describe("raw HTTP", () => {
     expect(sse.headers["content-type"]).toBe("text/event-stream");
     expect(sse.headers["x-accel-buffering"]).toBe("no");
     expect(sse.body).toMatch(/^event: message\ndata: \{"jsonrpc":"2.0","id":1,"result":/);
+  });
+
+  it("streams progress over SSE, then the result", async () => {
+    const body = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "progress", arguments: {}, _meta: { ...META, progressToken: 9 } } };
+    const res = await post(body, h("tools/call", { "mcp-name": "progress" }));
+    expect(res.headers["content-type"]).toBe("text/event-stream");
+    const events = res.body.trim().split("\n\n").map((e) => JSON.parse(e.replace(/^event: message\ndata: /, "")));
+    expect(events.map((e) => e.method ?? e.id)).toEqual(["notifications/progress", "notifications/progress", "notifications/progress", 5]);
   });
 
   it("rejects foreign Host and Origin with 403 (DNS rebinding)", async () => {

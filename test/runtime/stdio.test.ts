@@ -29,7 +29,7 @@ describe.each(VERSION_MODES)("official client over stdio, %s", (mode) => {
 
   it("lists tools in a stable order, object output schemas only for 2025", async () => {
     const { tools } = await conn.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["add", "bad_output", "big", "crash", "echo", "fail", "late_throw", "list_items", "reject", "slow"]);
+    expect(tools.map((t) => t.name)).toEqual(["add", "bad_output", "big", "crash", "echo", "fail", "late_throw", "list_items", "progress", "reject", "slow"]);
     const add = tools.find((t) => t.name === "add")!;
     if (mode === "2025-11-25") expect(add.outputSchema).toEqual({ type: "object", properties: { result: { type: "number" } }, required: ["result"] });
     else expect(add.outputSchema).toEqual({ type: "number" });
@@ -126,6 +126,19 @@ describe("raw stdio", () => {
     expect(s.stderr()).toContain("slow: aborted");
     s.proc.stdin!.end();
     expect(await s.exited).toBe(0);
+  });
+
+  it("sends increasing progress notifications before the result when asked", async () => {
+    const s = spawnRaw(bundle);
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "progress", arguments: {}, _meta: { ...META, progressToken: "p1" } } }));
+    const seen = [await s.next(), await s.next(), await s.next(), await s.next()];
+    expect(seen.slice(0, 3).map((m) => (m.params as { progress: number }).progress)).toEqual([1, 2, 3]);
+    expect(seen[0]).toEqual({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p1", progress: 1, total: 3, message: "step 1" } });
+    expect(seen[3]).toMatchObject({ id: 1, result: { content: [{ text: "done" }] } });
+    s.send(call(2, "progress"));
+    expect(await s.next()).toMatchObject({ id: 2 }); // no token, no notifications
+    s.proc.stdin!.end();
+    await s.exited;
   });
 
   it("answers in-flight calls after stdin EOF, then exits running shutdown hooks", async () => {
