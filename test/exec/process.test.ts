@@ -120,18 +120,60 @@ describe("timeouts and process groups", () => {
     expect(out.text).toContain("cancelled before it started");
   });
   it("the shutdown hook kills running groups and refuses new calls", async () => {
-    const hooks: (() => void)[] = [];
+    const hooks: (() => Promise<void>)[] = [];
     const handler = createExecHandler(sh("sleep 30 & echo $!; wait", { timeoutMs: 20_000 }), { onShutdown: (fn) => hooks.push(fn) });
     expect(hooks).toHaveLength(1);
     const pending = handler({}, ctx());
     await sleep(300);
-    hooks[0]();
+    await hooks[0]();
     const out = await pending;
     expect(out.isError).toBe(true);
     expect((out.value as V).exitCode).toBeNull();
     expect(await waitDead(Number((out.value as V).stdout.trim()))).toBe(true);
     const after = await handler({}, ctx());
     expect(after.text).toContain("the server is shutting down");
+  });
+  it("shutdown is graceful: SIGTERM first, SIGKILL after the grace for what ignores it", async () => {
+    const polite = createExecHandler(sh("trap 'echo bye; exit 0' TERM; sleep 30 & wait", { killGraceMs: 5000 }), { onShutdown: () => {} });
+    const p1 = polite({}, ctx());
+    await sleep(300);
+    const t1 = Date.now();
+    await polite.shutdown();
+    expect(Date.now() - t1).toBeLessThan(2000); // did not sit out the 5 s grace
+    expect((await p1).value).toMatchObject({ stdout: "bye\n", exitCode: 0 });
+
+    const stubborn = createExecHandler({ tool: "trap", argv: [[fixture("trap.sh")]], fields: {}, killGraceMs: 300 }, { onShutdown: () => {} });
+    const p2 = stubborn({}, ctx());
+    await sleep(300);
+    const t2 = Date.now();
+    await stubborn.shutdown();
+    expect(Date.now() - t2).toBeGreaterThanOrEqual(250);
+    const out = await p2;
+    const [leader, grandchild] = (out.value as V).stdout.trim().split(" ").map(Number);
+    expect(await waitDead(leader)).toBe(true);
+    expect(await waitDead(grandchild)).toBe(true);
+  });
+  it("SIGTERM to a real server process (runtime guards installed) leaves no process of the call behind", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kervan-exec-"));
+    const entry = join(dir, "server.ts");
+    const pidFile = join(dir, "pid");
+    const mod = new URL("../../templates/kinds/exec/index.ts", import.meta.url).pathname;
+    const rt = new URL("../../templates/runtime/shutdown.ts", import.meta.url).pathname;
+    const script = `trap '' TERM; sleep 30 & echo $! > ${pidFile}; wait`;
+    writeFileSync(
+      entry,
+      `import { createExecHandler } from ${JSON.stringify(mod)};
+       import { installProcessGuards } from ${JSON.stringify(rt)};
+       installProcessGuards();
+       const h = createExecHandler({ tool: "s", argv: [["sh"], ["-c"], [${JSON.stringify(script)}]], fields: {}, killGraceMs: 200 });
+       void h({}, { signal: new AbortController().signal, era: "2026-07-28" });
+       setTimeout(() => process.kill(process.pid, "SIGTERM"), 500);`,
+    );
+    const started = Date.now();
+    const r = spawnSync(NODE, ["--import", "tsx", entry], { encoding: "utf8", timeout: 10_000 });
+    expect(r.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await waitDead(Number(readFileSync(pidFile, "utf8").trim()))).toBe(true);
   });
   it("a server that exits mid-call leaves no process of the call behind (exit guard)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "kervan-exec-"));

@@ -2,6 +2,7 @@
 // run the command without a shell, report the result.
 import { existsSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
+import { onShutdown as runtimeOnShutdown } from "../../runtime/shutdown.js";
 import { StartupError, type ToolHandler, type ToolOutcome, type CallContext } from "../../runtime/types.js";
 import { checkConfig, type ExecToolConfig } from "./config.js";
 import { RateLimiter, Slots } from "./limits.js";
@@ -15,15 +16,15 @@ export type { ArgPart, ExecToolConfig, FieldType } from "./config.js";
 export type { ExecValue } from "./result.js";
 
 export interface ExecHooks {
-  /** Registers a function run when the server stops (SIGTERM, SIGINT, stdin EOF). */
-  onShutdown?: (fn: () => void) => void;
+  /** Registers a function run when the server stops (SIGTERM, SIGINT, stdin EOF). Default: the runtime's. */
+  onShutdown?: (fn: () => Promise<void>) => unknown;
 }
 
 export type ExecHandler = ToolHandler & {
   /** Resolves cwd and policy roots; throws StartupError. Idempotent; the first call runs it if needed. */
   startup(): void;
-  /** Kills every running process group of this tool and refuses further calls. */
-  shutdown(): void;
+  /** Refuses further calls; SIGTERM to every running group, SIGKILL to what is left after the grace. */
+  shutdown(): Promise<void>;
 };
 
 interface Prepared {
@@ -79,16 +80,25 @@ function childEnv(cfg: ExecToolConfig): Record<string, string> {
   return Object.assign(env, cfg.env?.set ?? {});
 }
 
-export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = {}): ExecHandler {
+export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onShutdown: runtimeOnShutdown }): ExecHandler {
   const limits = checkConfig(cfg);
   const slots = new Slots(limits.concurrency, limits.queue);
   const rate = cfg.rateLimit ? new RateLimiter(cfg.rateLimit.calls, cfg.rateLimit.windowMs) : undefined;
   const live = new Set<number>();
+  const running = new Set<Promise<unknown>>();
   let stopped = false;
 
   const startup = () => checkExecStartup(cfg);
-  const shutdown = () => {
+  const shutdown = async () => {
     stopped = true;
+    if (live.size === 0) return;
+    for (const pgid of live) killGroup(pgid, "SIGTERM");
+    // The runtime bounds all hooks (a few seconds) and the exit guard in spawn.ts SIGKILLs whatever
+    // is still alive when the process exits, so a long grace can never leave children behind.
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise((resolve) => (timer = setTimeout(resolve, limits.killGraceMs)).unref());
+    await Promise.race([Promise.allSettled([...running]), grace]);
+    clearTimeout(timer);
     for (const pgid of live) killGroup(pgid, "SIGKILL");
     live.clear();
   };
@@ -129,7 +139,7 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = {}): E
     try {
       if (stopped) return refusal(cfg.tool, "the server is shutting down");
       const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
-      const r = await runProcess({
+      const run = runProcess({
         command: bound.command,
         args: bound.args,
         cwd,
@@ -140,6 +150,8 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = {}): E
         signal: ctx.signal,
         live,
       });
+      running.add(run);
+      const r = await run.finally(() => running.delete(run));
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);
     } finally {
       release();
