@@ -1,0 +1,97 @@
+// The validate_json handler: schema first (refusals never depend on the document), then extraction,
+// then validation with patterns matched in a worker under the shared budget.
+import { clipText } from "../../runtime/clip.js";
+import type { Json, ToolHandler, ToolOutcome } from "../../runtime/types.js";
+import { extractJson } from "./extract.js";
+import { MatcherPool } from "./matcher/pool.js";
+import { PATTERN_BUDGET_MS, validateDocument } from "./run-document.js";
+import { formatFeedback } from "./schema/feedback.js";
+import { prepareSchema, type Prepared } from "./schema/prepare.js";
+import { SchemaRefusal } from "./schema/refusal.js";
+
+export interface ValidateJsonOptions {
+  /**
+   * The script matcher workers run. Defaults to this module's own file, which in a generated server is
+   * the one bundle (its entry calls runWorkerRoleIfAny() first). Tests pass a bundled worker entry.
+   */
+  workerScript?: URL | string;
+  /** Shared pattern budget per document, in ms (the contract says 500). */
+  budgetMs?: number;
+  maxWorkers?: number;
+  /** Start a matcher worker now rather than on the first call with patterns (default true). */
+  prewarm?: boolean;
+}
+
+export interface ValidateJsonHandler extends ToolHandler {
+  /** Stops idle matcher workers. */
+  close(): Promise<void>;
+}
+
+const SCHEMA_CACHE_SIZE = 64;
+
+function answer(valid: boolean, feedback: string | null): ToolOutcome {
+  const value: Json = { valid, feedback };
+  return { value, text: JSON.stringify(value) };
+}
+
+/** A refusal is the caller's schema (or budget) problem, not the document's: a tool error. */
+function refusal(sentence: string): ToolOutcome {
+  return { isError: true, text: sentence, value: { valid: false, feedback: sentence } };
+}
+
+export function createValidateJsonHandler(options: ValidateJsonOptions = {}): ValidateJsonHandler {
+  const budget = options.budgetMs ?? PATTERN_BUDGET_MS;
+  const script = () => options.workerScript ?? new URL(import.meta.url);
+  const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers });
+  // Never warm from TypeScript source (tests without a bundled worker): Node cannot run it as a worker.
+  if (options.prewarm !== false && !String(script()).endsWith(".ts")) pool.warm();
+  // Prepared schemas by their JSON text: a model retrying against the same schema skips preparation.
+  const cache = new Map<string, Prepared | SchemaRefusal>();
+
+  const prepare = (schema: unknown): Prepared | SchemaRefusal => {
+    const key = JSON.stringify(schema);
+    const hit = cache.get(key);
+    if (hit) {
+      cache.delete(key);
+      cache.set(key, hit);
+      return hit;
+    }
+    let prepared: Prepared | SchemaRefusal;
+    try {
+      prepared = prepareSchema(schema);
+    } catch (e) {
+      if (!(e instanceof SchemaRefusal)) throw e;
+      prepared = e;
+    }
+    if (cache.size >= SCHEMA_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, prepared);
+    return prepared;
+  };
+
+  const handler = async (args: Record<string, unknown>, ctx: { signal?: AbortSignal }): Promise<ToolOutcome> => {
+    const { output, schema } = args;
+    if (typeof output !== "string") return refusal("Refused: output must be a string holding the text to validate.");
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+      return refusal("Refused: schema must be a JSON Schema object.");
+    }
+    const prepared = prepare(schema);
+    if (prepared instanceof SchemaRefusal) return refusal(prepared.sentence);
+    const extracted = extractJson(output);
+    if (!extracted.ok) return answer(false, extracted.feedback);
+    try {
+      const result = await validateDocument(prepared, extracted.value, pool, budget, ctx.signal);
+      if (result.kind === "ran-out") {
+        const p = JSON.stringify(clipText(result.pattern.source, 200));
+        return refusal(
+          `Refused: pattern matching for this document ran out of its shared ${budget} ms budget on the pattern ${p} at ${result.pattern.where}; no partial validation is given.`,
+        );
+      }
+      if (result.kind === "failed") return refusal(`Refused: pattern matching failed (${result.message}).`);
+      return result.valid ? answer(true, null) : answer(false, formatFeedback(result.errors));
+    } catch (e) {
+      if (e instanceof SchemaRefusal) return refusal(e.sentence);
+      throw e;
+    }
+  };
+  return Object.assign(handler, { close: () => pool.close() });
+}

@@ -1,0 +1,47 @@
+// Validates one document with every schema pattern matched in a worker under the shared budget.
+// The interpreter runs here on the main thread with a memo of regex answers: unknown answers are
+// recorded and guessed, the recorded pairs go to a worker in one batch, and validation runs again
+// with the answers, until a run needs nothing new. Only the final run, with every answer known,
+// decides the result, so a guess never leaks into it.
+import type { MatcherPool } from "./matcher/pool.js";
+import type { Prepared } from "./schema/prepare.js";
+import type { PatternInfo, RegexOracle } from "./schema/types.js";
+import { MemoRegex, validateInstance, type ValidationResult } from "./schema/validate.js";
+
+export const PATTERN_BUDGET_MS = 500;
+
+export type DocumentOutcome =
+  | ({ kind: "validated" } & ValidationResult)
+  | { kind: "ran-out"; pattern: PatternInfo }
+  | { kind: "failed"; message: string };
+
+const NO_PATTERNS: RegexOracle = {
+  test() {
+    throw new Error("a schema without patterns asked for a pattern match");
+  },
+};
+
+export async function validateDocument(
+  prepared: Prepared,
+  doc: unknown,
+  pool: MatcherPool,
+  budgetMs = PATTERN_BUDGET_MS,
+  signal?: AbortSignal,
+): Promise<DocumentOutcome> {
+  if (prepared.patterns.length === 0) return { kind: "validated", ...validateInstance(prepared, doc, NO_PATTERNS) };
+  const memo = new MemoRegex();
+  let used = 0;
+  for (;;) {
+    const result = validateInstance(prepared, doc, memo);
+    if (memo.pendingCount === 0) return { kind: "validated", ...result };
+    const jobs = memo.takePending();
+    if (used >= budgetMs) return { kind: "ran-out", pattern: prepared.patterns[jobs[0][0]] };
+    const patterns: Record<number, string> = {};
+    for (const [id] of jobs) patterns[id] = prepared.patterns[id].js;
+    const reply = await pool.run({ patterns, jobs, budgetMs: budgetMs - used }, signal);
+    if (reply.kind === "failed") return { kind: "failed", message: reply.message };
+    if (reply.kind === "ran-out") return { kind: "ran-out", pattern: prepared.patterns[reply.patternId] };
+    used += reply.usedMs;
+    jobs.forEach(([id, strings], j) => strings.forEach((s, k) => memo.learn(id, s, reply.results[j][k])));
+  }
+}
