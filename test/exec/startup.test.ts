@@ -24,6 +24,7 @@ describe("structural errors are StartupErrors naming the tool", () => {
     ["unused field", broken((c) => (c.fields.b = "string")), /field "b" is used by no argument/],
     ["unsupported type", broken((c) => (c.fields.a = "object" as never)), /unsupported type "object"/],
     ["path field not a string", broken((c) => ((c.fields.a = "number"), (c.paths = { fields: ["a"] }))), /path field "a" must be a declared string field/],
+    ["path field inside a larger argument", broken((c) => ((c.argv[1] = ["/etc/", { field: "a" }]), (c.paths = { fields: ["a"] }))), /path field "a" must be a whole argument/],
     ["path field undeclared", broken((c) => (c.paths = { fields: ["zz"] })), /path field "zz"/],
     ["zero timeout", broken((c) => (c.timeoutMs = 0)), /timeoutMs must be an integer from 1/],
     ["timeout beyond setTimeout", broken((c) => (c.timeoutMs = 2 ** 31)), /timeoutMs must be an integer/],

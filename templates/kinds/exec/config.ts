@@ -99,6 +99,12 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
   }
   for (const name of cfg.paths?.fields ?? []) {
     if (cfg.fields[name] !== "string") fail(`path field ${JSON.stringify(name)} must be a declared string field`);
+    // The policy judges the decoded value; text around it (`/etc/{path}`) would make the program
+    // open a different path than the one judged. Same rule as the generator's build-time check.
+    for (const arg of cfg.argv) {
+      const uses = arg.some((p) => typeof p !== "string" && p.field === name);
+      if (uses && arg.length !== 1) fail(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
+    }
   }
   const limit = (key: keyof ResolvedLimits, min: number, max: number): number => {
     const v = cfg[key] ?? EXEC_DEFAULTS[key];
