@@ -39,7 +39,13 @@ export interface ExecToolConfig {
   paths?: { fields: string[]; allow?: string[]; deny?: string[] };
 }
 
-/** Limits that keep a single runaway command from stalling an agent, without throttling normal use. */
+/**
+ * Limits that keep a single runaway command from stalling an agent, without throttling normal use.
+ * A busy tool queues rather than refuses: agents issue parallel calls routinely, a refusal costs a
+ * model turn, while waiting costs only time already bounded by the call's own timeout. The queue
+ * is bounded, and past it calls are refused with a readable error (`queue: 0` refuses at once).
+ * No rate limit unless the spec sets one.
+ */
 export const EXEC_DEFAULTS = Object.freeze({
   timeoutMs: 60_000,
   killGraceMs: 2_000,

@@ -1,7 +1,6 @@
 // The exec tool kind at run time: bind arguments, apply the path policy and admission limits,
 // run the command without a shell, report the result.
 import { existsSync, statSync } from "node:fs";
-import { resolve as resolvePath } from "node:path";
 import { onShutdown as runtimeOnShutdown } from "../../runtime/shutdown.js";
 import { StartupError, type ToolHandler, type ToolOutcome, type CallContext } from "../../runtime/types.js";
 import { checkConfig, type ExecToolConfig } from "./config.js";
