@@ -29,7 +29,8 @@ function emittedFiles(files: EmittedFile[]): Plugin {
       b.onLoad({ filter: /.*/ }, (args) => {
         const contents = byPath.get(args.path);
         if (contents === undefined) return undefined;
-        return { contents, loader: args.path.endsWith(".ts") ? "ts" : "js", resolveDir: posix.dirname(args.path) };
+        // Packages resolve from Kervan's own root: the virtual folder may not exist on disk yet.
+        return { contents, loader: args.path.endsWith(".ts") ? "ts" : "js", resolveDir: PACKAGE_ROOT };
       });
     },
   };

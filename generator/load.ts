@@ -23,7 +23,7 @@ interface Parsed {
 
 function parseWithPositions(text: string): Parsed {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
   const positions: Record<string, Position> = {};
   const keyPositions: Record<string, Position> = {};
   const at = (offset: number): Position => {

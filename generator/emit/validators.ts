@@ -7,6 +7,20 @@ import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
 
+/**
+ * ajv's ESM output still reaches its runtime helpers (ucs2length, equal, formats) with require();
+ * turn those into imports so the module is plain ESM and the bundler resolves them statically.
+ */
+function esmOnly(code: string): string {
+  const modules: string[] = [];
+  const body = code.replace(/require\("([^"]+)"\)/g, (_, spec: string) => {
+    if (!modules.includes(spec)) modules.push(spec);
+    return `__kervan_require_${modules.indexOf(spec)}`;
+  });
+  const imports = modules.map((spec, i) => `import __kervan_require_${i} from ${JSON.stringify(spec.endsWith(".js") ? spec : `${spec}.js`)};`);
+  return `${imports.join("\n")}${imports.length ? "\n" : ""}${body.replace(/^"use strict";\n?/, "")}`;
+}
+
 export function emitValidators(plan: ServerPlan): EmittedFile {
   const ajv = new Ajv2020({
     code: { source: true, esm: true, lines: true, optimize: true },
@@ -34,7 +48,7 @@ export function emitValidators(plan: ServerPlan): EmittedFile {
     add(t.validateInput, t.tool.inputSchema);
     if (t.validateOutput && t.tool.outputSchema) add(t.validateOutput, t.tool.outputSchema);
   }
-  const code = standaloneCode.default(ajv, exports);
+  const code = esmOnly(standaloneCode.default(ajv, exports));
   const tail = aliases.length ? `\n${aliases.join("\n")}\n` : "";
   return { path: `${plan.dir}/src/validators.mjs`, contents: header(plan.server.origin.file) + code + tail };
 }

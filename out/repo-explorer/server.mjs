@@ -333,14 +333,29 @@ function rejectCursor(params) {
     throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: params.cursor });
   }
 }
-function handleCall(core, params, era, signal) {
+function progressReporter(params, notify) {
+  const meta = params?._meta;
+  const token = isObject(meta) ? meta.progressToken : void 0;
+  if (!notify || typeof token !== "string" && typeof token !== "number") return void 0;
+  let last = -Infinity;
+  return (progress, total, message) => {
+    if (!(typeof progress === "number" && progress > last)) return;
+    last = progress;
+    const p = { progressToken: token, progress };
+    if (total !== void 0) p.total = total;
+    if (message !== void 0) p.message = message;
+    notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
+  };
+}
+function handleCall(core, params, era, signal, notify) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool4 = core.tools.get(name);
   if (!tool4) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
-  return callTool(tool4, args, { signal, era });
+  const progress = progressReporter(params, notify);
+  return callTool(tool4, args, progress ? { signal, era, progress } : { signal, era });
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: params?.uri });
@@ -466,7 +481,7 @@ var init_protocol = __esm({
 });
 
 // templates/runtime/legacy.ts
-async function serveLegacy(core, method, params, signal) {
+async function serveLegacy(core, method, params, signal, notify) {
   switch (method) {
     case "initialize": {
       const body = {
@@ -483,7 +498,7 @@ async function serveLegacy(core, method, params, signal) {
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal);
+      return handleCall(core, params, "2025-11-25", signal, notify);
     // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
@@ -511,11 +526,11 @@ var init_legacy = __esm({
 });
 
 // templates/runtime/modern.ts
-async function serveModern(core, method, params, signal) {
-  const body = await route(core, method, params, signal);
-  return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: core.serverInfo } };
+async function serveModern(core, method, params, signal, notify) {
+  const body = await route(core, method, params, signal, notify);
+  return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
-async function route(core, method, params, signal) {
+async function route(core, method, params, signal, notify) {
   switch (method) {
     case "server/discover": {
       const body = {
@@ -530,7 +545,7 @@ async function route(core, method, params, signal) {
       rejectCursor(params);
       return { tools: core.listTools("2026-07-28"), ...cacheable };
     case "tools/call":
-      return handleCall(core, params, "2026-07-28", signal);
+      return handleCall(core, params, "2026-07-28", signal, notify);
     case "prompts/list":
       rejectCursor(params);
       return { prompts: [], ...cacheable };
@@ -719,14 +734,30 @@ async function startHttp(core, opts) {
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
+    const accept = req.headers.accept ?? "";
+    const sseOk = accept.includes("text/event-stream");
+    let streaming = false;
+    const openStream = () => {
+      if (streaming) return;
+      streaming = true;
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    };
+    const notify = sseOk ? (message) => {
+      if (res.destroyed || res.writableEnded) return;
+      openStream();
+      res.write(`event: message
+data: ${JSON.stringify(message)}
+
+`);
+    } : void 0;
     let reply;
     try {
-      if (legacy) reply = { result: await serveLegacy(core, method, params, controller.signal) };
+      if (legacy) reply = { result: await serveLegacy(core, method, params, controller.signal, notify) };
       else {
         const requested = requireMeta(params);
         validateHeaders(req.headers, msg, requested);
         requireSupported(requested);
-        const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, controller.signal) : await serveModern(core, method, params, controller.signal);
+        const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, controller.signal, notify) : await serveModern(core, method, params, controller.signal, notify);
         reply = { result };
       }
     } catch (err) {
@@ -737,12 +768,15 @@ async function startHttp(core, opts) {
     }
     if (res.destroyed || controller.signal.aborted) return;
     const body = replyMessage(msg.id, reply);
+    if (streaming) return void res.end(`event: message
+data: ${body}
+
+`);
     if ("error" in reply) {
       return sendJson(res, legacy ? 200 : reply.error.status, body);
     }
-    const accept = req.headers.accept ?? "";
-    if (accept.includes("text/event-stream") && !accept.includes("application/json")) {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    if (sseOk && !accept.includes("application/json")) {
+      openStream();
       res.end(`event: message
 data: ${body}
 
@@ -928,21 +962,26 @@ function startStdio(core) {
     const { controller, release } = trackCall();
     const entry = { controller, cancelled: false };
     pending.set(key, entry);
+    let done = false;
+    const notify = (message) => {
+      if (!done && !entry.cancelled) send(JSON.stringify(message));
+    };
     try {
       let result;
       if (hasModernMeta(params) || legacyVersion === null && method !== "initialize") {
         const version = requireMeta(params);
         requireSupported(version);
-        result = isLegacyVersion(version) ? await serveLegacy(core, method, params, controller.signal) : await serveModern(core, method, params, controller.signal);
+        result = isLegacyVersion(version) ? await serveLegacy(core, method, params, controller.signal, notify) : await serveModern(core, method, params, controller.signal, notify);
       } else {
         if (method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-        result = await serveLegacy(core, method, params, controller.signal);
+        result = await serveLegacy(core, method, params, controller.signal, notify);
       }
       return { result };
     } catch (err) {
       if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
       return { error: toRpcError(err) };
     } finally {
+      done = true;
       release();
       if (pending.get(key) === entry) pending.delete(key);
       if (entry.cancelled) throw CANCELLED;
@@ -1080,6 +1119,7 @@ init_shutdown();
 init_clip();
 
 // templates/kinds/exec/index.ts
+init_shutdown();
 import { existsSync, statSync } from "node:fs";
 
 // templates/kinds/exec/config.ts
@@ -1128,6 +1168,10 @@ function checkConfig(cfg) {
   }
   for (const name of cfg.paths?.fields ?? []) {
     if (cfg.fields[name] !== "string") fail2(`path field ${JSON.stringify(name)} must be a declared string field`);
+    for (const arg of cfg.argv) {
+      const uses = arg.some((p) => typeof p !== "string" && p.field === name);
+      if (uses && arg.length !== 1) fail2(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
+    }
   }
   const limit = (key, min, max) => {
     const v = cfg[key] ?? EXEC_DEFAULTS[key];
@@ -1558,7 +1602,8 @@ function prepare(cfg) {
   const base = real(process.cwd(), "/");
   const cwd = cfg.cwd === void 0 ? base : real(cfg.cwd, base);
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
-  if (!cfg.paths) return { cwd };
+  const env = childEnv(cfg);
+  if (!cfg.paths) return { cwd, env };
   const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
   const allow = allowIn.map((root) => {
     const r = real(root, cwd);
@@ -1566,7 +1611,7 @@ function prepare(cfg) {
     return r;
   });
   const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
-  return { cwd, policy: { fields: cfg.paths.fields, allow, deny, cwd } };
+  return { cwd, env, policy: { fields: cfg.paths.fields, allow, deny, cwd } };
 }
 var PREPARED = /* @__PURE__ */ new WeakMap();
 function checkExecStartup(cfg) {
@@ -1581,15 +1626,22 @@ function childEnv(cfg) {
   }
   return Object.assign(env, cfg.env?.set ?? {});
 }
-function createExecHandler(cfg, hooks2 = {}) {
+function createExecHandler(cfg, hooks2 = { onShutdown }) {
   const limits = checkConfig(cfg);
   const slots = new Slots(limits.concurrency, limits.queue);
   const rate = cfg.rateLimit ? new RateLimiter(cfg.rateLimit.calls, cfg.rateLimit.windowMs) : void 0;
   const live = /* @__PURE__ */ new Set();
+  const running = /* @__PURE__ */ new Set();
   let stopped = false;
   const startup4 = () => checkExecStartup(cfg);
-  const shutdown2 = () => {
+  const shutdown2 = async () => {
     stopped = true;
+    if (live.size === 0) return;
+    for (const pgid of live) killGroup(pgid, "SIGTERM");
+    let timer;
+    const grace = new Promise((resolve) => (timer = setTimeout(resolve, limits.killGraceMs)).unref());
+    await Promise.race([Promise.allSettled([...running]), grace]);
+    clearTimeout(timer);
     for (const pgid of live) killGroup(pgid, "SIGKILL");
     live.clear();
   };
@@ -1597,7 +1649,7 @@ function createExecHandler(cfg, hooks2 = {}) {
   const call = async (args, ctx) => {
     const started = performance.now();
     startup4();
-    const { cwd, policy } = PREPARED.get(cfg);
+    const { cwd, env, policy } = PREPARED.get(cfg);
     let bound;
     try {
       bound = renderArgv(cfg.argv, cfg.fields, args);
@@ -1628,17 +1680,19 @@ function createExecHandler(cfg, hooks2 = {}) {
     try {
       if (stopped) return refusal(cfg.tool, "the server is shutting down");
       const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
-      const r = await runProcess({
+      const run = runProcess({
         command: bound.command,
         args: bound.args,
         cwd,
-        env: childEnv(cfg),
+        env,
         timeoutMs: remaining,
         killGraceMs: limits.killGraceMs,
         maxOutputBytes: limits.maxOutputBytes,
         signal: ctx.signal,
         live
       });
+      running.add(run);
+      const r = await run.finally(() => running.delete(run));
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);
     } finally {
       release();

@@ -8,7 +8,8 @@ const cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" } as const;
 
 export async function serveModern(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify): Promise<Record<string, unknown>> {
   const body = await route(core, method, params, signal, notify);
-  return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: core.serverInfo } };
+  // The result _meta names the server by {name, version} exactly; the display title stays in initialize.
+  return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
 
 async function route(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify): Promise<Record<string, unknown>> {

@@ -24,6 +24,9 @@ export function parseArgv(argv: string[], report: (message: string, index: numbe
 export function checkExec(tool: RawTool, ctx: RuleContext): void {
   const at = (p: string) => `${ctx.pointer}${p}`;
   const exec = tool.exec as ExecBlock;
+  if (tool.output !== undefined) {
+    ctx.report("KV309", "exec tools have a fixed output ({exitCode, stdout, stderr, ...}); 'output' is for http tools", `${ctx.pointer}/output`, { atKey: true });
+  }
   if (!Array.isArray(exec?.argv)) return; // the spec schema already reported it
   const argv = parseArgv(exec.argv as string[], (message, i) => ctx.report("KV301", message, at(`/exec/argv/${i}`)));
   if (!argv) return;

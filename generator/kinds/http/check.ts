@@ -1,0 +1,148 @@
+// Build-time rules for http tools: where each placeholder may go, which inputs and secrets exist,
+// and proof that no input reaches scheme, host or port.
+import { compile } from "@jmespath-community/jmespath";
+import type { Json } from "../../../templates/runtime/types.js";
+import type { Part } from "../../../templates/kinds/http/config.js";
+import type { RawTool, RuleContext } from "../types.js";
+import { inputsOf, parseTemplate, secretsOf } from "./template.js";
+
+type Block = Record<string, any>;
+const SEGMENT_LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const SCALARS = ["string", "number", "integer", "boolean"];
+
+function propertyType(input: Json | undefined, name: string): string | undefined {
+  const prop = (input as { properties?: Record<string, { type?: unknown; enum?: unknown[] }> } | undefined)?.properties?.[name];
+  if (!prop) return undefined;
+  if (typeof prop.type === "string") return prop.type;
+  if (Array.isArray(prop.enum)) return "string";
+  return "any";
+}
+
+export function checkHttp(tool: RawTool, ctx: RuleContext): void {
+  const http = tool.http as Block;
+  const at = (p: string) => `${ctx.pointer}/http${p}`;
+  const input = typeof tool.input === "object" ? tool.input : undefined;
+  const required = new Set<string>(((input as { required?: string[] })?.required ?? []) as string[]);
+  const usedInputs = new Set<string>();
+  const usedSecrets = new Set<string>();
+  const declaredSecrets = Object.keys(http.secrets ?? {});
+
+  const parse = (text: string, pointer: string): Part[] | undefined => {
+    const r = parseTemplate(text);
+    if ("error" in r) {
+      ctx.report("KV411", r.error, pointer);
+      return undefined;
+    }
+    for (const name of inputsOf(r.parts)) {
+      usedInputs.add(name);
+      if (!propertyType(input, name)) ctx.report("KV412", `{{input.${name}}} names no property of the input schema`, pointer);
+    }
+    for (const name of secretsOf(r.parts)) {
+      usedSecrets.add(name);
+      if (!declaredSecrets.includes(name)) ctx.report("KV413", `{{secrets.${name}}} is not declared under http.secrets`, pointer);
+    }
+    return r.parts;
+  };
+  const scalarOnly = (parts: Part[], pointer: string, where: string) => {
+    for (const name of inputsOf(parts)) {
+      const type = propertyType(input, name);
+      if (type && !SCALARS.includes(type)) ctx.report("KV414", `input '${name}' has type ${type}; a ${where} takes a string, number, integer or boolean`, pointer);
+    }
+  };
+
+  // The origin is fixed: placeholders there would let input choose where the request goes.
+  let base: URL | undefined;
+  if (String(http.baseUrl).includes("{{")) ctx.report("KV415", "baseUrl is fixed: no placeholders in scheme, host, port or prefix", at("/baseUrl"));
+  else {
+    try {
+      base = new URL(http.baseUrl);
+    } catch {
+      ctx.report("KV416", `baseUrl ${JSON.stringify(http.baseUrl)} is not an absolute URL`, at("/baseUrl"));
+    }
+    if (base && (base.search || base.hash || base.username || base.password || String(http.baseUrl).endsWith("?"))) {
+      ctx.report("KV416", "baseUrl takes no query, fragment or credentials", at("/baseUrl"));
+    }
+  }
+
+  String(http.path).split("/").slice(1).forEach((segment, i) => {
+    const parts = parse(segment, at("/path"));
+    if (!parts) return;
+    const literal = parts.filter((p): p is { lit: string } => "lit" in p).map((p) => p.lit);
+    if (literal.some((l) => !SEGMENT_LITERAL.test(l))) ctx.report("KV417", `path segment ${i + 1} has characters that need encoding (${JSON.stringify(segment)})`, at("/path"));
+    if (parts.length === 1 && "lit" in parts[0] && (parts[0].lit === "." || parts[0].lit === "..")) ctx.report("KV417", "a path may not contain '.' or '..' segments", at("/path"));
+    for (const name of inputsOf(parts)) {
+      if (!required.has(name)) ctx.report("KV418", `path input '${name}' must be required: a path segment cannot be left out`, at("/path"));
+    }
+    scalarOnly(parts, at("/path"), "path segment");
+  });
+
+  for (const [name, value] of Object.entries((http.query ?? {}) as Record<string, Json>)) {
+    const p = at(`/query/${name}`);
+    if (typeof value === "string") {
+      const parts = parse(value, p);
+      if (parts) scalarOnly(parts, p, "query template (use {input, style} for arrays)");
+    } else {
+      const { input: field } = value as { input: string };
+      usedInputs.add(field);
+      const prop = (input as any)?.properties?.[field];
+      if (!prop) ctx.report("KV412", `query '${name}' names input '${field}', which is no property of the input schema`, p);
+      else if (prop.type !== "array" || !prop.items || !SCALARS.includes(prop.items.type)) {
+        ctx.report("KV419", `query '${name}' spreads input '${field}', which must be an array of strings, numbers, integers or booleans`, p);
+      }
+    }
+  }
+  for (const [name, value] of Object.entries((http.headers ?? {}) as Record<string, string>)) {
+    if (!TOKEN.test(name)) ctx.report("KV420", `'${name}' is not a valid header name`, at(`/headers/${name}`), { atKey: true });
+    const parts = parse(value, at(`/headers/${name}`));
+    if (parts) scalarOnly(parts, at(`/headers/${name}`), "header");
+  }
+  checkBody(http, ctx, parse);
+
+  for (const name of declaredSecrets) {
+    if (!usedSecrets.has(name)) ctx.report("KV421", `secret '${name}' is declared but no template uses it`, at(`/secrets/${name}`), { atKey: true });
+  }
+  for (const name of Object.keys((input as any)?.properties ?? {})) {
+    if (!usedInputs.has(name)) ctx.report("KV422", `input '${name}' reaches no part of the request`, `${ctx.pointer}/input/properties/${name}`, { atKey: true });
+  }
+  checkOutput(tool, ctx);
+}
+
+function checkBody(http: Block, ctx: RuleContext, parse: (t: string, p: string) => Part[] | undefined): void {
+  if (!http.body) return;
+  const at = `${ctx.pointer}/http/body`;
+  if (http.method === "GET" || http.method === "HEAD") ctx.report("KV423", `a ${http.method} request has no body`, at);
+  const kinds = ["json", "form"].filter((k) => k in http.body);
+  if (kinds.length !== 1) return ctx.report("KV424", "body takes exactly one of json or form", at);
+  if (kinds[0] === "form") {
+    for (const [name, value] of Object.entries(http.body.form as Record<string, string>)) parse(value, `${at}/form/${name}`);
+    return;
+  }
+  const walk = (node: Json, pointer: string): void => {
+    if (typeof node === "string") parse(node, pointer);
+    else if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${pointer}/${i}`));
+    else if (node && typeof node === "object") {
+      for (const [k, v] of Object.entries(node)) {
+        if (k.includes("{{")) ctx.report("KV425", "JSON body keys are literal: no placeholders in keys", `${pointer}/${k}`, { atKey: true });
+        walk(v, `${pointer}/${k}`);
+      }
+    }
+  };
+  walk(http.body.json, `${at}/json`);
+}
+
+function checkOutput(tool: RawTool, ctx: RuleContext): void {
+  const output = (tool.output ?? {}) as { select?: string; raw?: boolean };
+  const at = `${ctx.pointer}/output`;
+  if (output.raw && output.select !== undefined) ctx.report("KV426", "give select or raw: true, not both", at);
+  else if (!output.raw && output.select === undefined) {
+    ctx.report("KV427", "an http tool needs output.select (a JMESPath expression choosing what the model sees) or output.raw: true", tool.output ? at : ctx.pointer);
+  }
+  if (typeof output.select === "string") {
+    try {
+      compile(output.select);
+    } catch (e) {
+      ctx.report("KV428", `output.select is not valid JMESPath: ${(e as Error).message.replace(/^Syntax error:?\s*/i, "")}`, `${at}/select`);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+// The http block and the tool-level `output` block, as fragments of kervan.schema.json.
+import type { Json } from "../../../templates/runtime/types.js";
+
+const template: Json = { type: "string", description: "Text with {{input.FIELD}} and {{secrets.NAME}} placeholders." };
+const positiveInt = (description: string): Json => ({ type: "integer", minimum: 1, description });
+
+export const httpSchema: Record<string, Json> = {
+  type: "object",
+  description: "Call one HTTP endpoint. Scheme, host and port come from baseUrl alone; inputs reach the request only through templates encoded for their place.",
+  additionalProperties: false,
+  required: ["method", "baseUrl", "path"],
+  properties: {
+    method: { enum: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] },
+    baseUrl: { type: "string", pattern: "^https?://", description: "scheme://host[:port][/prefix], fixed: no placeholders." },
+    baseUrlEnv: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "Environment variable that may replace baseUrl (tests, deployment)." },
+    path: { type: "string", pattern: "^/", description: "Path template after baseUrl; a placeholder fills part of one segment and can never add '/', '?' or '#'." },
+    query: {
+      type: "object",
+      description: "Query parameters: a template, or {input, style} for an array input. A parameter whose optional input is absent is left out.",
+      additionalProperties: {
+        anyOf: [
+          template,
+          {
+            type: "object",
+            additionalProperties: false,
+            required: ["input"],
+            properties: { input: { type: "string" }, style: { enum: ["repeat", "comma", "pipe", "space"] } },
+          },
+        ],
+      },
+    },
+    headers: { type: "object", additionalProperties: template, description: "Header templates; a value with CR, LF or NUL is refused at call time." },
+    body: {
+      type: "object",
+      additionalProperties: false,
+      description: "Either json (any JSON; a string that is exactly one placeholder inserts the typed value) or form (field templates).",
+      properties: {
+        json: { description: "The JSON body, built structurally." },
+        form: { type: "object", additionalProperties: template },
+      },
+    },
+    secrets: {
+      type: "object",
+      description: "Secrets by template name: read from `env` at startup, redacted from everything the tool returns.",
+      additionalProperties: {
+        type: "object",
+        additionalProperties: false,
+        required: ["env"],
+        properties: { env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, required: { type: "boolean" } },
+      },
+    },
+    timeoutMs: positiveInt("Whole-request budget in milliseconds (default 30000)."),
+    maxResponseBytes: positiveInt("Response bodies larger than this are a tool error (default 1 MiB)."),
+    redirects: { enum: ["none", "same-origin"], description: "Redirects are not followed unless same-origin ones are allowed." },
+  },
+};
+
+export const outputSchema: Record<string, Json> = {
+  type: "object",
+  additionalProperties: false,
+  description: "What the model sees: a JMESPath `select` over the JSON body (or `raw: true`), optionally checked by `schema`.",
+  properties: {
+    select: { type: "string", description: "JMESPath expression applied to the parsed, redacted body." },
+    raw: { type: "boolean", description: "Return the body as text instead." },
+    schema: { type: ["object", "string"], description: "JSON Schema of the selected value (or @file); it becomes structuredContent and the tool's outputSchema." },
+  },
+};
