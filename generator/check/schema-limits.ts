@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
 import { DRAFT_2020_12 } from "../kinds/exec/input-contract.js";
+import { checkMcpHeaders, MCP_HEADER } from "./mcp-header.js";
 
 export const SCHEMA_LIMITS = { depth: 32, nodes: 2000, combinators: 64, bytes: 64 * 1024, patternLength: 512 };
 
@@ -86,6 +87,7 @@ export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void
   walk(schema, "", 1);
   if (nodes > SCHEMA_LIMITS.nodes) problems.push({ code: "KV505", message: `schema has ${nodes} subschemas; the limit is ${SCHEMA_LIMITS.nodes}`, pointer: "" });
   if (combinators > SCHEMA_LIMITS.combinators) problems.push({ code: "KV506", message: `schema uses ${combinators} anyOf/oneOf/allOf keywords; the limit is ${SCHEMA_LIMITS.combinators}`, pointer: "" });
+  checkMcpHeaders(schema, problems);
   if (!problems.length) compiles(schema, problems);
 }
 
@@ -95,6 +97,7 @@ function compiles(schema: Json, problems: SchemaProblem[]): void {
   if (!ajv) {
     ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false, allowUnionTypes: true });
     addFormats.default(ajv);
+    ajv.addKeyword(MCP_HEADER);
   }
   try {
     ajv.compile(schema as object);

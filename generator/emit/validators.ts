@@ -6,6 +6,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
+import { MCP_HEADER } from "../check/mcp-header.js";
 
 /**
  * ajv's ESM output still reaches its runtime helpers (ucs2length, equal, formats) with require();
@@ -31,6 +32,7 @@ export function emitValidators(plan: ServerPlan): EmittedFile {
     verbose: false,
   });
   addFormats.default(ajv);
+  ajv.addKeyword(MCP_HEADER); // an MCP annotation for clients, nothing to validate
   const exports: Record<string, string> = {};
   const aliases: string[] = [];
   // Identical schemas (every exec tool's output schema, say) compile once; later names alias the first.
