@@ -18,13 +18,18 @@ function wellFormed(s: string): string {
   return s.replace(LONE_SURROGATE, "\uFFFD");
 }
 
+// Values made only of these need no encoding in any place (common: ids, numbers, enums).
+const SAFE = /^[A-Za-z0-9\-._]*$/;
+
 /** Percent-encodes everything but unreserved characters: a value can never add `/`, `?`, `#`. */
 export function encodePathValue(s: string): string {
+  if (SAFE.test(s)) return s;
   return encodeURIComponent(wellFormed(s)).replace(/[!'()*]/g, hexEscape);
 }
 
 /** application/x-www-form-urlencoded, byte-for-byte what URLSearchParams produces. */
 export function formEncode(s: string): string {
+  if (SAFE.test(s)) return s;
   return encodeURIComponent(wellFormed(s)).replace(/[!'()~]/g, hexEscape).replace(/%20/g, "+");
 }
 
