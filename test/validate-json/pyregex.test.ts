@@ -54,3 +54,14 @@ describe("refusal sentences", () => {
     expect(new Set(kinds).size).toBe(kinds.length);
   });
 });
+
+describe("cheap-pattern bound (which tests may run on the main thread)", () => {
+  const degree = (p: string) => {
+    const t = translatePythonPattern(p);
+    return t.ok ? t.cheapDegree : "refused";
+  };
+  it.each([
+    ["^[A-Z]{3}-[0-9]{4}$", 2], ["^[a-z0-9-]+$", 3], ["^[^@ ]+@[^@ ]+$", 4], ["a?a?a?aaa", 5], ["\\bfoo\\b", 2],
+    ["^(a+)+$", null], ["(?:ab)*", null], ["a|b", null], ["(?=a)a", null], ["[-\\S]+", null],
+  ])("%s -> %s", (p, want) => expect(degree(p)).toBe(want));
+});

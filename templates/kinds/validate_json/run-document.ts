@@ -3,12 +3,45 @@
 // recorded and guessed, the recorded pairs go to a worker in one batch, and validation runs again
 // with the answers, until a run needs nothing new. Only the final run, with every answer known,
 // decides the result, so a guess never leaks into it.
+//
+// The one exception, proven cheap: a pattern that is a flat sequence of single-character atoms
+// (translatePythonPattern's cheapDegree k) costs at most about (n+1)^k backtracking steps on n
+// characters. Tests whose bound is at most PER_TEST_STEPS run here directly, until the document has
+// spent PER_DOCUMENT_STEPS of such bounds (a few milliseconds of main-thread time at most); the rest,
+// and every pattern without a bound (groups, alternation: where catastrophes live), go to the worker.
 import type { MatcherPool } from "./matcher/pool.js";
 import type { Prepared } from "./schema/prepare.js";
 import type { PatternInfo, RegexOracle } from "./schema/types.js";
 import { MemoRegex, validateInstance, type ValidationResult } from "./schema/validate.js";
 
 export const PATTERN_BUDGET_MS = 500;
+const PER_TEST_STEPS = 200_000;
+const PER_DOCUMENT_STEPS = 2_000_000;
+
+/** Compiled patterns for the in-thread cheap path, per prepared schema. */
+const compiledFor = new WeakMap<Prepared, RegExp[]>();
+
+class CheapHereElseWorker extends MemoRegex {
+  private spent = 0;
+  constructor(private readonly compiled: RegExp[]) {
+    super();
+  }
+
+  override test(p: PatternInfo, s: string): boolean {
+    const hit = this.known.get(p.id)?.get(s);
+    if (hit !== undefined) return hit;
+    if (p.cheapDegree !== null) {
+      const bound = (s.length + 1) ** p.cheapDegree; // UTF-16 units >= code points: conservative
+      if (bound <= PER_TEST_STEPS && this.spent + bound <= PER_DOCUMENT_STEPS) {
+        this.spent += bound;
+        const result = (this.compiled[p.id] ??= new RegExp(p.js, "u")).test(s);
+        this.learn(p.id, s, result);
+        return result;
+      }
+    }
+    return super.test(p, s);
+  }
+}
 
 export type DocumentOutcome =
   | ({ kind: "validated" } & ValidationResult)
@@ -29,7 +62,9 @@ export async function validateDocument(
   signal?: AbortSignal,
 ): Promise<DocumentOutcome> {
   if (prepared.patterns.length === 0) return { kind: "validated", ...validateInstance(prepared, doc, NO_PATTERNS) };
-  const memo = new MemoRegex();
+  let compiled = compiledFor.get(prepared);
+  if (!compiled) compiledFor.set(prepared, (compiled = []));
+  const memo = new CheapHereElseWorker(compiled);
   let used = 0;
   for (;;) {
     const result = validateInstance(prepared, doc, memo);

@@ -15,7 +15,13 @@ export interface PyRegexRefusal {
   position: number;
 }
 
-export type PyRegexTranslation = { ok: true; js: string } | ({ ok: false } & PyRegexRefusal);
+/**
+ * cheapDegree: for a pattern that is one flat sequence of single-character atoms and anchors (no
+ * groups, alternation or look-ahead), k such that backtracking a string of n characters costs at most
+ * about (n+1)^k steps (k = free quantifiers + 2: one factor per quantifier's choice of count, one for
+ * the start position, one for the scan). null when no such bound is known.
+ */
+export type PyRegexTranslation = { ok: true; js: string; cheapDegree: number | null } | ({ ok: false } & PyRegexRefusal);
 
 type ItemKind = "atom" | "anchor" | "repeat" | "assert";
 interface Item { js: string; kind: ItemKind }
@@ -39,6 +45,9 @@ class Parser {
   private groups = 1; // next capturing group number, as sre's state.groups
   private readonly open = new Set<number>();
   private readonly names = new Map<string, number>();
+  /** Set by anything that breaks the flat-sequence shape cheapDegree needs. */
+  complex = false;
+  freeQuantifiers = 0;
   constructor(private readonly cps: string[]) {}
 
   run(): string {
@@ -71,6 +80,7 @@ class Parser {
     const branches: string[] = [];
     do branches.push(this.seq(depth, depth === 0 && branches.length === 0));
     while (this.match("|"));
+    if (branches.length > 1) this.complex = true;
     return branches.join("|");
   }
 
@@ -114,6 +124,7 @@ class Parser {
     }
     const last = items[items.length - 1];
     if (!last || last.kind === "anchor") this.invalid("nothing to repeat", start);
+    if (!/^\{\d+\}$/.test(quant)) this.freeQuantifiers++; // an exact count offers no choice
     if (last.kind === "repeat") this.invalid("multiple repeat", start);
     let lazy = "";
     if (this.match("?")) lazy = "?";
@@ -138,6 +149,7 @@ class Parser {
 
   /** `(` already read. Returns null for a comment, which adds nothing. */
   private group(start: number, depth: number, atStart: boolean): Item | null {
+    this.complex = true;
     let capture = true;
     let name: string | null = null;
     if (this.match("?")) {
@@ -320,7 +332,9 @@ class Parser {
       if (!("lit" in code1) || !("lit" in code2) || code2.lit < code1.lit) this.invalid(`bad character range ${range}`, at);
       set.push({ lo: code1.lit, hi: code2.lit });
     }
-    return emitClass(set, negate);
+    const js = emitClass(set, negate);
+    if (js.startsWith("(")) this.complex = true; // complements became alternatives, which may overlap
+    return js;
   }
 }
 
@@ -345,9 +359,10 @@ function emitClass(set: ClassItem[], negate: boolean): string {
 /** Translates one Python `re` pattern; never throws. */
 export function translatePythonPattern(pattern: string): PyRegexTranslation {
   try {
-    const js = new Parser(Array.from(pattern)).run();
+    const parser = new Parser(Array.from(pattern));
+    const js = parser.run();
     new RegExp(js, "u"); // a translation JS refuses is our bug; report it rather than crash later
-    return { ok: true, js };
+    return { ok: true, js, cheapDegree: parser.complex ? null : parser.freeQuantifiers + 2 };
   } catch (e) {
     if (e instanceof Stop) return { ok: false, ...e.refusal };
     return { ok: false, kind: "invalid", detail: `cannot be translated (${(e as Error).message})`, position: 0 };

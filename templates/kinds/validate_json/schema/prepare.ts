@@ -41,7 +41,7 @@ export function prepareSchema(schema: unknown, defaultDraft: Draft = 2020): Prep
     if (patterns.has(source)) return;
     const t = translatePythonPattern(source);
     if (!t.ok) throw new SchemaRefusal(patternRefusalSentence(source, t, `at ${where}`));
-    patterns.set(source, { id: patterns.size, source, js: t.js, where });
+    patterns.set(source, { id: patterns.size, source, js: t.js, where, cheapDegree: t.cheapDegree });
   };
   const addAnchor = (name: string, target: Target, primary: boolean) => {
     if (primary || !anchors.has(name)) anchors.set(name, target);

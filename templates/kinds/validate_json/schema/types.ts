@@ -38,6 +38,8 @@ export interface PatternInfo {
   js: string;
   /** First schema location using it, e.g. #/properties/id/pattern. */
   where: string;
+  /** Backtracking cost bound exponent, see translatePythonPattern; null when unbounded. */
+  cheapDegree: number | null;
 }
 
 /** Answers whether a pattern matches; the worker-backed matcher may answer "not yet known". */
