@@ -49,7 +49,7 @@ async function compare(name: string, origin: string, cfg: HttpToolConfig, select
     clearTimeout(timer);
     if (!cfg.output.raw) JSON.parse(text);
   };
-  for (let i = 0; i < 200; i++) await Promise.all([viaTool(), viaFetch()]); // warm-up
+  for (let i = 0; i < 500; i++) await Promise.all([viaTool(), viaFetch()]); // warm-up (JIT, connection pool)
   const tool: number[] = [];
   const base: number[] = [];
   const time = async (fn: () => Promise<void>, into: number[]) => {
