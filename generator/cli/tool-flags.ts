@@ -12,6 +12,7 @@ const INT_FLAGS: Record<string, [string, string?]> = {
   "--process-kill-grace-ms": ["killGraceMs"],
   "--process-output-limit-bytes": ["maxOutputBytes"],
   "--process-max-concurrency": ["concurrency"],
+  "--process-queue": ["queue"],
   "--process-rate-limit-count": ["rateLimit", "calls"],
   "--process-rate-limit-window-ms": ["rateLimit", "windowMs"],
 };
@@ -24,7 +25,8 @@ const LIST_FLAGS: Record<string, [string, string]> = {
 const ONCE_FLAGS = ["--name", "--title", "--description", "--input-schema", "--cwd"];
 
 function positiveInt(flag: string, value: string): number {
-  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} requires a positive integer, got ${JSON.stringify(value)}`);
+  const pattern = flag === "--process-queue" ? /^(0|[1-9][0-9]*)$/ : /^[1-9][0-9]*$/;
+  if (!pattern.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} requires ${flag === "--process-queue" ? "a non-negative" : "a positive"} integer, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 

@@ -255,7 +255,11 @@ function buildResult(tool2, outcome, era) {
   const extra = Array.isArray(outcome.content) ? outcome.content : [];
   if (outcome.isError) {
     const text2 = outcome.text ?? (outcome.value !== void 0 ? json(outcome.value) : `Tool "${tool2.name}" failed`);
-    return { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
+    const body2 = { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
+    if (outcome.value !== void 0 && tool2.outputSchema !== void 0 && tool2.validateOutput?.(outcome.value)) {
+      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool2) ? { result: outcome.value } : outcome.value;
+    }
+    return body2;
   }
   let structured;
   if (tool2.outputSchema !== void 0) {
@@ -1128,10 +1132,13 @@ var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\u
 function wellFormed(s) {
   return s.replace(LONE_SURROGATE, "�");
 }
+var SAFE = /^[A-Za-z0-9\-._]*$/;
 function encodePathValue(s) {
+  if (SAFE.test(s)) return s;
   return encodeURIComponent(wellFormed(s)).replace(/[!'()*]/g, hexEscape);
 }
 function formEncode(s) {
+  if (SAFE.test(s)) return s;
   return encodeURIComponent(wellFormed(s)).replace(/[!'()~]/g, hexEscape).replace(/%20/g, "+");
 }
 function hexEscape(c) {

@@ -255,7 +255,11 @@ function buildResult(tool6, outcome2, era) {
   const extra = Array.isArray(outcome2.content) ? outcome2.content : [];
   if (outcome2.isError) {
     const text2 = outcome2.text ?? (outcome2.value !== void 0 ? json(outcome2.value) : `Tool "${tool6.name}" failed`);
-    return { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
+    const body2 = { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
+    if (outcome2.value !== void 0 && tool6.outputSchema !== void 0 && tool6.validateOutput?.(outcome2.value)) {
+      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool6) ? { result: outcome2.value } : outcome2.value;
+    }
+    return body2;
   }
   let structured;
   if (tool6.outputSchema !== void 0) {
@@ -1759,7 +1763,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validate_git_diff_output = validate21;
-var schema32 = { "type": "object", "properties": { "exitCode": { "type": ["integer", "null"], "description": "Exit status; null when the process was killed by a signal or did not start." }, "stdout": { "type": "string" }, "stderr": { "type": "string" }, "timedOut": { "type": "boolean" }, "stdoutTruncated": { "type": "boolean" }, "stderrTruncated": { "type": "boolean" } }, "required": ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"], "additionalProperties": false };
+var schema32 = { "type": "object", "properties": { "exitCode": { "type": ["integer", "null"], "description": "Exit status; null when killed by a signal or never started." }, "stdout": { "type": "string" }, "stderr": { "type": "string" }, "timedOut": { "type": "boolean" }, "stdoutTruncated": { "type": "boolean" }, "stderrTruncated": { "type": "boolean" } }, "required": ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"], "additionalProperties": false };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2030,6 +2034,7 @@ var config = {
   killGraceMs: 2e3,
   maxOutputBytes: 1048576,
   concurrency: 4,
+  queue: 16,
   paths: { fields: ["path"], allow: ["."], deny: [".git"] }
 };
 var tool = {
@@ -2052,7 +2057,7 @@ var tool = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },
@@ -2088,7 +2093,8 @@ var config2 = {
   timeoutMs: 15e3,
   killGraceMs: 2e3,
   maxOutputBytes: 1048576,
-  concurrency: 4
+  concurrency: 4,
+  queue: 16
 };
 var tool2 = {
   name: "git_status",
@@ -2104,7 +2110,7 @@ var tool2 = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },
@@ -2151,6 +2157,7 @@ var config3 = {
   killGraceMs: 5e3,
   maxOutputBytes: 1048576,
   concurrency: 1,
+  queue: 16,
   paths: {
     fields: ["path"],
     allow: ["."],
@@ -2177,7 +2184,7 @@ var tool3 = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },
@@ -2216,7 +2223,8 @@ var config4 = {
   timeoutMs: 9e5,
   killGraceMs: 5e3,
   maxOutputBytes: 2097152,
-  concurrency: 1
+  concurrency: 1,
+  queue: 16
 };
 var tool4 = {
   name: "run_tests",
@@ -2232,7 +2240,7 @@ var tool4 = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },
@@ -2275,7 +2283,8 @@ var config5 = {
   timeoutMs: 3e5,
   killGraceMs: 2e3,
   maxOutputBytes: 1048576,
-  concurrency: 1
+  concurrency: 1,
+  queue: 16
 };
 var tool5 = {
   name: "typecheck",
@@ -2291,7 +2300,7 @@ var tool5 = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

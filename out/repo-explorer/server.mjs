@@ -255,7 +255,11 @@ function buildResult(tool4, outcome2, era) {
   const extra = Array.isArray(outcome2.content) ? outcome2.content : [];
   if (outcome2.isError) {
     const text2 = outcome2.text ?? (outcome2.value !== void 0 ? json(outcome2.value) : `Tool "${tool4.name}" failed`);
-    return { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
+    const body2 = { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
+    if (outcome2.value !== void 0 && tool4.outputSchema !== void 0 && tool4.validateOutput?.(outcome2.value)) {
+      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool4) ? { result: outcome2.value } : outcome2.value;
+    }
+    return body2;
   }
   let structured;
   if (tool4.outputSchema !== void 0) {
@@ -1759,7 +1763,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validate_list_files_output = validate21;
-var schema32 = { "type": "object", "properties": { "exitCode": { "type": ["integer", "null"], "description": "Exit status; null when the process was killed by a signal or did not start." }, "stdout": { "type": "string" }, "stderr": { "type": "string" }, "timedOut": { "type": "boolean" }, "stdoutTruncated": { "type": "boolean" }, "stderrTruncated": { "type": "boolean" } }, "required": ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"], "additionalProperties": false };
+var schema32 = { "type": "object", "properties": { "exitCode": { "type": ["integer", "null"], "description": "Exit status; null when killed by a signal or never started." }, "stdout": { "type": "string" }, "stderr": { "type": "string" }, "timedOut": { "type": "boolean" }, "stdoutTruncated": { "type": "boolean" }, "stderrTruncated": { "type": "boolean" } }, "required": ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"], "additionalProperties": false };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2061,6 +2065,7 @@ var config = {
   killGraceMs: 2e3,
   maxOutputBytes: 262144,
   concurrency: 4,
+  queue: 16,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
 };
 var tool = {
@@ -2083,7 +2088,7 @@ var tool = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },
@@ -2120,6 +2125,7 @@ var config2 = {
   killGraceMs: 2e3,
   maxOutputBytes: 524288,
   concurrency: 4,
+  queue: 16,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
 };
 var tool2 = {
@@ -2142,7 +2148,7 @@ var tool2 = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },
@@ -2187,6 +2193,7 @@ var config3 = {
   killGraceMs: 2e3,
   maxOutputBytes: 262144,
   concurrency: 2,
+  queue: 16,
   rateLimit: { calls: 60, windowMs: 6e4 },
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
 };
@@ -2215,7 +2222,7 @@ var tool3 = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start."
+        description: "Exit status; null when killed by a signal or never started."
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

@@ -46,9 +46,14 @@ export function buildResult(tool: ToolDef, outcome: ToolOutcome, era: Era): Reco
   const max = tool.maxOutputChars;
   const extra: ContentBlock[] = Array.isArray(outcome.content) ? outcome.content : [];
   if (outcome.isError) {
-    // Error outcomes are for the model to read; they are not held to the output schema.
+    // Error outcomes are for the model to read; they are not held to the output schema. A value
+    // that does fit it (an exec call's exit code and stderr, say) still travels as structuredContent.
     const text = outcome.text ?? (outcome.value !== undefined ? json(outcome.value) : `Tool "${tool.name}" failed`);
-    return { content: [{ type: "text", text: capText(text, max) }, ...extra], isError: true };
+    const body: Record<string, unknown> = { content: [{ type: "text", text: capText(text, max) }, ...extra], isError: true };
+    if (outcome.value !== undefined && tool.outputSchema !== undefined && tool.validateOutput?.(outcome.value)) {
+      body.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool) ? { result: outcome.value } : outcome.value;
+    }
+    return body;
   }
   let structured: Json | undefined;
   if (tool.outputSchema !== undefined) {

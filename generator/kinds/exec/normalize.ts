@@ -3,23 +3,11 @@ import type { Json } from "../../../templates/runtime/types.js";
 import type { KindNormalized, RawTool } from "../types.js";
 import { inferInputSchema } from "./input-contract.js";
 import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
+import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA } from "../../../templates/kinds/exec/config.js";
 
-/** Defaults sized for agents: long enough for a build or test run, output large enough to be useful. */
-export const EXEC_LIMIT_DEFAULTS = { timeoutMs: 60_000, killGraceMs: 2_000, maxOutputBytes: 1_048_576, concurrency: 4 };
-
-export const EXEC_OUTPUT_SCHEMA: Record<string, Json> = {
-  type: "object",
-  properties: {
-    exitCode: { type: ["integer", "null"], description: "Exit status; null when the process was killed by a signal or did not start." },
-    stdout: { type: "string" },
-    stderr: { type: "string" },
-    timedOut: { type: "boolean" },
-    stdoutTruncated: { type: "boolean" },
-    stderrTruncated: { type: "boolean" },
-  },
-  required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-  additionalProperties: false,
-};
+// One source of truth for limits and the result schema: the runtime's own constants.
+export const EXEC_LIMIT_DEFAULTS = EXEC_DEFAULTS;
+export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
 
 export interface ExecIRConfig {
   argv: ArgPart[][];
@@ -30,6 +18,7 @@ export interface ExecIRConfig {
   killGraceMs: number;
   maxOutputBytes: number;
   concurrency: number;
+  queue: number;
   rateLimit?: { calls: number; windowMs: number };
   paths?: { fields: string[]; allow: string[]; deny: string[] };
 }
@@ -55,6 +44,7 @@ export function normalizeExec(tool: RawTool): KindNormalized {
     killGraceMs: exec.killGraceMs ?? EXEC_LIMIT_DEFAULTS.killGraceMs,
     maxOutputBytes: exec.maxOutputBytes ?? EXEC_LIMIT_DEFAULTS.maxOutputBytes,
     concurrency: exec.concurrency ?? EXEC_LIMIT_DEFAULTS.concurrency,
+    queue: exec.queue ?? EXEC_LIMIT_DEFAULTS.queue,
     ...(exec.rateLimit ? { rateLimit: { calls: exec.rateLimit.calls, windowMs: exec.rateLimit.windowMs } } : {}),
     ...(exec.paths ? { paths: { fields: sorted(exec.paths.fields), allow: exec.paths.allow?.length ? sorted(exec.paths.allow) : ["."], deny: sorted(exec.paths.deny) } } : {}),
   };

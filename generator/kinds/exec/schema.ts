@@ -29,6 +29,7 @@ export const execSchema: Record<string, Json> = {
     killGraceMs: positiveInt("Milliseconds between SIGTERM and SIGKILL."),
     maxOutputBytes: positiveInt("Bytes kept from each of stdout and stderr; the rest is read and discarded."),
     concurrency: positiveInt("Calls of this tool running at once."),
+    queue: { type: "integer", minimum: 0, description: "Calls that may wait for a free slot (within their timeout); past it a call is refused as busy. 0 refuses at once." },
     rateLimit: {
       type: "object",
       additionalProperties: false,

@@ -9,7 +9,7 @@ export interface GitDiffInput {
 
 export interface GitDiffOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;
@@ -23,7 +23,7 @@ export interface GitStatusInput {}
 
 export interface GitStatusOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;
@@ -42,7 +42,7 @@ export interface RunTestFileInput {
 
 export interface RunTestFileOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;
@@ -56,7 +56,7 @@ export interface RunTestsInput {}
 
 export interface RunTestsOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;
@@ -70,7 +70,7 @@ export interface TypecheckInput {}
 
 export interface TypecheckOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;

@@ -9,7 +9,7 @@ export interface ListFilesInput {
 
 export interface ListFilesOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;
@@ -28,7 +28,7 @@ export interface ReadFileInput {
 
 export interface ReadFileOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;
@@ -51,7 +51,7 @@ export interface SearchTextInput {
 
 export interface SearchTextOutput {
   /**
-   * Exit status; null when the process was killed by a signal or did not start.
+   * Exit status; null when killed by a signal or never started.
    */
   exitCode: number | null;
   stdout: string;

@@ -64,7 +64,7 @@ return errors === 0;
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validate_list_files_output = validate21;
-const schema32 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"description":"Exit status; null when the process was killed by a signal or did not start."},"stdout":{"type":"string"},"stderr":{"type":"string"},"timedOut":{"type":"boolean"},"stdoutTruncated":{"type":"boolean"},"stderrTruncated":{"type":"boolean"}},"required":["exitCode","stdout","stderr","timedOut","stdoutTruncated","stderrTruncated"],"additionalProperties":false};
+const schema32 = {"type":"object","properties":{"exitCode":{"type":["integer","null"],"description":"Exit status; null when killed by a signal or never started."},"stdout":{"type":"string"},"stderr":{"type":"string"},"timedOut":{"type":"boolean"},"stdoutTruncated":{"type":"boolean"},"stderrTruncated":{"type":"boolean"}},"required":["exitCode","stdout","stderr","timedOut","stdoutTruncated","stderrTruncated"],"additionalProperties":false};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

@@ -26,6 +26,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 2000,
   maxOutputBytes: 1048576,
   concurrency: 4,
+  queue: 16,
   paths: { fields: ["path"], allow: ["."], deny: [".git"] },
 };
 /** git_diff: Show the uncommitted changes of one file or directory as a unified diff (git diff). Use it to review a change before running the tests. */
@@ -49,7 +50,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

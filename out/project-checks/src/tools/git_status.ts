@@ -19,6 +19,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 2000,
   maxOutputBytes: 1048576,
   concurrency: 4,
+  queue: 16,
 };
 /** git_status: List the files changed, added or deleted in the working tree (git status --short --branch). Use it to see the extent of a change. */
 export const tool: ToolDef = {
@@ -35,7 +36,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

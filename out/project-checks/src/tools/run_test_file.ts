@@ -29,6 +29,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 5000,
   maxOutputBytes: 1048576,
   concurrency: 1,
+  queue: 16,
   paths: {
     fields: ["path"],
     allow: ["."],
@@ -56,7 +57,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

@@ -22,6 +22,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 5000,
   maxOutputBytes: 2097152,
   concurrency: 1,
+  queue: 16,
 };
 /** run_tests: Run the project's whole test suite (npm test) and report its exit code and output. Use it before declaring work done; it can take several minutes. */
 export const tool: ToolDef = {
@@ -38,7 +39,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

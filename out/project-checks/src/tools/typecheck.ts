@@ -26,6 +26,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 2000,
   maxOutputBytes: 1048576,
   concurrency: 1,
+  queue: 16,
 };
 /** typecheck: Type-check the project with the TypeScript compiler (tsc --noEmit) and list the errors with file, line and message. Use it after editing TypeScript. */
 export const tool: ToolDef = {
@@ -42,7 +43,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

@@ -19,6 +19,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 2000,
   maxOutputBytes: 262144,
   concurrency: 4,
+  queue: 16,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
 /** list_files: List the entries of one directory of the repository, one per line with type and size (ls -la). Use it to explore the tree before reading files. */
@@ -42,7 +43,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

@@ -19,6 +19,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 2000,
   maxOutputBytes: 524288,
   concurrency: 4,
+  queue: 16,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
 /** read_file: Print the contents of one text file of the repository. Use list_files or search_text first to find the right path; large files are cut at the output limit. */
@@ -42,7 +43,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },

@@ -27,6 +27,7 @@ export const config: ExecToolConfig = {
   killGraceMs: 2000,
   maxOutputBytes: 262144,
   concurrency: 2,
+  queue: 16,
   rateLimit: { calls: 60, windowMs: 60000 },
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
@@ -56,7 +57,7 @@ export const tool: ToolDef = {
     properties: {
       exitCode: {
         type: ["integer", "null"],
-        description: "Exit status; null when the process was killed by a signal or did not start.",
+        description: "Exit status; null when killed by a signal or never started.",
       },
       stdout: { type: "string" },
       stderr: { type: "string" },
