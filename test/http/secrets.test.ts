@@ -97,6 +97,14 @@ const routes: Record<string, (res: import("node:http").ServerResponse) => void> 
     res.end(JSON.stringify({ error: "bad token", token: TOKEN, key: b64(KEY) }));
   },
   "a non-JSON body": (res) => res.end(`plain ${TOKEN} ${KEY}`),
+  "a status line and content type carrying the secret": (res) => {
+    res.writeHead(418, `Teapot ${KEY}`, { "content-type": `text/x-${KEY}; t=${encodeURIComponent(TOKEN)}` });
+    res.end("");
+  },
+  "a non-JSON 200 whose content type carries the secret": (res) => {
+    res.writeHead(200, { "content-type": `text/x-${KEY}` });
+    res.end("<not json>");
+  },
   "a redirect carrying the secret": (res) => {
     res.writeHead(302, { location: `http://evil.example/?k=${encodeURIComponent(TOKEN)}&${KEY}` });
     res.end(KEY);

@@ -65,11 +65,13 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
   const decoder = new TextDecoder();
   return async (args, ctx) => {
     if (!r) return fail(`this tool is not configured: ${problems.join("; ")}`);
+    // Every error text passes the redactor: status lines and content types come from upstream too.
+    const failR = (text: string) => fail(r.redactor.text(text));
     let req: OutRequest;
     try {
       req = buildRequest(cfg, r, args);
     } catch (e) {
-      if (e instanceof ToolFault) return fail(r.redactor.text(e.message));
+      if (e instanceof ToolFault) return failR(e.message);
       throw e;
     }
     const dl = deadline(cfg.timeoutMs, ctx.signal);
@@ -80,20 +82,20 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
       bytes = await readCapped(res, cfg.maxResponseBytes);
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
-      return fail(r.redactor.text(reason));
+      return failR(reason);
     } finally {
       dl.done();
     }
     // Redaction comes first, on the text, before JSON parsing or select can see anything.
     const text = r.redactor.text(decoder.decode(bytes));
-    if (res.status >= 400) return fail(statusError(res, text));
+    if (res.status >= 400) return failR(statusError(res, text));
     if (cfg.output.raw) return cfg.output.hasSchema ? { text, value: text } : { text };
     let data: Json;
     try {
       data = text.trim() === "" ? null : (JSON.parse(text) as Json);
     } catch {
       const type = res.headers.get("content-type") ?? "none";
-      return fail(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
+      return failR(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
     }
     // Again on the decoded strings: catches a secret nested one encoding deeper (JSON inside
     // JSON). Without a backslash no string has escapes, so the text pass already saw them all.
@@ -102,7 +104,7 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
     try {
       return { value: select(data) };
     } catch (e) {
-      return fail(r.redactor.text(`the select expression failed on the answer: ${clipText(String((e as Error)?.message ?? e), 200)}`));
+      return failR(`the select expression failed on the answer: ${clipText(String((e as Error)?.message ?? e), 200)}`);
     }
   };
 }
@@ -115,7 +117,7 @@ function fail(text: string): ToolOutcome {
 function statusError(res: Response, text: string): string {
   const html = /html/i.test(res.headers.get("content-type") ?? "");
   const plain = (html ? text.replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, " ") : text).replace(/\s+/g, " ").trim();
-  const head = `the upstream answered HTTP ${res.status}${res.statusText ? " " + res.statusText : ""}`;
+  const head = `the upstream answered HTTP ${res.status}${res.statusText ? " " + clipText(res.statusText, 80) : ""}`;
   return plain ? `${head}: ${clipText(plain, 300)}` : head;
 }
 

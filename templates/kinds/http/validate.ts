@@ -7,6 +7,8 @@ const PCHAR = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const CONTROL = /[\0-\x08\x0A-\x1F\x7F]/;
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]);
+// Set by the runtime or the HTTP layer; Host would let a value pick a virtual host.
+const RESERVED = new Set(["host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer", "expect", "proxy-connection", "proxy-authorization"]);
 
 export function checkConfig(cfg: HttpToolConfig, deps: HttpDeps): void {
   const bad = (why: string): never => {
@@ -42,6 +44,7 @@ export function checkConfig(cfg: HttpToolConfig, deps: HttpDeps): void {
   checkFields(cfg.query, "query");
   for (const h of cfg.headers) {
     if (!TOKEN.test(h.name)) bad(`header name ${JSON.stringify(h.name)}`);
+    if (RESERVED.has(h.name.toLowerCase())) bad(`header ${h.name} is set by the HTTP layer, not by a spec`);
     for (const p of h.value) if ("lit" in p && CONTROL.test(p.lit)) bad(`header ${h.name} has a control character`);
     checkParts(h.value, `header ${h.name}`);
   }
