@@ -56,6 +56,14 @@ describe("path segments", () => {
     expect(up.seen).toHaveLength(0);
   });
 
+  it("a trailing slash and the root path are kept", async () => {
+    await call(toolConfig({ path: [[lit("items")], []] }), {});
+    await call(toolConfig({ path: [[]] }), {});
+    await call(toolConfig({ basePath: "/v1", path: [[input("id")], []] }), { id: "a b" });
+    // the override (the test upstream) replaces the base URL, basePath included
+    expect(up.seen.map((s) => s.target)).toEqual(["/items/", "/", "/a%20b/"]);
+  });
+
   it("an input that looks like a URL never changes the host", async () => {
     const out = await call(toolConfig({ path: [[input("id")]] }), { id: "http://evil.example:81/x" });
     expect(out.isError).toBeFalsy();

@@ -64,6 +64,8 @@ describe("config checks at creation", () => {
     ["a basePath with a trailing slash", { basePath: "/v1/" }],
     ["a path literal with a slash", { path: [[lit("a/b")]] }],
     ["a dot-segment literal", { path: [[lit("%2E%2e")]] }],
+    ["a path literal that is not percent-encoded", { path: [[lit("a b")]] }],
+    ["an empty segment before the last", { path: [[], [lit("x")]] }],
     ["an undeclared secret", { headers: [{ name: "X", value: [{ secret: "NOPE" }] }] }],
     ["a Host header", { headers: [{ name: "Host", value: [lit("x")] }] }],
     ["a header name with a space", { headers: [{ name: "X Y", value: [lit("x")] }] }],

@@ -85,6 +85,8 @@ function fullyDecoded(s: string): string {
 
 /** One path segment: literals raw (checked at creation), values percent-encoded. */
 export function pathSegment(parts: Part[], vals: Values): string {
+  // All-literal segments (including the empty one of a trailing slash) were checked at creation.
+  if (parts.every((p) => "lit" in p)) return parts.map((p) => (p as { lit: string }).lit).join("");
   const seg = render(parts, vals, encodePathValue);
   if (seg === undefined) {
     const missing = parts.find((p) => !("lit" in p) && partText(p, vals) === undefined)!;

@@ -33,7 +33,7 @@ export function checkConfig(cfg: HttpToolConfig, deps: HttpDeps): void {
     for (const p of parts) if ("secret" in p && !declared.has(p.secret)) bad(`${where} uses undeclared secret ${p.secret}`);
   };
   cfg.path.forEach((seg, i) => {
-    if (seg.length === 0) bad(`path segment ${i} is empty`);
+    if (seg.length === 0 && i !== cfg.path.length - 1) bad(`path segment ${i} is empty (only a trailing slash may be)`);
     for (const p of seg) if ("lit" in p && !PCHAR.test(p.lit)) bad(`path literal ${JSON.stringify(p.lit)} is not percent-encoded segment text`);
     if (seg.every((p) => "lit" in p) && isDots(seg.map((p) => (p as { lit: string }).lit).join(""))) bad("a path segment is a dot segment");
     checkParts(seg, "path");
