@@ -1148,6 +1148,7 @@ async function main(def, opts) {
   }
 }
 function runServer(def, argv = process.argv.slice(2)) {
+  if (def.workerRoles?.some((role) => role())) return;
   setLogName(def.name);
   let opts;
   try {
@@ -1233,6 +1234,7 @@ function fullyDecoded(s) {
   return s;
 }
 function pathSegment(parts, vals) {
+  if (parts.every((p) => "lit" in p)) return parts.map((p) => p.lit).join("");
   const seg = render(parts, vals, encodePathValue);
   if (seg === void 0) {
     const missing = parts.find((p) => !("lit" in p) && partText(p, vals) === void 0);
@@ -1528,6 +1530,7 @@ var PCHAR = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*$/;
 var TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 var CONTROL = /[\0-\x08\x0A-\x1F\x7F]/;
 var METHODS = /* @__PURE__ */ new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]);
+var RESERVED = /* @__PURE__ */ new Set(["host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer", "expect", "proxy-connection", "proxy-authorization"]);
 function checkConfig(cfg, deps) {
   const bad = (why) => {
     throw new Error(`invalid http tool config for ${cfg.tool}: ${why}`);
@@ -1551,7 +1554,7 @@ function checkConfig(cfg, deps) {
     for (const p of parts) if ("secret" in p && !declared.has(p.secret)) bad(`${where} uses undeclared secret ${p.secret}`);
   };
   cfg.path.forEach((seg, i) => {
-    if (seg.length === 0) bad(`path segment ${i} is empty`);
+    if (seg.length === 0 && i !== cfg.path.length - 1) bad(`path segment ${i} is empty (only a trailing slash may be)`);
     for (const p of seg) if ("lit" in p && !PCHAR.test(p.lit)) bad(`path literal ${JSON.stringify(p.lit)} is not percent-encoded segment text`);
     if (seg.every((p) => "lit" in p) && isDots(seg.map((p) => p.lit).join(""))) bad("a path segment is a dot segment");
     checkParts(seg, "path");
@@ -1562,6 +1565,7 @@ function checkConfig(cfg, deps) {
   checkFields(cfg.query, "query");
   for (const h of cfg.headers) {
     if (!TOKEN.test(h.name)) bad(`header name ${JSON.stringify(h.name)}`);
+    if (RESERVED.has(h.name.toLowerCase())) bad(`header ${h.name} is set by the HTTP layer, not by a spec`);
     for (const p of h.value) if ("lit" in p && CONTROL.test(p.lit)) bad(`header ${h.name} has a control character`);
     checkParts(h.value, `header ${h.name}`);
   }
@@ -1629,11 +1633,12 @@ function createHttpHandler(cfg, deps = {}) {
   const decoder = new TextDecoder();
   return async (args, ctx) => {
     if (!r) return fail2(`this tool is not configured: ${problems.join("; ")}`);
+    const failR = (text2) => fail2(r.redactor.text(text2));
     let req;
     try {
       req = buildRequest(cfg, r, args);
     } catch (e) {
-      if (e instanceof ToolFault) return fail2(r.redactor.text(e.message));
+      if (e instanceof ToolFault) return failR(e.message);
       throw e;
     }
     const dl = deadline(cfg.timeoutMs, ctx.signal);
@@ -1644,26 +1649,26 @@ function createHttpHandler(cfg, deps = {}) {
       bytes = await readCapped(res, cfg.maxResponseBytes);
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
-      return fail2(r.redactor.text(reason));
+      return failR(reason);
     } finally {
       dl.done();
     }
     const text = r.redactor.text(decoder.decode(bytes));
-    if (res.status >= 400) return fail2(statusError(res, text));
+    if (res.status >= 400) return failR(statusError(res, text));
     if (cfg.output.raw) return cfg.output.hasSchema ? { text, value: text } : { text };
     let data;
     try {
       data = text.trim() === "" ? null : JSON.parse(text);
     } catch {
       const type = res.headers.get("content-type") ?? "none";
-      return fail2(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
+      return failR(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
     }
     if (text.includes("\\")) data = r.redactor.json(data);
     if (!select) return { value: data };
     try {
       return { value: select(data) };
     } catch (e) {
-      return fail2(r.redactor.text(`the select expression failed on the answer: ${clipText(String(e?.message ?? e), 200)}`));
+      return failR(`the select expression failed on the answer: ${clipText(String(e?.message ?? e), 200)}`);
     }
   };
 }
@@ -1673,7 +1678,7 @@ function fail2(text) {
 function statusError(res, text) {
   const html = /html/i.test(res.headers.get("content-type") ?? "");
   const plain = (html ? text.replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, " ") : text).replace(/\s+/g, " ").trim();
-  const head = `the upstream answered HTTP ${res.status}${res.statusText ? " " + res.statusText : ""}`;
+  const head = `the upstream answered HTTP ${res.status}${res.statusText ? " " + clipText(res.statusText, 80) : ""}`;
   return plain ? `${head}: ${clipText(plain, 300)}` : head;
 }
 function buildRequest(cfg, r, args) {

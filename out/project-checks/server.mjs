@@ -1095,6 +1095,7 @@ async function main(def, opts) {
   }
 }
 function runServer(def, argv = process.argv.slice(2)) {
+  if (def.workerRoles?.some((role) => role())) return;
   setLogName(def.name);
   let opts;
   try {

@@ -35,6 +35,7 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
 }
 
 export function runServer(def: ServerDef, argv: readonly string[] = process.argv.slice(2)): void {
+  if (def.workerRoles?.some((role) => role())) return; // a worker thread of this bundle, not a server
   setLogName(def.name);
   let opts: CliOptions;
   try {

@@ -81,6 +81,11 @@ export interface ServerDef {
   tools: ToolDef[];
   /** Runs before any transport starts; throw StartupError to stop with a clear message. May be async. */
   startup?: () => void | Promise<void>;
+  /**
+   * The bundle is also the script of its own worker threads (validate_json's pattern matcher):
+   * each role returns true when this thread is that worker and has taken it over.
+   */
+  workerRoles?: (() => boolean)[];
 }
 
 /** A configuration problem found at startup: printed as one line to stderr, exit code 2, no stack. */

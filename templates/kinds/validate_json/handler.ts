@@ -1,5 +1,6 @@
 // The validate_json handler: schema first (refusals never depend on the document), then extraction,
 // then validation with patterns matched in a worker under the shared budget.
+import { isMainThread } from "node:worker_threads";
 import { clipText } from "../../runtime/clip.js";
 import type { Json, ToolHandler, ToolOutcome } from "../../runtime/types.js";
 import { extractJson } from "./extract.js";
@@ -44,7 +45,9 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
   const script = () => options.workerScript ?? new URL(import.meta.url);
   const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers });
   // Never warm from TypeScript source (tests without a bundled worker): Node cannot run it as a worker.
-  if (options.prewarm !== false && !String(script()).endsWith(".ts")) pool.warm();
+  // The bundle is also the worker's script, so the handler is created inside workers too: only the
+  // main thread warms, or each worker would start another.
+  if (options.prewarm !== false && isMainThread && !String(script()).endsWith(".ts")) pool.warm();
   // Prepared schemas by their JSON text: a model retrying against the same schema skips preparation.
   const cache = new Map<string, Prepared | SchemaRefusal>();
 
