@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { compileSelect, createHttpHandler, type HttpToolConfig } from "../../templates/kinds/http/index.js";
 import { ctx, echo, input, lit, startUpstream, toolConfig, type Upstream } from "./upstream.js";
 
@@ -108,6 +109,14 @@ describe("byte cap", () => {
     };
     const out = await handler({ maxResponseBytes: cap, timeoutMs: 5000 })({}, ctx());
     expect(out).toEqual({ isError: true, text: "the response body is larger than the 1000-byte limit (stopped reading)" });
+  });
+
+  it("counts decompressed bytes, so a small gzip bomb stops too", async () => {
+    const bomb = gzipSync(Buffer.alloc(1 << 20, 0x20));
+    up.route = (_q, res) => res.writeHead(200, { "content-encoding": "gzip", "content-length": String(bomb.length) }).end(bomb);
+    expect(bomb.length).toBeLessThan(cap * 2);
+    const out = await handler({ maxResponseBytes: cap * 2 })({}, ctx());
+    expect(out).toEqual({ isError: true, text: "the response body is larger than the 2000-byte limit (stopped reading)" });
   });
 
   it("a body exactly at the cap is fine", async () => {
