@@ -81,6 +81,13 @@ describe("query", () => {
     expect(new URL(up.seen[0]!.target, "http://h").searchParams.get("q&x")).toBe("pre " + value);
   });
 
+  it("a field named like an Object.prototype member is absent unless given", async () => {
+    const cfg = toolConfig({ query: [{ name: "c", value: [input("constructor")] }, { name: "t", value: [input("toString")] }] });
+    expect((await call(cfg, {})).isError).toBeFalsy();
+    await call(cfg, { toString: "x" });
+    expect(up.seen.map((s) => s.target)).toEqual(["/", "/?t=x"]);
+  });
+
   it("absent and null optional inputs leave their parameter out", async () => {
     const cfg = toolConfig({
       query: [

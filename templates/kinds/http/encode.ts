@@ -37,6 +37,11 @@ function hexEscape(c: string): string {
   return "%" + c.charCodeAt(0).toString(16).toUpperCase();
 }
 
+/** An argument by name; own properties only, so a field named "constructor" is never Object's. */
+export function arg(vals: Values, name: string): unknown {
+  return Object.hasOwn(vals.input, name) ? vals.input[name] : undefined;
+}
+
 /** A scalar input as text; undefined when absent. null counts as absent (no value to send). */
 function scalarText(name: string, v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
@@ -49,7 +54,7 @@ function scalarText(name: string, v: unknown): string | undefined {
 /** The text of one part, or undefined when the value it names is absent. */
 function partText(p: Part, vals: Values): string | undefined {
   if ("lit" in p) return p.lit;
-  if ("input" in p) return scalarText(p.input, vals.input[p.input]);
+  if ("input" in p) return scalarText(p.input, arg(vals, p.input));
   return vals.secrets.get(p.secret);
 }
 
@@ -111,7 +116,7 @@ export function encodeFields(fields: FieldSpec[], vals: Values): string {
       if (v !== undefined) out.push(`${name}=${v}`);
       continue;
     }
-    const arr = vals.input[f.array.input];
+    const arr = arg(vals, f.array.input);
     if (arr === undefined || arr === null) continue;
     if (!Array.isArray(arr)) throw new ToolFault(`input.${f.array.input} must be an array`);
     const items: string[] = [];
@@ -159,7 +164,7 @@ export function jsonBody(t: JsonTemplate, vals: Values): Json | undefined {
 function build(t: JsonTemplate, vals: Values): Json | typeof ABSENT {
   if ("json" in t) return t.json;
   if ("input" in t) {
-    const v = vals.input[t.input];
+    const v = arg(vals, t.input);
     return v === undefined ? ABSENT : (v as Json); // validated against the input schema already
   }
   if ("secret" in t) return vals.secrets.get(t.secret) ?? ABSENT;

@@ -107,41 +107,53 @@ function decodePercent(m: string): string {
 }
 
 /**
- * Decodes escapes into a view that remembers where each character came from, finds secrets in
- * the view, and replaces the whole original spans they cover.
+ * Decodes escapes into a view that remembers where each piece came from, finds secrets in the
+ * view, and replaces the whole original spans they cover. Linear in the text: the view is kept
+ * as segments (plain runs and single escapes), mapped back by binary search.
  */
 function redactInView(s: string, escape: RegExp, decode: (m: string) => string, secretRe: RegExp): string {
-  let view = "";
-  const from: number[] = [];
-  const to: number[] = [];
+  const pieces: string[] = [];
+  const viewAt: number[] = []; // where each segment starts in the view
+  const origAt: number[] = []; // ... and in the original
+  const origEnd: number[] = [];
+  const isEscape: boolean[] = [];
+  let v = 0;
   let last = 0;
-  const plain = (end: number) => {
-    for (let i = last; i < end; i++) (view += s[i]), from.push(i), to.push(i + 1);
+  const push = (text: string, from: number, to: number, esc: boolean) => {
+    pieces.push(text), viewAt.push(v), origAt.push(from), origEnd.push(to), isEscape.push(esc);
+    v += text.length;
   };
   escape.lastIndex = 0;
   for (let m = escape.exec(s); m; m = escape.exec(s)) {
-    plain(m.index);
-    const d = decode(m[0]);
-    const end = m.index + m[0].length;
-    for (let k = 0; k < d.length; k++) (view += d[k]), from.push(m.index), to.push(end);
-    last = end;
+    if (m.index > last) push(s.slice(last, m.index), last, m.index, false);
+    last = m.index + m[0].length;
+    push(decode(m[0]), m.index, last, true);
   }
   if (last === 0) return s;
-  plain(s.length);
-  const spans: [number, number][] = [];
-  secretRe.lastIndex = 0;
-  for (let m = secretRe.exec(view); m; m = secretRe.exec(view)) {
-    spans.push([from[m.index]!, to[m.index + m[0].length - 1]!]);
-  }
-  if (spans.length === 0) return s;
+  if (last < s.length) push(s.slice(last), last, s.length, false);
+  const view = pieces.join("");
+  // Original offset of view position i: an escape maps as a whole (its start, or its end).
+  const toOrig = (i: number, end: boolean) => {
+    let lo = 0;
+    let hi = viewAt.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (viewAt[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    if (isEscape[lo]) return end ? origEnd[lo]! : origAt[lo]!;
+    return origAt[lo]! + (i - viewAt[lo]!) + (end ? 1 : 0);
+  };
   let out = "";
   let at = 0;
-  for (const [a, b] of spans) {
+  secretRe.lastIndex = 0;
+  for (let m = secretRe.exec(view); m; m = secretRe.exec(view)) {
+    const a = toOrig(m.index, false);
     if (a < at) continue; // overlaps the previous span, already gone
     out += s.slice(at, a) + REDACTED;
-    at = b;
+    at = toOrig(m.index + m[0].length - 1, true);
   }
-  return out + s.slice(at);
+  return at === 0 && out === "" ? s : out + s.slice(at);
 }
 
 function escapeRegExp(s: string): string {
