@@ -42,6 +42,21 @@ describe("answers", () => {
     expect(out).toEqual({ isError: true, text: "the upstream's answer is not JSON (HTTP 200, content-type text/html, 41 bytes)" });
   });
 
+  it("a pathologically nested answer is a tool error, not a crash", async () => {
+    const depth = 200_000;
+    up.route = (_q, res) => res.end("[".repeat(depth) + '"\\n"' + "]".repeat(depth));
+    const out = await handler({ maxResponseBytes: 1 << 20, output: { select: "x", hasSchema: false } }, "[0]")({}, ctx());
+    expect(out).toEqual({ isError: true, text: "the upstream's answer nests deeper than 512 levels" });
+    up.route = (_q, res) => res.end("[".repeat(500) + '"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\"[[[[[[[[[[[[[[[[[[[[[[[[[["' + "]".repeat(500));
+    expect((await handler()({}, ctx())).isError).toBeFalsy(); // brackets inside strings do not count
+  });
+
+  it("HEAD answers carry no body: the value is null", async () => {
+    up.route = (_q, res) => res.writeHead(200, { "content-type": "application/json", "content-length": "10" }).end();
+    expect(await handler({ method: "HEAD" })({}, ctx())).toEqual({ value: null });
+    expect(up.seen[0]!.method).toBe("HEAD");
+  });
+
   it("a select that fails at run time is a tool error", async () => {
     up.route = json(200, { a: "text" });
     const out = await handler({ output: { select: "x", hasSchema: false } }, "abs(a)")({}, ctx());

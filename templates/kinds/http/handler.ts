@@ -90,6 +90,7 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
     const text = r.redactor.text(decoder.decode(bytes));
     if (res.status >= 400) return failR(statusError(res, text));
     if (cfg.output.raw) return cfg.output.hasSchema ? { text, value: text } : { text };
+    if (tooDeep(text)) return failR(`the upstream's answer nests deeper than ${MAX_DEPTH} levels`);
     let data: Json;
     try {
       data = text.trim() === "" ? null : (JSON.parse(text) as Json);
@@ -107,6 +108,27 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
       return failR(`the select expression failed on the answer: ${clipText(String((e as Error)?.message ?? e), 200)}`);
     }
   };
+}
+
+// Recursive walks (redaction, JMESPath, the core's JSON.stringify) must not overflow the stack.
+const MAX_DEPTH = 512;
+
+/** Bracket depth outside strings; a short text cannot be deep, so it skips the scan. */
+function tooDeep(text: string): boolean {
+  if (text.length <= 2 * MAX_DEPTH) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
 }
 
 function fail(text: string): ToolOutcome {
