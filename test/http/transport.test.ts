@@ -77,6 +77,15 @@ describe("HTTP errors", () => {
     expect(out.text).toMatch(/^the upstream answered HTTP 503 Service Unavailable: Down for maintenance x+… \(clipped; \d+ characters in all\)$/);
     expect(out.text!.length).toBeLessThan(400);
   });
+
+  it("a hostile error page costs linear time", async () => {
+    for (const page of ["<script".repeat(100_000), "<a".repeat(300_000), "<style>" + "x".repeat(500_000)]) {
+      up.route = (_q, res) => res.writeHead(500, { "content-type": "text/html" }).end(page);
+      const t0 = performance.now();
+      expect((await handler({ maxResponseBytes: 1 << 21 })({}, ctx())).text).toMatch(/^the upstream answered HTTP 500/);
+      expect(performance.now() - t0).toBeLessThan(1000);
+    }
+  });
 });
 
 describe("network", () => {

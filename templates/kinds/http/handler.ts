@@ -138,9 +138,28 @@ function fail(text: string): ToolOutcome {
 /** Status plus a short excerpt, tags stripped, already redacted. */
 function statusError(res: Response, text: string): string {
   const html = /html/i.test(res.headers.get("content-type") ?? "");
-  const plain = (html ? text.replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, " ") : text).replace(/\s+/g, " ").trim();
+  const head64k = text.slice(0, 65536); // the excerpt is short; bound the work on hostile pages
+  const plain = (html ? stripTags(head64k) : head64k).replace(/\s+/g, " ").trim();
   const head = `the upstream answered HTTP ${res.status}${res.statusText ? " " + clipText(res.statusText, 80) : ""}`;
   return plain ? `${head}: ${clipText(plain, 300)}` : head;
+}
+
+/** Text outside tags, script and style; linear (a regex here could backtrack on hostile pages). */
+function stripTags(html: string): string {
+  const lower = html.toLowerCase();
+  let out = "";
+  let i = 0;
+  while (i < html.length) {
+    const lt = html.indexOf("<", i);
+    if (lt < 0) return out + html.slice(i);
+    out += html.slice(i, lt) + " ";
+    const name = /^<(script|style)\b/.exec(lower.slice(lt, lt + 8));
+    const close = name ? lower.indexOf(`</${name[1]}`, lt) : lt;
+    const gt = close < 0 ? -1 : html.indexOf(">", close);
+    if (gt < 0) return out;
+    i = gt + 1;
+  }
+  return out;
 }
 
 function buildRequest(cfg: HttpToolConfig, r: Resolved, args: Record<string, unknown>): OutRequest {
