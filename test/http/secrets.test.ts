@@ -174,6 +174,11 @@ describe("startup", () => {
     "refuses the override %s",
     (url) => {
       expect(() => checkHttpStartup([cfg], { ...env(), T_BASE_URL: url })).toThrow(/T_BASE_URL must be an absolute http\(s\) URL/);
+      try {
+        checkHttpStartup([cfg], { ...env(), T_BASE_URL: url });
+      } catch (e) {
+        expect(String(e)).not.toContain(url); // never echoed: it may hold credentials
+      }
     },
   );
 

@@ -25,7 +25,8 @@ export function resolveHttpEnv(cfg: HttpToolConfig, env: Env): { resolved?: Reso
   let basePath = cfg.basePath;
   const override = cfg.originEnv ? env[cfg.originEnv] : undefined;
   if (cfg.originEnv && override) {
-    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment (got ${clipText(JSON.stringify(override), 120)})`;
+    // The value is not quoted: a mistaken override may carry credentials.
+    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
     let u: URL | undefined;
     try {
       u = new URL(override);
