@@ -38,7 +38,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
     if (schema === undefined || typeof schema === "string") continue;
     const problems: SchemaProblem[] = [];
     checkSchemaLimits(schema, problems);
-    for (const pr of problems) report(pr.code, pr.message, p + pr.pointer, { atKey: pr.atKey });
+    for (const pr of problems) report(pr.code, pr.message, p + pr.pointer, { atKey: pr.atKey, ...(pr.severity ? { severity: pr.severity } : {}) });
   }
   const input = tool.input;
   const inputFaulted = own.some((d) => d.location.pointer.startsWith(`${pointer}/input`));

@@ -5,11 +5,13 @@ import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
 import { DRAFT_2020_12 } from "../kinds/exec/input-contract.js";
 import { checkMcpHeaders, MCP_HEADER } from "./mcp-header.js";
+import { pythonDifference } from "./pattern-portability.js";
 
 export const SCHEMA_LIMITS = { depth: 32, nodes: 2000, combinators: 64, bytes: 64 * 1024, patternLength: 512 };
 
 export interface SchemaProblem {
   code: string;
+  severity?: "warning";
   message: string;
   /** Relative to the schema root. */
   pointer: string;
@@ -67,6 +69,8 @@ export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void
         else if (!resolveLocal(schema, value)) problems.push({ code: "KV502", message: `'$ref' ${JSON.stringify(value)} points at nothing in this schema`, pointer: here });
       } else if (key === "pattern" && typeof value === "string" && value.length > SCHEMA_LIMITS.patternLength) {
         problems.push({ code: "KV508", message: `pattern is ${value.length} characters; the limit is ${SCHEMA_LIMITS.patternLength}`, pointer: here });
+      } else if (key === "pattern" && typeof value === "string") {
+        portable(value, here, problems);
       }
       if (MANY.includes(key) && Array.isArray(value)) {
         if (key !== "prefixItems") combinators += 1;
@@ -79,6 +83,7 @@ export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void
           if (key === "patternProperties" && k.length > SCHEMA_LIMITS.patternLength) {
             problems.push({ code: "KV508", message: `pattern is ${k.length} characters; the limit is ${SCHEMA_LIMITS.patternLength}`, pointer: `${here}/${esc(k)}`, atKey: true });
           }
+          if (key === "patternProperties") portable(k, `${here}/${esc(k)}`, problems, true);
           walk(v, `${here}/${esc(k)}`, depth + 1);
         }
       }
@@ -88,7 +93,12 @@ export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void
   if (nodes > SCHEMA_LIMITS.nodes) problems.push({ code: "KV505", message: `schema has ${nodes} subschemas; the limit is ${SCHEMA_LIMITS.nodes}`, pointer: "" });
   if (combinators > SCHEMA_LIMITS.combinators) problems.push({ code: "KV506", message: `schema uses ${combinators} anyOf/oneOf/allOf keywords; the limit is ${SCHEMA_LIMITS.combinators}`, pointer: "" });
   checkMcpHeaders(schema, problems);
-  if (!problems.length) compiles(schema, problems);
+  if (!problems.some((p) => p.severity !== "warning")) compiles(schema, problems);
+}
+
+function portable(pattern: string, pointer: string, problems: SchemaProblem[], atKey = false): void {
+  const why = pythonDifference(pattern);
+  if (why) problems.push({ code: "KV513", severity: "warning", message: `pattern ${JSON.stringify(pattern)} means something else to clients that validate with Python: ${why}`, pointer, atKey });
 }
 
 let ajv: Ajv2020 | undefined;
