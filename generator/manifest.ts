@@ -1,15 +1,17 @@
 // out/<server>/kervan.manifest.json: what went in (input hashes, generator version) and what came
-// out (output hashes). Also the cache: an unchanged input hash with intact outputs means no work.
+// out (output hashes), plus the audit facts AUDIT.md is rendered from (generator/audit/). Also the cache: an unchanged input hash with intact outputs means no work.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Json } from "../templates/runtime/types.js";
 import type { EmittedFile, BundleResult } from "./model/output.js";
 import type { ServerPlan } from "./model/plan.js";
 import { sha256 } from "./load.js";
 import { generatorFingerprint } from "./fingerprint.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { byCodeUnit } from "./normalize.js";
-import { KINDS } from "./kinds/index.js";
+import { manifestTools, serverCapabilities } from "./audit/build.js";
+import { withLicenses } from "./audit/packages.js";
+import { renderAudit, AUDIT } from "./audit/render.js";
+import type { Manifest } from "./audit/types.js";
 
 export const MANIFEST = "kervan.manifest.json";
 
@@ -22,37 +24,35 @@ export function inputHash(plan: ServerPlan): string {
   return sha256(JSON.stringify({ fingerprint: generatorFingerprint(), server: plan.server }));
 }
 
-function toolFacts(plan: ServerPlan): Json[] {
-  return plan.tools.map((t) => {
-    const kind = KINDS.find((k) => k.key === t.tool.kind)!;
-    return {
-      name: t.tool.name,
-      kind: t.tool.kind,
-      annotations: t.tool.annotations as unknown as Json,
-      inputSchemaSha256: sha256(JSON.stringify(t.tool.inputSchema)),
-      ...(t.tool.outputSchema ? { outputSchemaSha256: sha256(JSON.stringify(t.tool.outputSchema)) } : {}),
-      maxOutputChars: t.tool.maxOutputChars,
-      config: t.tool.config,
-      ...(kind.facts ? { facts: kind.facts(t.tool) } : {}),
-    };
-  });
-}
-
-export function buildManifest(plan: ServerPlan, files: EmittedFile[], bundle: BundleResult): EmittedFile {
-  const outputs: Record<string, string> = {};
-  for (const f of [...files, { path: bundle.path, contents: bundle.contents }].sort((a, b) => byCodeUnit(a.path, b.path))) {
-    outputs[f.path.slice(plan.dir.length + 1)] = sha256(f.contents);
-  }
-  const manifest = {
+/** The manifest and AUDIT.md; AUDIT.md is rendered from the manifest's own data and listed in its outputs. */
+export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bundle: BundleResult): [EmittedFile, EmittedFile] {
+  const tools = manifestTools(plan);
+  const data: Manifest = {
     generator: { name: "kervan", version: generatorVersion() },
-    server: { name: plan.server.name, version: plan.server.version },
+    server: {
+      name: plan.server.name,
+      version: plan.server.version,
+      ...(plan.server.title !== undefined ? { title: plan.server.title } : {}),
+      ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
+    },
     inputs: plan.server.inputs,
     inputHash: inputHash(plan),
-    tools: toolFacts(plan),
-    bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
-    outputs,
+    capabilities: serverCapabilities(tools),
+    tools,
+    bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: withLicenses(bundle.packages) },
   };
-  return { path: `${plan.dir}/${MANIFEST}`, contents: JSON.stringify(manifest, null, 2) + "\n" };
+  const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };
+  const outputs: Record<string, string> = {};
+  for (const f of [...files, { path: bundle.path, contents: bundle.contents }, audit].sort((a, b) => byCodeUnit(a.path, b.path))) {
+    outputs[f.path.slice(plan.dir.length + 1)] = sha256(f.contents);
+  }
+  const manifest = { ...data, outputs };
+  return [{ path: `${plan.dir}/${MANIFEST}`, contents: JSON.stringify(manifest, null, 2) + "\n" }, audit];
+}
+
+/** The manifest alone (kept for callers that time or write it separately). */
+export function buildManifest(plan: ServerPlan, files: EmittedFile[], bundle: BundleResult): EmittedFile {
+  return buildManifestAndAudit(plan, files, bundle)[0];
 }
 
 /** The files of a previous run that can be reused as they are, or undefined when anything differs. */

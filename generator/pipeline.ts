@@ -31,11 +31,11 @@ export async function buildServer(p: ServerPlan, outRoot: string | undefined): P
   const previous = outRoot ? reusable(outRoot, p) : undefined;
   if (previous) return { files: previous, cached: true };
   // Loaded on first use: ts-morph, prettier and esbuild cost a second, and a spec with errors never needs them.
-  const [{ emitServer }, { bundleServer }, { buildManifest }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
+  const [{ emitServer }, { bundleServer }, { buildManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   const files = await emitServer(p);
   const bundle = await bundleServer(p, files);
-  const manifest = buildManifest(p, files, bundle);
-  return { files: [...files, { path: bundle.path, contents: bundle.contents }, manifest], cached: false };
+  const manifestAndAudit = buildManifestAndAudit(p, files, bundle);
+  return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
 }
 
 export function checkSources(sources: SourceFile[]): { diagnostics: Diagnostic[]; specs: ReturnType<typeof load> } {

@@ -56,6 +56,11 @@ export interface ToolKind {
   check(tool: RawTool, ctx: RuleContext): void;
   normalize(tool: RawTool, ctx: RuleContext): KindNormalized;
   emit(plan: ToolPlan): KindEmit;
-  /** Runtime-facing facts for the manifest/audit (commands, hosts, env vars). */
+  /**
+   * Runtime-facing facts for the manifest and AUDIT.md. Plain data; the audit aggregates these keys
+   * server-wide: `command` (string), `host` (string), `env` (variables read from the server's
+   * environment), `secrets` (the subset of env that holds secrets), `shell` (boolean),
+   * `paths.allow` (filesystem roots), `limits` (object).
+   */
   facts?(tool: ToolIR): Record<string, Json>;
 }

@@ -933,11 +933,11 @@ function parseArgs(argv) {
   let host;
   let port;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf("=");
-    const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    const arg2 = argv[i];
+    const eq = arg2.indexOf("=");
+    const name = arg2.startsWith("--") && eq > 0 ? arg2.slice(0, eq) : arg2;
     const value = () => {
-      if (name !== arg) return arg.slice(eq + 1);
+      if (name !== arg2) return arg2.slice(eq + 1);
       const next = argv[++i];
       if (next === void 0) throw new StartupError(`option ${name} needs a value`);
       return next;
@@ -964,7 +964,7 @@ function parseArgs(argv) {
         opts.version = true;
         break;
       default:
-        throw new StartupError(`unknown argument "${arg}" (try --help)`);
+        throw new StartupError(`unknown argument "${arg2}" (try --help)`);
     }
   }
   if (port !== void 0) opts.http = { host: host ?? DEFAULT_HOST, port };
@@ -1198,6 +1198,9 @@ function formEncode(s) {
 function hexEscape(c) {
   return "%" + c.charCodeAt(0).toString(16).toUpperCase();
 }
+function arg(vals, name) {
+  return Object.hasOwn(vals.input, name) ? vals.input[name] : void 0;
+}
 function scalarText(name, v) {
   if (v === void 0 || v === null) return void 0;
   if (typeof v === "string") return v;
@@ -1207,7 +1210,7 @@ function scalarText(name, v) {
 }
 function partText(p, vals) {
   if ("lit" in p) return p.lit;
-  if ("input" in p) return scalarText(p.input, vals.input[p.input]);
+  if ("input" in p) return scalarText(p.input, arg(vals, p.input));
   return vals.secrets.get(p.secret);
 }
 var same = (s) => s;
@@ -1256,7 +1259,7 @@ function encodeFields(fields, vals) {
       if (v !== void 0) out.push(`${name}=${v}`);
       continue;
     }
-    const arr = vals.input[f.array.input];
+    const arr = arg(vals, f.array.input);
     if (arr === void 0 || arr === null) continue;
     if (!Array.isArray(arr)) throw new ToolFault(`input.${f.array.input} must be an array`);
     const items = [];
@@ -1292,7 +1295,7 @@ function jsonBody(t, vals) {
 function build(t, vals) {
   if ("json" in t) return t.json;
   if ("input" in t) {
-    const v = vals.input[t.input];
+    const v = arg(vals, t.input);
     return v === void 0 ? ABSENT : v;
   }
   if ("secret" in t) return vals.secrets.get(t.secret) ?? ABSENT;
@@ -1394,37 +1397,47 @@ function decodePercent(m) {
   }
 }
 function redactInView(s, escape, decode, secretRe) {
-  let view = "";
-  const from = [];
-  const to = [];
+  const pieces = [];
+  const viewAt = [];
+  const origAt = [];
+  const origEnd = [];
+  const isEscape = [];
+  let v = 0;
   let last = 0;
-  const plain = (end) => {
-    for (let i = last; i < end; i++) view += s[i], from.push(i), to.push(i + 1);
+  const push = (text, from, to, esc) => {
+    pieces.push(text), viewAt.push(v), origAt.push(from), origEnd.push(to), isEscape.push(esc);
+    v += text.length;
   };
   escape.lastIndex = 0;
   for (let m = escape.exec(s); m; m = escape.exec(s)) {
-    plain(m.index);
-    const d = decode(m[0]);
-    const end = m.index + m[0].length;
-    for (let k = 0; k < d.length; k++) view += d[k], from.push(m.index), to.push(end);
-    last = end;
+    if (m.index > last) push(s.slice(last, m.index), last, m.index, false);
+    last = m.index + m[0].length;
+    push(decode(m[0]), m.index, last, true);
   }
   if (last === 0) return s;
-  plain(s.length);
-  const spans = [];
-  secretRe.lastIndex = 0;
-  for (let m = secretRe.exec(view); m; m = secretRe.exec(view)) {
-    spans.push([from[m.index], to[m.index + m[0].length - 1]]);
-  }
-  if (spans.length === 0) return s;
+  if (last < s.length) push(s.slice(last), last, s.length, false);
+  const view = pieces.join("");
+  const toOrig = (i, end) => {
+    let lo = 0;
+    let hi = viewAt.length - 1;
+    while (lo < hi) {
+      const mid = lo + hi + 1 >> 1;
+      if (viewAt[mid] <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    if (isEscape[lo]) return end ? origEnd[lo] : origAt[lo];
+    return origAt[lo] + (i - viewAt[lo]) + (end ? 1 : 0);
+  };
   let out = "";
   let at = 0;
-  for (const [a, b] of spans) {
+  secretRe.lastIndex = 0;
+  for (let m = secretRe.exec(view); m; m = secretRe.exec(view)) {
+    const a = toOrig(m.index, false);
     if (a < at) continue;
     out += s.slice(at, a) + REDACTED;
-    at = b;
+    at = toOrig(m.index + m[0].length - 1, true);
   }
-  return out + s.slice(at);
+  return at === 0 && out === "" ? s : out + s.slice(at);
 }
 function escapeRegExp(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -1596,7 +1609,7 @@ function resolveHttpEnv(cfg, env) {
   let basePath = cfg.basePath;
   const override = cfg.originEnv ? env[cfg.originEnv] : void 0;
   if (cfg.originEnv && override) {
-    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment (got ${clipText(JSON.stringify(override), 120)})`;
+    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
     let u;
     try {
       u = new URL(override);
@@ -1656,6 +1669,7 @@ function createHttpHandler(cfg, deps = {}) {
     const text = r.redactor.text(decoder.decode(bytes));
     if (res.status >= 400) return failR(statusError(res, text));
     if (cfg.output.raw) return cfg.output.hasSchema ? { text, value: text } : { text };
+    if (tooDeep(text)) return failR(`the upstream's answer nests deeper than ${MAX_DEPTH} levels`);
     let data;
     try {
       data = text.trim() === "" ? null : JSON.parse(text);
@@ -1672,14 +1686,48 @@ function createHttpHandler(cfg, deps = {}) {
     }
   };
 }
+var MAX_DEPTH = 512;
+function tooDeep(text) {
+  if (text.length <= 2 * MAX_DEPTH) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 function fail2(text) {
   return { isError: true, text };
 }
 function statusError(res, text) {
   const html = /html/i.test(res.headers.get("content-type") ?? "");
-  const plain = (html ? text.replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, " ") : text).replace(/\s+/g, " ").trim();
+  const head64k = text.slice(0, 65536);
+  const plain = (html ? stripTags(head64k) : head64k).replace(/\s+/g, " ").trim();
   const head = `the upstream answered HTTP ${res.status}${res.statusText ? " " + clipText(res.statusText, 80) : ""}`;
   return plain ? `${head}: ${clipText(plain, 300)}` : head;
+}
+function stripTags(html) {
+  const lower2 = html.toLowerCase();
+  let out = "";
+  let i = 0;
+  while (i < html.length) {
+    const lt = html.indexOf("<", i);
+    if (lt < 0) return out + html.slice(i);
+    out += html.slice(i, lt) + " ";
+    const name = /^<(script|style)\b/.exec(lower2.slice(lt, lt + 8));
+    const close = name ? lower2.indexOf(`</${name[1]}`, lt) : lt;
+    const gt = close < 0 ? -1 : html.indexOf(">", close);
+    if (gt < 0) return out;
+    i = gt + 1;
+  }
+  return out;
 }
 function buildRequest(cfg, r, args) {
   const vals = { input: args, secrets: r.secrets };

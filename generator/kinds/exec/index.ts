@@ -6,6 +6,8 @@ import { emitExec } from "./emit.js";
 import { normalizeExec, type ExecIRConfig } from "./normalize.js";
 import { execSchema } from "./schema.js";
 
+const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "fish", "cmd", "powershell", "pwsh"];
+
 export const execKind: ToolKind = {
   key: "exec",
   schema: execSchema,
@@ -16,11 +18,25 @@ export const execKind: ToolKind = {
   facts(tool) {
     const c = tool.config as unknown as ExecIRConfig;
     const render = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p.replace(/[{}]/g, (b) => b + b) : `{${p.field}}`)).join("");
+    const command = c.argv[0].join("");
     return {
-      command: c.argv[0].join(""),
+      command,
       argv: c.argv.map(render),
-      env: [...c.env.pass, ...Object.keys(c.env.set)].sort(),
-      shell: ["sh", "bash", "zsh", "dash", "cmd", "powershell", "pwsh"].includes(c.argv[0].join("").split("/").pop() ?? ""),
+      shell: SHELLS.includes(command.split("/").pop() ?? ""),
+      cwd: c.cwd ?? ".",
+      // null: no argument is a path, so no filesystem policy applies to this tool.
+      paths: c.paths ?? null,
+      // Read from the server's environment: PATH always (the runtime passes it on), plus env.pass.
+      env: [...new Set(["PATH", ...c.env.pass])].sort(),
+      envSet: c.env.set,
+      limits: {
+        timeoutMs: c.timeoutMs,
+        killGraceMs: c.killGraceMs,
+        maxOutputBytes: c.maxOutputBytes,
+        concurrency: c.concurrency,
+        queue: c.queue,
+        rateLimit: c.rateLimit ?? null,
+      },
     } as Record<string, Json>;
   },
 };

@@ -23,9 +23,16 @@ export const httpKind: ToolKind = {
       method: c.method,
       host: new URL(c.origin).host,
       origin: c.origin,
+      // The variable that may point the tool at another origin at startup (null: none).
+      originEnv: c.originEnv ?? null,
       path: `${c.basePath}/${c.path.map(show).join("/")}`,
+      query: c.query.map((q) => q.name),
+      headers: c.headers.map((h) => h.name),
+      body: c.body?.kind ?? null,
       secrets: c.secrets.map((s) => s.env),
       env: [...c.secrets.map((s) => s.env), ...(c.originEnv ? [c.originEnv] : [])].sort(),
+      limits: { timeoutMs: c.timeoutMs, maxResponseBytes: c.maxResponseBytes, redirects: c.redirects },
+      output: { select: c.output.select ?? null, raw: !!c.output.raw },
     } as Record<string, Json>;
   },
 };

@@ -49,5 +49,11 @@ export const validateJsonKind: ToolKind = {
       workerRole: "runWorkerRoleIfAny",
     };
   },
-  facts: () => ({ reads: "its two arguments only", network: false, filesystem: false }),
+  facts: (tool) => ({
+    reads: "its two arguments only",
+    network: false,
+    filesystem: false,
+    env: [],
+    limits: { maxWorkers: ((tool.config ?? {}) as Record<string, Json>).maxWorkers ?? 4 },
+  }),
 };

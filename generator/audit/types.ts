@@ -1,0 +1,47 @@
+// The manifest as plain data: what kervan.manifest.json holds and what AUDIT.md and the
+// changelog are rendered from. Older manifests may lack the optional fields.
+import type { Json } from "../../templates/runtime/types.js";
+
+export interface ManifestTool {
+  name: string;
+  title?: string;
+  kind: string;
+  description?: string;
+  annotations: Record<string, boolean>;
+  inputSchema?: Record<string, Json>;
+  inputSchemaSha256: string;
+  outputSchema?: Record<string, Json>;
+  outputSchemaSha256?: string;
+  maxOutputChars: number;
+  config?: Json;
+  facts?: Record<string, Json>;
+}
+
+/** Everything the server as a whole can reach, aggregated from the tools' facts. */
+export interface Capabilities {
+  commands: string[];
+  hosts: string[];
+  /** Environment variables read from the server's environment (secrets included). */
+  env: string[];
+  secrets: string[];
+  /** Filesystem roots path arguments may resolve into. */
+  pathRoots: string[];
+  /** Tools whose command is a shell. */
+  shellTools: string[];
+}
+
+export interface BundledPackage {
+  version: string;
+  license: string;
+}
+
+export interface Manifest {
+  generator: { name: string; version: string };
+  server: { name: string; version: string; title?: string; instructions?: string };
+  inputs: Record<string, string>;
+  inputHash: string;
+  capabilities?: Capabilities;
+  tools: ManifestTool[];
+  bundle: { path: string; sha256: string; packages: Record<string, BundledPackage | string> };
+  outputs?: Record<string, string>;
+}
