@@ -14,7 +14,7 @@ import { generatorVersion } from "./manifest.js";
 const USAGE = `kervan ${"<version>"}: MCP servers from YAML tool specs
 
 Usage:
-  kervan gen [SPEC|DIR ...] [--out DIR] [--check]
+  kervan gen [SPEC|DIR ...] [--out DIR] [--check] [--strict]
   kervan gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
   kervan serve SPEC [--http PORT] [--host HOST]
   kervan serve [--http PORT] [--server-name NAME] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
@@ -46,7 +46,7 @@ function parseArgs(args: string[]): Parsed {
     if (VALUE_OPTIONS.has(a)) {
       if (head[i + 1] === undefined) throw new UsageError(`${a} requires a value`);
       parsed.options.set(a, head[++i]);
-    } else if (a === "--check" || a === "--help" || a === "-h") parsed.options.set(a, true);
+    } else if (a === "--check" || a === "--strict" || a === "--help" || a === "-h") parsed.options.set(a, true);
     else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
     else parsed.positional.push(a);
   }
@@ -70,6 +70,7 @@ async function gen(p: Parsed): Promise<number> {
   const result = await generate(sources, {
     outRoot,
     check,
+    strict: p.options.has("--strict"),
     // Whole-folder runs own the output root; a run over some specs never deletes other servers.
     pruneServers: !p.toolArgs.length && p.positional.length === 0,
     progress: (server, ms, cached) => process.stderr.write(`kervan: ${server} ${cached ? "unchanged" : "generated"} in ${Math.round(ms)} ms\n`),

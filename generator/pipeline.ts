@@ -1,5 +1,5 @@
 // The only file that knows the stage order:
-// load -> check -> normalize -> plan -> emit -> bundle -> write.
+// load -> check -> normalize -> lint -> plan -> emit -> bundle -> write.
 // (Bundling runs on the emitted sources in memory, before write, so `--check` compares the bundle too.)
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { EmittedFile, WriteReport } from "./model/output.js";
@@ -11,11 +11,14 @@ import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
 import { reusable } from "./manifest.js";
 import { write } from "./write.js";
+import { lint, strict as strictLint } from "./lint/index.js";
 
 export interface GenerateOptions {
   outRoot: string;
   check: boolean;
   pruneServers: boolean;
+  /** Lint warnings become errors: nothing is written when any is found. */
+  strict?: boolean;
   /** Called once per server with its time, for the progress line. */
   progress?: (server: string, ms: number, cached: boolean) => void;
 }
@@ -49,6 +52,9 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   const { diagnostics, specs } = checkSources(sources);
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, servers: [] };
   const servers = normalize(specs, diagnostics);
+  const warnings = lint(specs, servers);
+  if (options.strict && warnings.length) return { diagnostics: [...diagnostics, ...strictLint(warnings)], servers: [] };
+  diagnostics.push(...warnings);
   const emitPlan = plan(servers);
   const files: EmittedFile[] = [];
   for (const p of emitPlan.servers) {

@@ -53,6 +53,8 @@ export interface ToolKind {
   toolProperties?: Record<string, Record<string, Json>>;
   /** Whether the spec must give a description (builtins bring their own). */
   needsDescription: boolean;
+  /** A built-in tool brings its own name, description, schemas and annotations (the lint skips its wording). */
+  builtin?: boolean;
   check(tool: RawTool, ctx: RuleContext): void;
   normalize(tool: RawTool, ctx: RuleContext): KindNormalized;
   emit(plan: ToolPlan): KindEmit;

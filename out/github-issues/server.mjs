@@ -1259,6 +1259,16 @@ function encodeFields(fields, vals) {
       if (v !== void 0) out.push(`${name}=${v}`);
       continue;
     }
+    if ("map" in f) {
+      const given = arg(vals, f.map.input);
+      if (given === void 0 || given === null) continue;
+      const key = scalarText(f.map.input, given);
+      if (key === void 0 || !Object.hasOwn(f.map.values, key)) {
+        throw new ToolFault(`input.${f.map.input} must be one of ${Object.keys(f.map.values).map((k) => JSON.stringify(k)).join(", ")}`);
+      }
+      out.push(`${name}=${formEncode(f.map.values[key])}`);
+      continue;
+    }
     const arr = arg(vals, f.array.input);
     if (arr === void 0 || arr === null) continue;
     if (!Array.isArray(arr)) throw new ToolFault(`input.${f.array.input} must be an array`);

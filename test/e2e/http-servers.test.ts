@@ -64,7 +64,10 @@ describe("open-meteo: the seed's quickstart", () => {
     up.route = (_req, res) => res.end(JSON.stringify({ current: { temperature_2m: 70.1, wind_speed_10m: 3.7, weather_code: 0 } }));
     const reply = await rpc(server, call(5, "get_current_weather", { latitude: 1, longitude: 2, units: "imperial" }));
     expect(reply.result.isError).toBeUndefined();
-    expect(new URL(up.seen[0].target, up.origin).searchParams.get("units")).toBe("imperial");
+    const params = new URL(up.seen[0].target, up.origin).searchParams;
+    expect(params.get("temperature_unit")).toBe("fahrenheit");
+    expect(params.get("wind_speed_unit")).toBe("mph");
+    expect(params.has("units")).toBe(false);
   });
 
   it("answers invalid arguments as a tool error and sends no request", async () => {
@@ -168,7 +171,7 @@ describe("github-issues: secrets, path encoding, JSON bodies", () => {
   });
 
   it("stops at startup, naming the variable, when the token is missing", () => {
-    const env = { ...process.env, GITHUB_API_URL: up.origin };
+    const env: Record<string, string | undefined> = { ...process.env, GITHUB_API_URL: up.origin };
     delete env.GITHUB_TOKEN;
     const r = spawnSync(process.execPath, [GITHUB], { env, input: "", encoding: "utf8" });
     expect(r.status).toBe(2);

@@ -10,6 +10,8 @@ type Block = Record<string, any>;
 const SEGMENT_LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const SCALARS = ["string", "number", "integer", "boolean"];
+// Framing and routing headers: a template here could pick a virtual host or split the request.
+const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "expect"]);
 
 function propertyType(input: Json | undefined, name: string): string | undefined {
   const prop = (input as { properties?: Record<string, { type?: unknown; enum?: unknown[] }> } | undefined)?.properties?.[name];
@@ -53,7 +55,11 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
 
   // The origin is fixed: placeholders there would let input choose where the request goes.
   let base: URL | undefined;
-  if (String(http.baseUrl).includes("{{")) ctx.report("KV415", "baseUrl is fixed: no placeholders in scheme, host, port or prefix", at("/baseUrl"));
+  if (String(http.baseUrl).includes("{{")) {
+    ctx.report("KV415", "baseUrl is fixed: no placeholders in scheme, host, port or prefix", at("/baseUrl"));
+    const r = parseTemplate(String(http.baseUrl));
+    if ("parts" in r) for (const name of inputsOf(r.parts)) usedInputs.add(name); // one fault, one report
+  }
   else {
     try {
       base = new URL(http.baseUrl);
@@ -65,7 +71,9 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
     }
   }
 
-  String(http.path).split("/").slice(1).forEach((segment, i) => {
+  const segments = String(http.path).split("/").slice(1);
+  segments.forEach((segment, i) => {
+    if (segment === "" && i < segments.length - 1) ctx.report("KV417", "the path has an empty segment ('//'); only a trailing slash may be empty", at("/path"));
     const parts = parse(segment, at("/path"));
     if (!parts) return;
     const literal = parts.filter((p): p is { lit: string } => "lit" in p).map((p) => p.lit);
@@ -83,10 +91,11 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
       const parts = parse(value, p);
       if (parts) scalarOnly(parts, p, "query template (use {input, style} for arrays)");
     } else {
-      const { input: field } = value as { input: string };
+      const { input: field, map, style } = value as { input: string; map?: Record<string, string>; style?: string };
       usedInputs.add(field);
       const prop = (input as any)?.properties?.[field];
       if (!prop) ctx.report("KV412", `query '${name}' names input '${field}', which is no property of the input schema`, p);
+      else if (map) checkMap(name, field, map, prop, style, p, ctx);
       else if (prop.type !== "array" || !prop.items || !SCALARS.includes(prop.items.type)) {
         ctx.report("KV419", `query '${name}' spreads input '${field}', which must be an array of strings, numbers, integers or booleans`, p);
       }
@@ -94,6 +103,9 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
   }
   for (const [name, value] of Object.entries((http.headers ?? {}) as Record<string, string>)) {
     if (!TOKEN.test(name)) ctx.report("KV420", `'${name}' is not a valid header name`, at(`/headers/${name}`), { atKey: true });
+    else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+      ctx.report("KV430", `header '${name}' is set by the HTTP client itself; a spec may not set it`, at(`/headers/${name}`), { atKey: true });
+    }
     const parts = parse(value, at(`/headers/${name}`));
     if (parts) scalarOnly(parts, at(`/headers/${name}`), "header");
   }
@@ -106,6 +118,20 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
     if (!usedInputs.has(name)) ctx.report("KV422", `input '${name}' reaches no part of the request`, `${ctx.pointer}/input/properties/${name}`, { atKey: true });
   }
   checkOutput(tool, ctx);
+}
+
+/** A value map must cover exactly the values the input can take, so no call falls through it. */
+function checkMap(name: string, field: string, map: Record<string, string>, prop: { enum?: unknown[] }, style: string | undefined, p: string, ctx: RuleContext): void {
+  if (style !== undefined) ctx.report("KV429", `query '${name}' takes map or style, not both`, p);
+  if (!Array.isArray(prop.enum)) {
+    ctx.report("KV429", `query '${name}' maps input '${field}', which needs an enum listing the values it can take`, p);
+    return;
+  }
+  const values = prop.enum.map(String);
+  const missing = values.filter((v) => !(v in map));
+  const extra = Object.keys(map).filter((k) => !values.includes(k));
+  if (missing.length) ctx.report("KV429", `query '${name}' does not map ${missing.map((v) => JSON.stringify(v)).join(", ")} of input '${field}'`, p);
+  if (extra.length) ctx.report("KV429", `query '${name}' maps ${extra.map((v) => JSON.stringify(v)).join(", ")}, which input '${field}' cannot take`, p);
 }
 
 function checkBody(http: Block, ctx: RuleContext, parse: (t: string, p: string) => Part[] | undefined): void {

@@ -21,9 +21,11 @@ function jsonTemplate(node: Json): JsonTemplate {
 }
 
 function fields(spec: Record<string, Json>): FieldSpec[] {
-  return Object.entries(spec).map(([name, v]): FieldSpec =>
-    typeof v === "string" ? { name, value: parts(v) } : { name, array: { input: (v as any).input, style: (v as any).style ?? "repeat" } },
-  );
+  return Object.entries(spec).map(([name, v]): FieldSpec => {
+    if (typeof v === "string") return { name, value: parts(v) };
+    const f = v as { input: string; style?: "repeat" | "comma" | "pipe" | "space"; map?: Record<string, string> };
+    return f.map ? { name, map: { input: f.input, values: f.map } } : { name, array: { input: f.input, style: f.style ?? "repeat" } };
+  });
 }
 
 /** MCP annotations follow from the method unless the spec says otherwise. */

@@ -16,7 +16,7 @@ export const httpSchema: Record<string, Json> = {
     path: { type: "string", pattern: "^/", description: "Path template after baseUrl; a placeholder fills part of one segment and can never add '/', '?' or '#'." },
     query: {
       type: "object",
-      description: "Query parameters: a template, or {input, style} for an array input. A parameter whose optional input is absent is left out.",
+      description: "Query parameters: a template, {input, style} for an array input, or {input, map} to translate an enum value. A parameter whose optional input is absent is left out.",
       additionalProperties: {
         anyOf: [
           template,
@@ -24,7 +24,11 @@ export const httpSchema: Record<string, Json> = {
             type: "object",
             additionalProperties: false,
             required: ["input"],
-            properties: { input: { type: "string" }, style: { enum: ["repeat", "comma", "pipe", "space"] } },
+            properties: {
+              input: { type: "string", description: "The input field this parameter comes from." },
+              style: { enum: ["repeat", "comma", "pipe", "space"], description: "How an array input is spread (default repeat)." },
+              map: { type: "object", additionalProperties: { type: "string" }, description: "Input value -> the API's own value (e.g. metric: celsius)." },
+            },
           },
         ],
       },

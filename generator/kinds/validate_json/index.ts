@@ -24,6 +24,7 @@ export const validateJsonKind: ToolKind = {
     },
   },
   needsDescription: false,
+  builtin: true,
   check(tool, ctx) {
     for (const key of ["input", "output"]) {
       if (tool[key] !== undefined) ctx.report("KV431", `validate_json has a fixed ${key} schema; remove '${key}'`, `${ctx.pointer}/${key}`, { atKey: true });

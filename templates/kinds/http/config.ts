@@ -31,13 +31,15 @@ export type ArrayStyle =
   | "space"; // a=1%202 (spaceDelimited)
 
 /**
- * A query parameter or form field. Either a template (`value`) or an array input (`array`).
+ * A query parameter or form field. Either a template (`value`), an array input (`array`), or an
+ * input whose (enum) value is translated to the API's own word (`map`: metric -> celsius).
  * A template that references an absent optional input or absent optional secret is omitted as a
  * whole, so an absent value is never sent as an empty parameter.
  */
 export type FieldSpec =
   | { name: string; value: Part[] }
-  | { name: string; array: { input: string; style: ArrayStyle } };
+  | { name: string; array: { input: string; style: ArrayStyle } }
+  | { name: string; map: { input: string; values: Record<string, string> } };
 
 export interface HeaderSpec {
   /** A valid header token, checked when the handler is created. */

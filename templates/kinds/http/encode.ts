@@ -116,6 +116,17 @@ export function encodeFields(fields: FieldSpec[], vals: Values): string {
       if (v !== undefined) out.push(`${name}=${v}`);
       continue;
     }
+    if ("map" in f) {
+      const given = arg(vals, f.map.input);
+      if (given === undefined || given === null) continue;
+      const key = scalarText(f.map.input, given);
+      // The input schema's enum normally stops other values first; this guards a looser schema.
+      if (key === undefined || !Object.hasOwn(f.map.values, key)) {
+        throw new ToolFault(`input.${f.map.input} must be one of ${Object.keys(f.map.values).map((k) => JSON.stringify(k)).join(", ")}`);
+      }
+      out.push(`${name}=${formEncode(f.map.values[key])}`);
+      continue;
+    }
     const arr = arg(vals, f.array.input);
     if (arr === undefined || arr === null) continue;
     if (!Array.isArray(arr)) throw new ToolFault(`input.${f.array.input} must be an array`);

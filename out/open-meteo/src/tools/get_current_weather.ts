@@ -24,7 +24,20 @@ export const config: HttpToolConfig = {
       name: "current",
       value: [{ lit: "temperature_2m,wind_speed_10m,weather_code" }],
     },
-    { name: "units", value: [{ input: "units" }] },
+    {
+      name: "temperature_unit",
+      map: {
+        input: "units",
+        values: { metric: "celsius", imperial: "fahrenheit" },
+      },
+    },
+    {
+      name: "wind_speed_unit",
+      map: {
+        input: "units",
+        values: { metric: "kmh", imperial: "mph" },
+      },
+    },
   ],
   headers: [],
   secrets: [],

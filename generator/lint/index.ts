@@ -1,0 +1,62 @@
+// lint: warnings about how well each tool definition tells an agent what it does and when to
+// use it. Runs after check and normalize on valid specs only; `gen --strict` makes them errors.
+import type { Diagnostic } from "../model/diagnostic.js";
+import type { ServerIR } from "../model/ir.js";
+import type { LoadedSpec } from "../model/spec.js";
+import { KINDS } from "../kinds/index.js";
+import type { RawTool } from "../kinds/types.js";
+import { at } from "../check/locate.js";
+import { CLI_SOURCE } from "../cli/tool-flags.js";
+import type { LintServer, LintTool, Report, Rule } from "./types.js";
+import { descriptionRules } from "./rules/description.js";
+import { paramRules } from "./rules/params.js";
+import { annotationRules } from "./rules/annotations.js";
+import { outputRules } from "./rules/output.js";
+import { serverRules } from "./rules/server.js";
+
+/** The rule table, in code order. */
+export const RULES: Rule[] = [...descriptionRules, ...paramRules, ...annotationRules, ...outputRules, ...serverRules];
+
+function lintServer(spec: LoadedSpec, server: ServerIR): LintServer {
+  const raw = (spec.doc as { tools: RawTool[] }).tools;
+  const tools: LintTool[] = server.tools
+    .map((ir): LintTool => {
+      const r = raw[Number(ir.origin.pointer.split("/").pop())];
+      const builtin = KINDS.find((k) => k.key === ir.kind)?.builtin === true;
+      return {
+        name: ir.name,
+        ...(ir.title !== undefined ? { title: ir.title } : {}),
+        ...(typeof r.description === "string" || builtin ? { description: typeof r.description === "string" ? r.description : ir.description } : {}),
+        annotationsGiven: builtin || r.annotations !== undefined,
+        annotations: ir.annotations,
+        inputSchema: ir.inputSchema,
+        ...(ir.outputSchema ? { outputSchema: ir.outputSchema } : {}),
+        kind: ir.kind,
+        builtin,
+        raw: r,
+        ir,
+        pointer: ir.origin.pointer,
+      };
+    })
+    .sort((a, b) => Number(a.pointer.slice(7)) - Number(b.pointer.slice(7)));
+  return { spec, server, tools };
+}
+
+export function lint(specs: LoadedSpec[], servers: ServerIR[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const server of servers) {
+    const spec = specs.find((s) => s.file === server.origin.file);
+    // The command-line form has no way to give annotations or schemas' descriptions: not linted.
+    if (!spec || spec.file === CLI_SOURCE) continue;
+    const s = lintServer(spec, server);
+    for (const rule of RULES) {
+      const report: Report = (message, pointer, extra = {}) => out.push(at(spec, rule.code, message, pointer, { ...extra, severity: "warning" }));
+      if ("tool" in rule) for (const t of s.tools) rule.tool(t, s, report);
+      else rule.server(s, report);
+    }
+  }
+  return out;
+}
+
+/** `--strict`: every warning becomes an error. */
+export const strict = (ds: Diagnostic[]): Diagnostic[] => ds.map((d) => (d.severity === "warning" ? { ...d, severity: "error" } : d));

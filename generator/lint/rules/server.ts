@@ -1,0 +1,70 @@
+// Rules over a server's whole tool set: one naming convention (KV609), no sibling that shadows
+// another (KV610), and a tool count an agent can still choose from (KV611).
+import type { LintTool, ServerRule } from "../types.js";
+import { jaccard, levenshtein, words } from "../words.js";
+
+export const MAX_TOOLS = 40;
+
+function style(name: string): string | undefined {
+  if (name.includes("-")) return "kebab-case";
+  if (name.includes("_")) return /[A-Z]/.test(name) ? "mixed" : "snake_case";
+  if (/^[a-z][a-z0-9]*[A-Z]/.test(name)) return "camelCase";
+  if (/^[A-Z][a-z0-9]+[A-Z]/.test(name)) return "PascalCase";
+  if (name.includes(".")) return "dotted";
+  return undefined; // one lower-case word fits every convention
+}
+
+const descriptionWords = (t: LintTool) => new Set(words(t.description ?? "").filter((w) => w.length > 2));
+
+export const serverRules: ServerRule[] = [
+  {
+    code: "KV609",
+    summary: "all tool names of a server follow one naming convention",
+    server(s, report) {
+      const styled = s.tools.map((t) => [t, style(t.name)] as const).filter(([, st]) => st !== undefined);
+      const counts = new Map<string, number>();
+      for (const [, st] of styled) counts.set(st!, (counts.get(st!) ?? 0) + 1);
+      if (counts.size < 2) return;
+      // The majority wins; on a tie, the style of the first styled tool in the spec.
+      const max = Math.max(...counts.values());
+      const main = styled.find(([, st]) => counts.get(st!) === max)![1]!;
+      for (const [t, st] of styled) {
+        if (st === main) continue;
+        report(`tool name '${t.name}' is ${st} but this server's tools use ${main}`, `${t.pointer}/name`, { suggestion: "name every tool of a server the same way, e.g. verb_noun" });
+      }
+    },
+  },
+  {
+    code: "KV610",
+    summary: "no two tools have near-identical names or descriptions",
+    server(s, report) {
+      s.tools.forEach((b, j) => {
+        for (const a of s.tools.slice(0, j)) {
+          const same = words(a.name).join("") === words(b.name).join("");
+          if (same || levenshtein(a.name.toLowerCase(), b.name.toLowerCase()) <= 1) {
+            report(`tool name '${b.name}' is nearly identical to '${a.name}'; an agent may call one for the other`, `${b.pointer}/name`, { suggestion: "give the tools distinct names that say how they differ" });
+            return;
+          }
+          const [wa, wb] = [descriptionWords(a), descriptionWords(b)];
+          if (wa.size >= 5 && wb.size >= 5 && jaccard(wa, wb) >= 0.8) {
+            report(`the description of '${b.name}' is nearly identical to that of '${a.name}'; an agent cannot tell them apart`, b.raw.description !== undefined ? `${b.pointer}/description` : `${b.pointer}/name`, {
+              suggestion: "say what each tool does that the other does not, and when to use which",
+            });
+            return;
+          }
+        }
+      });
+    },
+  },
+  {
+    code: "KV611",
+    summary: `a server has at most ${MAX_TOOLS} tools`,
+    server(s, report) {
+      if (s.tools.length <= MAX_TOOLS) return;
+      report(`server '${s.server.name}' has ${s.tools.length} tools (more than ${MAX_TOOLS}); agents choose worse among many tools`, "/tools", {
+        atKey: true,
+        suggestion: "split the server by task, or merge tools that differ only by a parameter",
+      });
+    },
+  },
+];
