@@ -1,4 +1,4 @@
-// kervan: gen | serve | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
+// kervan: gen | serve | audit | changelog | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +10,7 @@ import { readSources, UsageError } from "./cli/sources.js";
 import { toolFlagsSource } from "./cli/tool-flags.js";
 import { specSchema } from "./check/spec-schema.js";
 import { generatorVersion } from "./manifest.js";
+import { auditCommand, changelogCommand } from "./cli/audit.js";
 
 const USAGE = `kervan ${"<version>"}: MCP servers from YAML tool specs
 
@@ -18,6 +19,10 @@ Usage:
   kervan gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
   kervan serve SPEC [--http PORT] [--host HOST]
   kervan serve [--http PORT] [--server-name NAME] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
+  kervan audit [SERVER] [--out DIR]          print AUDIT.md of a generated server
+  kervan changelog OLD NEW [--server NAME] [--out DIR]
+                           compare two versions of a server (manifest files, server folders or git
+                           revisions of DIR); exit 1 when a change is breaking
   kervan schema            print kervan.schema.json (the spec format, for editors)
 
 Tool options (CLI form, per --tool block):
@@ -35,7 +40,7 @@ interface Parsed {
   toolArgs: string[];
 }
 
-const VALUE_OPTIONS = new Set(["--out", "--http", "--host", "--server-name", "--server-version"]);
+const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version"]);
 
 function parseArgs(args: string[]): Parsed {
   const first = args.indexOf("--tool");
@@ -130,6 +135,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "gen") return gen(p);
   if (command === "serve") return serve(p);
+  if (command === "audit") return auditCommand(p.positional, p.options);
+  if (command === "changelog") return changelogCommand(p.positional, p.options);
   if (command === "schema") {
     process.stdout.write(JSON.stringify(specSchema(), null, 2) + "\n");
     return 0;

@@ -1,0 +1,24 @@
+// One entry of a changelog: where (a tool or the server), what (a path like the listing's
+// "Input schema / properties / path / type"), how, and why it breaks clients, if it does.
+import type { Json } from "../../templates/runtime/types.js";
+
+export interface Change {
+  /** The tool it concerns; undefined for server-wide changes. */
+  tool?: string;
+  path: string[];
+  change: "added" | "removed" | "changed";
+  old?: Json;
+  new?: Json;
+  /** Why this breaks clients or widens what the server can do; undefined when it does not. */
+  breaking?: string;
+}
+
+export interface Changelog {
+  server: string;
+  from: string;
+  to: string;
+  changes: Change[];
+}
+
+export const isObject = (v: Json | undefined): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);

@@ -1,0 +1,106 @@
+// Compares two manifests of one server: tools added and removed, descriptions, schemas field by
+// field, annotations, kind facts, server-wide capabilities and bundled packages. A change is
+// breaking when it can fail a client that worked before, or widens what the server can reach.
+import type { Json } from "../../templates/runtime/types.js";
+import type { Manifest, ManifestTool } from "./types.js";
+import { capabilitiesOf } from "./capabilities.js";
+import { diffSchema } from "./schema-diff.js";
+import { isObject, same, type Change, type Changelog } from "./change.js";
+
+// A hint flipping this way lets the tool do more than clients were told it would.
+const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function diffFacts(a: Record<string, Json>, b: Record<string, Json>, legacy: boolean, out: Change[]): void {
+  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (legacy && (!(key in a) || !(key in b))) continue;
+    if (same(a[key], b[key])) continue;
+    if (key === "paths") {
+      const [pa, pb] = [(isObject(a.paths) ? a.paths : {}) as Record<string, string[]>, (isObject(b.paths) ? b.paths : {}) as Record<string, string[]>];
+      const roots = (pb.allow ?? []).filter((r) => !(pa.allow ?? []).includes(r));
+      const undenied = (pa.deny ?? []).filter((d) => !(pb.deny ?? []).includes(d));
+      const why = roots.length ? `widened capability: new path root ${roots.join(", ")}` : undenied.length ? `widened capability: no longer denied ${undenied.join(", ")}` : undefined;
+      out.push({ path: ["Facts", "paths"], change: "changed", old: a.paths ?? null, new: b.paths ?? null, ...(why ? { breaking: why } : {}) });
+      continue;
+    }
+    let why: string | undefined;
+    if (key === "shell" && b.shell === true) why = "widened capability: now runs a shell";
+    if (key === "method" && WRITE_METHODS.has(String(b.method)) && !WRITE_METHODS.has(String(a.method))) why = `widened capability: now sends ${b.method}`;
+    const change = a[key] === undefined ? "added" : b[key] === undefined ? "removed" : "changed";
+    out.push({ path: ["Facts", key], change, ...(a[key] !== undefined ? { old: a[key] } : {}), ...(b[key] !== undefined ? { new: b[key] } : {}), ...(why ? { breaking: why } : {}) });
+  }
+}
+
+function diffSchemas(label: string, a: ManifestTool, b: ManifestTool, dir: "input" | "output", out: Change[]): void {
+  const [sa, sb] = dir === "input" ? [a.inputSchema, b.inputSchema] : [a.outputSchema, b.outputSchema];
+  const [ha, hb] = dir === "input" ? [a.inputSchemaSha256, b.inputSchemaSha256] : [a.outputSchemaSha256, b.outputSchemaSha256];
+  if (ha === hb && (same(sa, sb) || !sa || !sb)) return;
+  if (dir === "output" && hb === undefined) return void out.push({ path: [label], change: "removed", ...(sa ? { old: sa } : {}), breaking: "output schema removed: clients lose structured results" });
+  if (dir === "output" && ha === undefined) return void out.push({ path: [label], change: "added", ...(sb ? { new: sb } : {}) });
+  // A manifest from before full schemas were recorded carries only hashes.
+  if (!sa || !sb) return void out.push({ path: [label, "sha256"], change: "changed", old: ha ?? null, new: hb ?? null });
+  diffSchema(sa, sb, [label], dir, out);
+}
+
+/** `legacy`: one side predates full definitions in the manifest; a field it lacks is unknown, not absent. */
+function diffTool(a: ManifestTool, b: ManifestTool, legacy: boolean): Change[] {
+  const out: Change[] = [];
+  for (const key of ["kind", "title", "description", "maxOutputChars"] as const) {
+    if (same(a[key], b[key]) || (legacy && (a[key] === undefined || b[key] === undefined))) continue;
+    const label = key === "maxOutputChars" ? "Output cap" : key[0].toUpperCase() + key.slice(1);
+    out.push({ path: [label], change: a[key] === undefined ? "added" : b[key] === undefined ? "removed" : "changed", ...(a[key] !== undefined ? { old: a[key] } : {}), ...(b[key] !== undefined ? { new: b[key] } : {}) });
+  }
+  for (const hint of [...new Set([...Object.keys(a.annotations), ...Object.keys(b.annotations)])].sort()) {
+    const [x, y] = [a.annotations[hint], b.annotations[hint]];
+    if (x === y) continue;
+    const why = hint in WIDENING_HINTS && y === WIDENING_HINTS[hint] ? `widened capability: ${hint} ${x} -> ${y}` : undefined;
+    out.push({ path: ["Annotations", hint], change: "changed", old: x ?? null, new: y ?? null, ...(why ? { breaking: why } : {}) });
+  }
+  diffSchemas("Input schema", a, b, "input", out);
+  diffSchemas("Output schema", a, b, "output", out);
+  diffFacts(a.facts ?? {}, b.facts ?? {}, legacy, out);
+  return out.map((c) => ({ tool: b.name, ...c }));
+}
+
+function diffSet(label: string, a: string[], b: string[], why: (x: string) => string | undefined): Change[] {
+  const out: Change[] = [];
+  for (const x of b.filter((v) => !a.includes(v))) out.push({ path: [label], change: "added", new: x, ...(why(x) ? { breaking: why(x) } : {}) });
+  for (const x of a.filter((v) => !b.includes(v))) out.push({ path: [label], change: "removed", old: x });
+  return out;
+}
+
+function packages(m: Manifest): Record<string, { version: string; license?: string }> {
+  const out: Record<string, { version: string; license?: string }> = {};
+  for (const [name, p] of Object.entries(m.bundle?.packages ?? {})) out[name] = typeof p === "string" ? { version: p } : { ...p };
+  return out;
+}
+
+export function changelog(a: Manifest, b: Manifest): Changelog {
+  const changes: Change[] = [];
+  const [ca, cb] = [a.capabilities ?? capabilitiesOf(a.tools), b.capabilities ?? capabilitiesOf(b.tools)];
+  changes.push(...diffSet("Commands", ca.commands, cb.commands, (x) => `widened capability: a new command is run (${x})`));
+  changes.push(...diffSet("Hosts", ca.hosts, cb.hosts, (x) => `widened capability: a new host is contacted (${x})`));
+  // A secret is listed once, as a secret, not again as an environment variable.
+  changes.push(...diffSet("Secrets", ca.secrets, cb.secrets, (x) => `widened capability: a new secret is read (${x})`));
+  changes.push(...diffSet("Environment variables", ca.env.filter((e) => !ca.secrets.includes(e)), cb.env.filter((e) => !cb.secrets.includes(e)), (x) => `widened capability: a new environment variable is read (${x})`));
+  const [pa, pb] = [packages(a), packages(b)];
+  for (const name of [...new Set([...Object.keys(pa), ...Object.keys(pb)])].sort()) {
+    const [x, y] = [pa[name], pb[name]];
+    if (!x || !y) {
+      changes.push({ path: ["Bundled packages", name], change: x ? "removed" : "added", ...(x ? { old: x } : {}), ...(y ? { new: y } : {}) });
+      continue;
+    }
+    // Older manifests list versions only; a license missing on one side is unknown, not changed.
+    for (const key of ["version", "license"] as const) {
+      if (x[key] !== undefined && y[key] !== undefined && x[key] !== y[key]) changes.push({ path: ["Bundled packages", name, key], change: "changed", old: x[key]!, new: y[key]! });
+    }
+  }
+  const [ta, tb] = [new Map(a.tools.map((t) => [t.name, t])), new Map(b.tools.map((t) => [t.name, t]))];
+  for (const name of [...new Set([...ta.keys(), ...tb.keys()])].sort()) {
+    const [x, y] = [ta.get(name), tb.get(name)];
+    if (!y) changes.push({ tool: name, path: ["Tool"], change: "removed", breaking: "tool removed: clients calling it fail" });
+    else if (!x) changes.push({ tool: name, path: ["Tool"], change: "added", ...(y.description ? { new: y.description } : {}) });
+    else changes.push(...diffTool(x, y, !a.capabilities || !b.capabilities));
+  }
+  return { server: b.server.name, from: a.server.version, to: b.server.version, changes };
+}
