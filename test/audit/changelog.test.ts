@@ -1,0 +1,127 @@
+// The changelog between two versions of a server: a fixture pair against its golden text, one
+// test per breaking-change kind, and the CLI's exit codes (0 none, 1 breaking, 2 usage).
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { changelog } from "../../generator/audit/changelog.js";
+import { renderChangelog } from "../../generator/audit/changelog-render.js";
+import { capabilitiesOf } from "../../generator/audit/capabilities.js";
+import type { Manifest, ManifestTool } from "../../generator/audit/types.js";
+
+const DIR = "test/fixtures/changelog";
+const read = (name: string): Manifest => JSON.parse(readFileSync(`${DIR}/${name}`, "utf8"));
+const kervan = (...args: string[]) => spawnSync(process.execPath, ["bin/kervan.mjs", ...args], { encoding: "utf8" });
+
+/** The old fixture with one tool changed by `edit`; capabilities recomputed like the generator does. */
+function variant(edit: (tools: ManifestTool[]) => void): [Manifest, Manifest] {
+  const a = read("old.json");
+  const b = structuredClone(a);
+  edit(b.tools);
+  b.capabilities = capabilitiesOf(b.tools);
+  return [a, b];
+}
+const tool = (tools: ManifestTool[], name: string) => tools.find((t) => t.name === name)!;
+const prop = (tools: ManifestTool[], name: string, p: string) => (tool(tools, name).inputSchema!.properties as Record<string, Record<string, unknown>>)[p];
+const breaking = (a: Manifest, b: Manifest) => changelog(a, b).changes.filter((c) => c.breaking);
+
+describe("changelog", () => {
+  it("matches the golden output for the fixture pair", () => {
+    const text = renderChangelog(changelog(read("old.json"), read("new.json")));
+    const golden = `${DIR}/expected.txt`;
+    if (process.env.UPDATE_GOLDEN || !existsSync(golden)) writeFileSync(golden, text);
+    expect(text).toBe(readFileSync(golden, "utf8"));
+  });
+
+  it("reports no change between a manifest and itself", () => {
+    const log = changelog(read("old.json"), read("old.json"));
+    expect(log.changes).toEqual([]);
+    expect(renderChangelog(log)).toContain("No changes.");
+  });
+
+  const cases: [string, (t: ManifestTool[]) => void, RegExp][] = [
+    ["a tool removed", (t) => t.splice(t.indexOf(tool(t, "delete_note")), 1), /tool removed/],
+    ["a new required input", (t) => {
+      const s = tool(t, "search_notes").inputSchema!;
+      (s.properties as Record<string, unknown>).workspace = { type: "string" };
+      s.required = ["query", "workspace"];
+    }, /new required input: calls without 'workspace'/],
+    ["an existing input becoming required", (t) => void (tool(t, "search_notes").inputSchema!.required = ["query", "limit"]), /new required input: calls without 'limit'/],
+    ["a nullable type narrowed", (t) => void (prop(t, "search_notes", "tag").type = "string"), /narrowed type/],
+    ["number narrowed to integer", (t) => void (prop(t, "search_notes", "min_score").type = "integer"), /narrowed type/],
+    ["an enum losing a value", (t) => void (prop(t, "search_notes", "sort").enum = ["newest", "oldest"]), /narrowed enum/],
+    ["a tighter maximum", (t) => void (prop(t, "search_notes", "limit").maximum = 10), /narrowed maximum/],
+    ["a new minLength", (t) => void (prop(t, "search_notes", "query").minLength = 3), /narrowed minLength/],
+    ["a new pattern", (t) => void (prop(t, "search_notes", "query").pattern = "^[a-z]+$"), /narrowed pattern/],
+    ["an input property removed", (t) => void delete (tool(t, "search_notes").inputSchema!.properties as Record<string, unknown>).tag, /input property removed/],
+    ["an output field removed", (t) => void delete (tool(t, "search_notes").outputSchema!.properties as Record<string, unknown>).total, /output field removed/],
+    ["an output type widened", (t) => void ((tool(t, "search_notes").outputSchema!.properties as Record<string, Record<string, unknown>>).total.type = "number"), /widened type/],
+    ["a new host", (t) => void (tool(t, "search_notes").facts!.host = "api.other.example"), /new host is contacted \(api\.other\.example\)/],
+    ["a new command", (t) => void (tool(t, "read_note").facts!.command = "less"), /new command is run \(less\)/],
+    ["a new environment variable", (t) => void (tool(t, "read_note").facts!.env = ["HOME", "PATH"]), /new environment variable is read \(HOME\)/],
+    ["a new secret", (t) => {
+      const f = tool(t, "search_notes").facts!;
+      f.secrets = ["NOTES_TOKEN", "NOTES_ADMIN_TOKEN"];
+      f.env = ["NOTES_ADMIN_TOKEN", "NOTES_TOKEN"];
+    }, /new secret is read \(NOTES_ADMIN_TOKEN\)/],
+    ["a new path root", (t) => void (tool(t, "read_note").facts!.paths = { fields: ["path"], allow: ["/", "notes"], deny: [".git"] }), /new path root \//],
+    ["a denied path allowed again", (t) => void (tool(t, "read_note").facts!.paths = { fields: ["path"], allow: ["notes"], deny: [] }), /no longer denied \.git/],
+    ["readOnlyHint true -> false", (t) => void (tool(t, "read_note").annotations.readOnlyHint = false), /readOnlyHint true -> false/],
+    ["destructiveHint false -> true", (t) => void (tool(t, "read_note").annotations.destructiveHint = true), /destructiveHint false -> true/],
+    ["openWorldHint false -> true", (t) => void (tool(t, "read_note").annotations.openWorldHint = true), /openWorldHint false -> true/],
+    ["a shell", (t) => void (tool(t, "export_notes").facts!.shell = true), /now runs a shell/],
+    ["a read method becoming a write", (t) => void (tool(t, "search_notes").facts!.method = "POST"), /now sends POST/],
+  ];
+  for (const [name, edit, why] of cases) {
+    it(`flags ${name} as breaking`, () => {
+      const found = breaking(...variant(edit));
+      expect(found.length, JSON.stringify(found)).toBeGreaterThan(0);
+      expect(found.map((c) => c.breaking).join("\n")).toMatch(why);
+    });
+  }
+
+  const harmless: [string, (t: ManifestTool[]) => void][] = [
+    ["a new optional input", (t) => void ((tool(t, "search_notes").inputSchema!.properties as Record<string, unknown>).page = { type: "integer" })],
+    ["a wider input type", (t) => void (prop(t, "search_notes", "limit").type = "number")],
+    ["a looser maximum", (t) => void (prop(t, "search_notes", "limit").maximum = 500)],
+    ["an enum gaining a value", (t) => void (prop(t, "search_notes", "sort").enum = ["newest", "oldest", "relevance", "title"])],
+    ["a changed description", (t) => void (tool(t, "read_note").description = "Print one note file. Use it after search_notes.")],
+    ["readOnlyHint false -> true", (t) => void (tool(t, "delete_note").annotations.readOnlyHint = true)],
+    ["a command no longer run", (t) => void (tool(t, "delete_note").facts!.command = "cat")],
+  ];
+  for (const [name, edit] of harmless) {
+    it(`does not flag ${name}`, () => {
+      const [a, b] = variant(edit);
+      expect(changelog(a, b).changes.length).toBeGreaterThan(0);
+      expect(breaking(a, b)).toEqual([]);
+    });
+  }
+});
+
+describe("kervan changelog", () => {
+  it("exits 1 on breaking changes and prints the changelog", () => {
+    const r = kervan("changelog", `${DIR}/old.json`, `${DIR}/new.json`);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe(readFileSync(`${DIR}/expected.txt`, "utf8"));
+  });
+
+  it("exits 0 without breaking changes", () => {
+    const r = kervan("changelog", `${DIR}/old.json`, `${DIR}/old.json`);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("No changes.");
+  });
+
+  it("reads two git revisions of out/", () => {
+    const r = kervan("changelog", "HEAD", "HEAD", "--server", "repo-explorer");
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^# repo-explorer /);
+  });
+
+  it("exits 2 on usage errors", () => {
+    expect(kervan("changelog", `${DIR}/old.json`).status).toBe(2);
+    expect(kervan("changelog", "HEAD", "HEAD").status).toBe(2); // a revision needs --server
+    const r = kervan("changelog", "no-such-revision", "HEAD", "--server", "repo-explorer");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot read .*no-such-revision/);
+  });
+});
