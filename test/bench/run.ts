@@ -1,0 +1,140 @@
+// npm run bench: every measurement as a ratio against a baseline timed in the same run
+// (interleaved, medians, after warm-up), printed as one table with its target and whether it is
+// met, plus the absolute medians. Nothing here asserts on time: a missed target is reported, not
+// failed; only a benchmark that cannot run (a broken server, a failing build) sets exit code 1.
+// Progress goes to stderr, the report to stdout. Network: 127.0.0.1 only.
+import { existsSync, readFileSync } from "node:fs";
+import { cpus, platform, release } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { benchColdStart, benchRoundTrip, buildBench10, buildOpenApi10 } from "./startup.bench.js";
+import { benchGenerate } from "./generate.bench.js";
+import { openApiGeneratorVersion } from "./fixtures/openapi-project.js";
+import { REPO, cleanupTemp, met, ms, table, targetFromDetail, type BenchRow, type Row, type Target } from "./util.js";
+
+const started = performance.now();
+const rows: Row[] = [];
+const notes: string[] = [];
+const failures: string[] = [];
+let profile: string[] | undefined;
+
+const progress = (s: string) => process.stderr.write(`bench: ${s}\n`);
+
+async function section(name: string, fn: () => Promise<void>): Promise<void> {
+  const t = performance.now();
+  progress(`${name} ...`);
+  try {
+    await fn();
+    progress(`${name} done in ${ms(performance.now() - t)}`);
+  } catch (e) {
+    const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
+    failures.push(`${name}: ${msg}`);
+    progress(`${name} FAILED: ${msg.split("\n")[0]}`);
+  }
+}
+
+/**
+ * A bench module owned elsewhere (exec.bench.ts, http.bench.ts, validate-json.bench.ts), loaded
+ * only when its file exists; its rows keep the target their detail names, else `fallback`.
+ */
+async function external(file: string, fn: string, title: string, fallback: Target | undefined): Promise<void> {
+  const path = join(REPO, "test/bench", file);
+  if (!existsSync(path)) {
+    notes.push(`${title}: ${file} is not there yet; skipped.`);
+    return;
+  }
+  await section(title, async () => {
+    const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    const bench = mod[fn];
+    if (typeof bench !== "function") {
+      notes.push(`${title}: ${file} has no ${fn}(); skipped.`);
+      return;
+    }
+    const out = (await (bench as () => Promise<BenchRow[]>)()) ?? [];
+    for (const r of out) {
+      const m = /median ([\d.]+ ?(?:ms|µs|s)) vs ([\d.]+ ?(?:ms|µs|s))/.exec(r.detail);
+      const rate = /([\d.,]+\s*\/s) vs ([\d.,]+\s*\/s)/.exec(r.detail);
+      rows.push({
+        section: `${title} (${file})`,
+        name: r.name,
+        ratio: r.ratio,
+        target: targetFromDetail(r.detail) ?? fallback,
+        subject: m?.[1] ?? rate?.[1],
+        baseline: m?.[2] ?? rate?.[2],
+        throughput: !m && !!rate,
+        detail: r.detail,
+      });
+      notes.push(`${r.name}: ${r.detail}`);
+    }
+  });
+}
+
+function version(pkg: string): string {
+  try {
+    return (JSON.parse(readFileSync(join(REPO, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    return "not installed";
+  }
+}
+
+const cpu = cpus();
+console.log("# Kervan benchmarks (npm run bench)");
+console.log(
+  `node ${process.version} on ${platform()} ${release()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}; ` +
+    `openapi-mcp-generator ${openApiGeneratorVersion() ?? "not installed"}, typescript ${version("typescript")}, esbuild ${version("esbuild")}`,
+);
+console.log("Every ratio is subject / baseline, both measured in the same run (medians of interleaved rounds); lower is better, except rates marked ↑ (operations per second, higher is better).");
+
+let kervan10: string | undefined;
+let openapi10: Awaited<ReturnType<typeof buildOpenApi10>>;
+await section("building the 10-tool servers (Kervan: fixtures/bench10.yaml; openapi-mcp-generator: gen + tsc)", async () => {
+  kervan10 = await buildBench10();
+  try {
+    openapi10 = await buildOpenApi10();
+  } catch (e) {
+    notes.push(`openapi-mcp-generator 10-op server could not be built, so its cold start is not measured: ${String(e).split("\n")[0]}`);
+  }
+});
+
+if (kervan10) {
+  const entry = kervan10;
+  await section("cold start", async () => {
+    const r = await benchColdStart(entry, openapi10);
+    rows.push(...r.rows);
+    notes.push(...r.notes);
+  });
+  await section("stdio round trip", async () => {
+    const r = await benchRoundTrip(entry);
+    rows.push(...r.rows);
+    notes.push(...r.notes);
+  });
+}
+
+await external("exec.bench.ts", "benchExec", "Exec call vs bare child_process.spawn", { op: "≤", value: 1.2 });
+await external("http.bench.ts", "benchHttp", "HTTP tool call vs bare fetch (127.0.0.1 upstream)", { op: "≤", value: 1.15 });
+await external("validate-json.bench.ts", "benchValidateJson", "validate_json", undefined);
+
+await section("generation + bundling (10, 100, 1,000 tools; about two minutes)", async () => {
+  const r = await benchGenerate();
+  rows.push(...r.rows);
+  notes.push(...r.notes);
+  profile = r.profile;
+});
+
+cleanupTemp();
+
+console.log(table(rows));
+if (notes.length) console.log(["", "## Notes", ...notes.map((n) => `- ${n.replace(/\n/g, "\n  ")}`)].join("\n"));
+if (profile) console.log(["", "## Profile", ...profile].join("\n"));
+
+const targeted = rows.filter((r) => r.target);
+const missed = targeted.filter((r) => met(r.ratio, r.target) !== true);
+console.log("\n## Summary");
+console.log(`${targeted.length - missed.length} of ${targeted.length} targets met; ${rows.length - targeted.length} rows are for information.`);
+for (const r of missed) console.log(`  missed: ${r.name}: ${Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : "n/a"} (target ${r.target!.op} ${r.target!.value}×)`);
+for (const f of failures) console.log(`  FAILED to run: ${f.split("\n")[0]}`);
+console.log(`bench finished in ${ms(performance.now() - started)}`);
+if (failures.length) {
+  console.error(failures.join("\n\n"));
+  process.exitCode = 1;
+}
