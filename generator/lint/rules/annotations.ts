@@ -26,15 +26,16 @@ export function mutation(argv: string[]): string | undefined {
   return undefined;
 }
 
-function contradiction(t: LintTool): string | undefined {
+/** Why the annotations contradict the tool, and which hint is wrong. */
+function contradiction(t: LintTool): [string, string] | undefined {
   const a = t.annotations;
-  if (a.readOnlyHint && a.destructiveHint) return "readOnlyHint and destructiveHint are both true";
+  if (a.readOnlyHint && a.destructiveHint) return ["readOnlyHint and destructiveHint are both true", "destructiveHint"];
   const http = t.raw.http as { method?: string } | undefined;
   const exec = t.raw.exec as { argv?: string[] } | undefined;
-  if (http?.method && a.readOnlyHint && WRITES.has(http.method)) return `an HTTP ${http.method} is marked readOnlyHint: true`;
-  if (http?.method && a.destructiveHint && (http.method === "GET" || http.method === "HEAD")) return `an HTTP ${http.method} is marked destructiveHint: true`;
+  if (http?.method && a.readOnlyHint && WRITES.has(http.method)) return [`an HTTP ${http.method} is marked readOnlyHint: true`, "readOnlyHint"];
+  if (http?.method && a.destructiveHint && (http.method === "GET" || http.method === "HEAD")) return [`an HTTP ${http.method} is marked destructiveHint: true`, "destructiveHint"];
   const m = exec?.argv ? mutation(exec.argv) : undefined;
-  if (m && a.readOnlyHint) return `the tool ${m} but is marked readOnlyHint: true`;
+  if (m && a.readOnlyHint) return [`the tool ${m} but is marked readOnlyHint: true`, "readOnlyHint"];
   return undefined;
 }
 
@@ -53,9 +54,11 @@ export const annotationRules: ToolRule[] = [
     code: "KV607",
     summary: "annotations agree with what the kind does (HTTP method, command)",
     tool(t, _s, report) {
-      const why = contradiction(t);
-      if (!why) return;
-      report(`annotations of '${t.name}' contradict the tool: ${why}`, t.raw.annotations !== undefined ? `${t.pointer}/annotations` : `${t.pointer}/name`, {
+      const found = contradiction(t);
+      if (!found) return;
+      const [why, hint] = found;
+      const given = (t.raw.annotations ?? {}) as Record<string, unknown>;
+      report(`annotations of '${t.name}' contradict the tool: ${why}`, hint in given ? `${t.pointer}/annotations/${hint}` : `${t.pointer}/name`, {
         atKey: true,
         suggestion: "correct the annotations (or the request/command) so a client can trust them",
       });
