@@ -1,0 +1,89 @@
+// Every bundle in out/ is plain Node code that can do no more than its manifest (and AUDIT.md)
+// declares: no eval or new Function, imports of Node built-ins only, dynamic imports of literal
+// built-ins or relative paths, and only the declared hosts, commands and environment variables.
+import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { builtinModules } from "node:module";
+import { join } from "node:path";
+import type { Manifest } from "../../generator/audit/types.js";
+
+const OUT = "out";
+const servers = readdirSync(OUT).filter((d) => existsSync(join(OUT, d, "kervan.manifest.json"))).sort();
+const all = (code: string, re: RegExp) => [...code.matchAll(re)].map((m) => m[1]);
+const strings = (list: string) => all(list, /"([^"]*)"/g);
+const BUILTINS = new Set(builtinModules);
+
+// Reads of the environment the runtime makes with a name taken from a tool's emitted config:
+// exec's child environment (PATH plus env.pass), http's secrets and origin override.
+const DYNAMIC_ENV_READS = ["process.env[name]", "env[cfg.originEnv]", "env[s.env]"];
+
+describe("bundles in out/", () => {
+  it("there are bundles to check", () => expect(servers.length).toBeGreaterThanOrEqual(5));
+
+  for (const server of servers) {
+    describe(server, () => {
+      const code = readFileSync(join(OUT, server, "server.mjs"), "utf8");
+      const manifest: Manifest = JSON.parse(readFileSync(join(OUT, server, "kervan.manifest.json"), "utf8"));
+      const audit = readFileSync(join(OUT, server, "AUDIT.md"), "utf8");
+      const caps = manifest.capabilities!;
+
+      it("is the bundle the manifest and AUDIT.md name", () => {
+        const sha = createHash("sha256").update(code).digest("hex");
+        expect(manifest.bundle.sha256).toBe(sha);
+        expect(audit).toContain(sha);
+      });
+
+      it("generates no code at run time", () => {
+        expect(code).not.toMatch(/(?<![\w$.])eval\s*\(|new\s+Function\s*\(|(?<![\w$.])Function\s*\(\s*["'`]/);
+      });
+
+      it("imports Node built-ins only", () => {
+        const statics = all(code, /^\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/gm).concat(all(code, /^\s*import\s*["']([^"']+)["']/gm));
+        for (const spec of statics) expect(spec, spec).toMatch(/^node:/);
+        for (const spec of statics) expect(BUILTINS.has(spec.slice(5)), spec).toBe(true);
+        // esbuild's __require shim is never handed a package name.
+        expect(all(code, /(?<!['"\w$.])require\(\s*([^)]*)\)/g)).toEqual([]);
+      });
+
+      it("imports dynamically only literal built-ins or relative paths", () => {
+        for (const arg of all(code, /(?<![\w$.])import\s*\(\s*([^)]*)\)/g)) {
+          expect(arg, arg).toMatch(/^["'](node:[a-z_/]+|\.\.?\/[^"']*)["']$/);
+        }
+      });
+
+      it("contacts only the declared hosts", () => {
+        const hosts = new Set(all(code, /https?:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)/g));
+        hosts.delete("127.0.0.1"); // the --http listener's own address, in usage text
+        expect([...hosts].sort()).toEqual(caps.hosts);
+        for (const host of caps.hosts) expect(audit).toContain(`\`${host}\``);
+      });
+
+      it("runs only the declared commands, without a shell of its own", () => {
+        const commands = [...new Set(all(code, /argv:\s*\[\s*\[\s*"([^"]*)"/g))].sort();
+        expect(commands).toEqual(caps.commands);
+        const childProcess = all(code, /^\s*import\s*\{([^}]*)\}\s*from\s*["']node:child_process["']/gm);
+        if (commands.length) expect(childProcess.map((s) => s.trim())).toEqual(["spawn"]);
+        else expect(code).not.toMatch(/node:child_process/);
+        expect(code).not.toMatch(/shell:\s*true/);
+        for (const c of caps.commands) expect(audit).toContain(`\`${c}\``);
+      });
+
+      it("reads only the declared environment variables", () => {
+        const statics = [...all(code, /process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g), ...all(code, /process\.env\[\s*["']([^"']+)["']\s*\]/g)];
+        expect(statics).toEqual([]);
+        const dynamic = all(code, /((?:process\.)?env\[(?!\s*["'])[^\]]+\])(?!\s*=[^=])/g);
+        for (const site of dynamic) expect(DYNAMIC_ENV_READS, site).toContain(site);
+        // The names those sites read come from the emitted configs.
+        const named = [
+          ...all(code, /pass:\s*\[([^\]]*)\]/g).flatMap(strings),
+          ...all(code, /secrets:\s*\[([^\]]*)\]/g).flatMap((s) => all(s, /env:\s*"([^"]+)"/g)),
+          ...all(code, /originEnv:\s*"([^"]+)"/g),
+          ...(code.includes('["PATH", ...') ? ["PATH"] : []),
+        ];
+        expect([...new Set(named)].sort()).toEqual(caps.env);
+        for (const name of caps.env) expect(audit).toContain(`\`${name}\``);
+      });
+    });
+  }
+});
