@@ -4,6 +4,7 @@ import { StartupError, type Json, type ToolHandler, type ToolOutcome } from "../
 import { clipText } from "../../runtime/clip.js";
 import type { HttpDeps, HttpToolConfig } from "./config.js";
 import { encodeFields, headerValue, jsonBody, pathSegment, ToolFault, type Values } from "./encode.js";
+import { mediaBlock, mediaOf } from "./media.js";
 import { makeRedactor, type Redactor } from "./redact.js";
 import { deadline, failureReason, readCapped, send, type OutRequest } from "./transport.js";
 import { checkConfig } from "./validate.js";
@@ -88,9 +89,17 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
       dl.done();
     }
     // Redaction comes first, on the text, before JSON parsing or select can see anything.
-    const text = r.redactor.text(decoder.decode(bytes));
+    const decoded = decoder.decode(bytes);
+    const text = r.redactor.text(decoded);
     if (res.status >= 400) return failR(statusError(res, text));
-    if (cfg.output.raw) return cfg.output.hasSchema ? { text, value: text } : { text };
+    if (cfg.output.raw) {
+      const media = bytes.byteLength > 0 ? mediaOf(res.headers.get("content-type")) : undefined;
+      if (!media) return cfg.output.hasSchema ? { text, value: text } : { text };
+      // The UTF-8 view shows every ASCII spelling of a secret and its raw UTF-8 bytes, whatever surrounds them.
+      if (text !== decoded) return fail(`refused: the upstream's ${media.mimeType} answer contains a configured secret`);
+      if (cfg.output.hasSchema) return fail(`the upstream answered ${media.mimeType}, which this tool's output schema cannot hold`);
+      return { content: [mediaBlock(media, bytes)] };
+    }
     if (tooDeep(text)) return failR(`the upstream's answer nests deeper than ${MAX_DEPTH} levels`);
     let data: Json;
     try {
