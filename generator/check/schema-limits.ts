@@ -108,6 +108,7 @@ function compiles(schema: Json, problems: SchemaProblem[]): void {
     ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false, allowUnionTypes: true });
     addFormats.default(ajv);
     ajv.addKeyword(MCP_HEADER);
+    ajv.addKeyword("$anchor"); // resolved by ajv for $ref, but not registered: strict mode would refuse it
   }
   try {
     ajv.compile(schema as object);

@@ -33,6 +33,8 @@ export function emitValidators(plan: ServerPlan): EmittedFile {
   });
   addFormats.default(ajv);
   ajv.addKeyword(MCP_HEADER); // an MCP annotation for clients, nothing to validate
+  // ajv resolves $anchor for $ref but never registers it, so strict mode refused it in a $ref target.
+  ajv.addKeyword("$anchor");
   const exports: Record<string, string> = {};
   const aliases: string[] = [];
   // Identical schemas (every exec tool's output schema, say) compile once; later names alias the first.
