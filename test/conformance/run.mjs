@@ -1,34 +1,31 @@
-// npm run conformance: runs the official MCP conformance suite (server side, over HTTP) against a Kervan
-// server bundle, for revision 2026-07-28 and again for 2025-11-25. Exits non-zero on any unexpected result.
-import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+// npm run conformance: generates the conformance fixture spec with `kervan gen`, starts its http
+// tools' fixture upstream and the generated server over Streamable HTTP, and runs the official MCP
+// conformance suite (server side) against it for revision 2026-07-28 and again for 2025-11-25.
+// Exits non-zero on any unexpected result.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { startUpstream } from "./upstream.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const here = dirname(fileURLToPath(import.meta.url));
 const work = join(root, "test/.tmp/conformance");
 const REVISIONS = ["2026-07-28", "2025-11-25"];
+const SPEC = "test/fixtures/conformance/conformance.yaml";
+const OUT = join(root, "test/.tmp/conformance-out");
 
-/** The server under test. Today a hand-written fixture entry; later a generated server from a spec. */
-async function getServerBundle() {
-  const outfile = join(work, "server.mjs");
-  await build({
-    entryPoints: [join(here, "fixture-server.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    alias: { "@kervan/runtime": join(root, "templates/runtime/index.ts") },
-    logLevel: "warning",
-  });
-  return outfile;
+/** The server under test: generated from the conformance fixture spec by the real CLI. */
+function getServerBundle() {
+  const gen = spawnSync(process.execPath, [join(root, "bin/kervan.mjs"), "gen", SPEC, "--out", OUT], { cwd: root, encoding: "utf8" });
+  if (gen.status !== 0) throw new Error(`kervan gen failed (exit ${gen.status}):\n${gen.stdout}${gen.stderr}`);
+  return join(OUT, "kervan-conformance/server.mjs");
 }
 
-function startServer(bundle) {
-  const proc = spawn(process.execPath, [bundle, "--http", "0", "--host", "127.0.0.1"], { stdio: ["ignore", "ignore", "pipe"] });
+/** The generated server, its http tools repointed at the fixture upstream through their baseUrlEnv. */
+function startServer(bundle, upstream) {
+  const env = { ...process.env, KERVAN_CONFORMANCE_UPSTREAM: upstream };
+  const proc = spawn(process.execPath, [bundle, "--http", "0", "--host", "127.0.0.1"], { stdio: ["ignore", "ignore", "pipe"], env });
   let err = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${err}`)), 10_000);
@@ -48,6 +45,7 @@ function startServer(bundle) {
 function runSuite(url, revision) {
   const node22 = join(root, "node_modules/.bin/node");
   const runner = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+  rmSync(join(work, revision), { recursive: true, force: true }); // -o DIR holds this run's results only
   const args = [runner, "server", "--url", url, "--requirements", revision, "--expected-failures", join(here, "expected-failures.yaml"), "-o", join(work, revision)];
   return new Promise((resolve) => {
     const child = spawn(node22, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -66,8 +64,9 @@ function summarize(out) {
 }
 
 mkdirSync(work, { recursive: true });
-const bundle = await getServerBundle();
-const { proc, url } = await startServer(bundle);
+const bundle = getServerBundle();
+const upstream = await startUpstream();
+const { proc, url } = await startServer(bundle, upstream.origin);
 let failed = false;
 try {
   for (const revision of REVISIONS) {
@@ -78,5 +77,6 @@ try {
   }
 } finally {
   proc.kill("SIGTERM");
+  await upstream.close();
 }
 process.exitCode = failed ? 1 : 0;
