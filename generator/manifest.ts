@@ -19,6 +19,11 @@ export function generatorVersion(): string {
   return JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")).version;
 }
 
+/** Hash of the generator and the input files alone: known right after load, before any check. */
+export function sourceHash(inputs: Record<string, string>): string {
+  return sha256(JSON.stringify({ fingerprint: generatorFingerprint(), inputs }));
+}
+
 /** Hash of everything that decides a server's output. */
 export function inputHash(plan: ServerPlan): string {
   return sha256(JSON.stringify({ fingerprint: generatorFingerprint(), server: plan.server }));
@@ -36,6 +41,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
       ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
     },
     inputs: plan.server.inputs,
+    sourceHash: sourceHash(plan.server.inputs),
     inputHash: inputHash(plan),
     capabilities: serverCapabilities(tools),
     tools,
@@ -57,21 +63,27 @@ export function buildManifest(plan: ServerPlan, files: EmittedFile[], bundle: Bu
 
 /** The files of a previous run that can be reused as they are, or undefined when anything differs. */
 export function reusable(outRoot: string, plan: ServerPlan): EmittedFile[] | undefined {
-  let manifest: { inputHash?: string; outputs?: Record<string, string> };
+  const hash = inputHash(plan);
+  return cachedOutputs(outRoot, plan.dir, (m) => m.inputHash === hash);
+}
+
+/** A server folder's files when its manifest passes `matches` and every output still has its recorded hash. */
+export function cachedOutputs(outRoot: string, dir: string, matches: (manifest: Partial<Manifest>) => boolean): EmittedFile[] | undefined {
+  let manifest: Partial<Manifest> & { outputs?: Record<string, string> };
   let manifestText: string;
   try {
-    manifestText = readFileSync(join(outRoot, plan.dir, MANIFEST), "utf8");
+    manifestText = readFileSync(join(outRoot, dir, MANIFEST), "utf8");
     manifest = JSON.parse(manifestText);
   } catch {
     return undefined;
   }
-  if (manifest.inputHash !== inputHash(plan) || !manifest.outputs) return undefined;
-  const files: EmittedFile[] = [{ path: `${plan.dir}/${MANIFEST}`, contents: manifestText }];
+  if (!matches(manifest) || !manifest.outputs) return undefined;
+  const files: EmittedFile[] = [{ path: `${dir}/${MANIFEST}`, contents: manifestText }];
   for (const [rel, hash] of Object.entries(manifest.outputs)) {
     try {
-      const contents = readFileSync(join(outRoot, plan.dir, rel), "utf8");
+      const contents = readFileSync(join(outRoot, dir, rel), "utf8");
       if (sha256(contents) !== hash) return undefined;
-      files.push({ path: `${plan.dir}/${rel}`, contents });
+      files.push({ path: `${dir}/${rel}`, contents });
     } catch {
       return undefined;
     }

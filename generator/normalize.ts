@@ -32,14 +32,19 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
   };
 }
 
+/** The spec file and the files it includes, with their sha256, sorted. */
+export function specInputs(spec: LoadedSpec): Record<string, string> {
+  const inputs: Record<string, string> = { [spec.file]: spec.hash, ...spec.includes };
+  return Object.fromEntries(Object.entries(inputs).sort(([a], [b]) => byCodeUnit(a, b)));
+}
+
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
     const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[] };
     const s = doc.server;
     const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
     const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
-    const inputs: Record<string, string> = { [spec.file]: spec.hash };
-    for (const [path, hash] of Object.entries(spec.includes)) inputs[path] = hash;
+    const inputs = specInputs(spec);
     return {
       name: String(s.name),
       version: String(s.version),
@@ -48,7 +53,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       maxOutputChars: max,
       tools,
       origin: { file: spec.file, pointer: "" },
-      inputs: Object.fromEntries(Object.entries(inputs).sort(([a], [b]) => byCodeUnit(a, b))),
+      inputs,
     };
   });
   return servers.sort((a, b) => byCodeUnit(a.name, b.name));

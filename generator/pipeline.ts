@@ -7,9 +7,10 @@ import type { SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
 import { load } from "./load.js";
 import { check } from "./check/index.js";
-import { normalize } from "./normalize.js";
+import { normalize, specInputs } from "./normalize.js";
 import { plan } from "./plan.js";
-import { reusable } from "./manifest.js";
+import { cachedOutputs, reusable, sourceHash } from "./manifest.js";
+import type { LoadedSpec } from "./model/spec.js";
 import { write } from "./write.js";
 import { lint, strict as strictLint } from "./lint/index.js";
 
@@ -48,13 +49,42 @@ export function checkSources(sources: SourceFile[]): { diagnostics: Diagnostic[]
   return { diagnostics, specs };
 }
 
+/**
+ * When every spec and the generator are unchanged and every output is intact, the previous run's
+ * files stand as they are: no check, lint, emit or bundle runs. (Warnings were printed then.)
+ */
+function unchanged(specs: LoadedSpec[], outRoot: string): { name: string; files: EmittedFile[] }[] | undefined {
+  const found: { name: string; files: EmittedFile[] }[] = [];
+  for (const spec of specs) {
+    const name = (spec.doc as { server?: { name?: unknown } } | undefined)?.server?.name;
+    if (typeof name !== "string" || !/^[a-z0-9][a-z0-9._-]*$/.test(name) || found.some((f) => f.name === name)) return undefined;
+    const hash = sourceHash(specInputs(spec));
+    const files = cachedOutputs(outRoot, name, (m) => m.sourceHash === hash && m.server?.name === name);
+    if (!files) return undefined;
+    found.push({ name, files });
+  }
+  return found.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
 export async function generate(sources: SourceFile[], options: GenerateOptions): Promise<GenerateResult> {
+  if (!options.check && !options.strict) {
+    const loadDiagnostics: Diagnostic[] = [];
+    const started = performance.now();
+    const cached = unchanged(load(sources, loadDiagnostics), options.outRoot);
+    if (cached && !loadDiagnostics.length) {
+      for (const c of cached) options.progress?.(c.name, performance.now() - started, true);
+      const names = cached.map((c) => c.name);
+      const report = write(options.outRoot, cached.flatMap((c) => c.files), names, { check: false, pruneServers: options.pruneServers });
+      return { diagnostics: [], report, servers: names };
+    }
+  }
   const { diagnostics, specs } = checkSources(sources);
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, servers: [] };
   const servers = normalize(specs, diagnostics);
-  const warnings = lint(specs, servers);
-  if (options.strict && warnings.length) return { diagnostics: [...diagnostics, ...strictLint(warnings)], servers: [] };
-  diagnostics.push(...warnings);
+  const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...lint(specs, servers)];
+  // --strict holds every warning, the check stage's too, to the bar of an error.
+  if (options.strict && warnings.length) return { diagnostics: strictLint(warnings), servers: [] };
+  diagnostics.splice(0, diagnostics.length, ...warnings);
   const emitPlan = plan(servers);
   const files: EmittedFile[] = [];
   for (const p of emitPlan.servers) {

@@ -39,6 +39,8 @@ export interface Manifest {
   generator: { name: string; version: string };
   server: { name: string; version: string; title?: string; instructions?: string };
   inputs: Record<string, string>;
+  /** The generator's fingerprint with the input files' hashes: lets an unchanged spec skip every stage. */
+  sourceHash: string;
   inputHash: string;
   capabilities?: Capabilities;
   tools: ManifestTool[];

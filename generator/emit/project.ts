@@ -1,5 +1,7 @@
 // One in-memory ts-morph project for the whole run: creating it is the expensive part.
-import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from "ts-morph";
+// Files are created from structures in one call, so ts-morph prints each file once instead of
+// re-parsing it after every added declaration (which grows with the square of a file's size).
+import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind, type StatementStructures, type WriterFunction } from "ts-morph";
 
 let project: Project | undefined;
 
@@ -11,22 +13,27 @@ export function tsProject(): Project {
   return project;
 }
 
-/** Builds a source file with `build` and returns the header plus its text; the file is dropped after. */
-export function emitSource(path: string, head: string, build: (file: SourceFile) => void): string {
-  const file = tsProject().createSourceFile(path, "", { overwrite: true });
-  build(file);
+export type Statement = string | WriterFunction | StatementStructures;
+
+/** The header plus the printed statements; the file is dropped from the project after. */
+export function emitSource(path: string, head: string, statements: Statement[]): string {
+  const file = tsProject().createSourceFile(path, { statements }, { overwrite: true });
   const text = file.getFullText();
   tsProject().removeSourceFile(file);
   return `${head}\n${text}`;
 }
 
+export function importDecl(moduleSpecifier: string, names: string[], isTypeOnly = false): StatementStructures {
+  return { kind: StructureKind.ImportDeclaration, moduleSpecifier, namedImports: names, isTypeOnly };
+}
+
 /**
- * `export const name: type = value;` as a top-level statement. Written through the statement
- * writer because ts-morph indents multi-line variable initializers by an extra level.
+ * `export const name: type = value;` written as text: ts-morph indents multi-line variable
+ * initializers by an extra level, the statement writer does not.
  */
-export function addConst(file: SourceFile, name: string, type: string | undefined, value: string, doc?: string): void {
-  file.addStatements((w) => {
+export function constStatement(name: string, type: string | undefined, value: string, doc?: string): WriterFunction {
+  return (w) => {
     if (doc) w.writeLine(`/** ${doc} */`);
     w.write(`export const ${name}${type ? `: ${type}` : ""} = ${value};`);
-  });
+  };
 }

@@ -1,10 +1,11 @@
-// Emits src/types.ts: TypeScript types of every tool's input and output (json-schema-to-typescript).
+// Emits src/types.ts: TypeScript types of every tool's input and output (json-schema-to-typescript,
+// unformatted for speed, then indented by bracket depth).
 import { compile } from "json-schema-to-typescript";
-import { format } from "prettier";
 import type { Json } from "../../templates/runtime/types.js";
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
+import { indentTypes } from "./indent.js";
 
 /** A copy whose type names are ours: nested titles dropped, $defs named after the tool, so tools never collide. */
 function prepare(schema: Record<string, Json>, typeName: string): Record<string, Json> {
@@ -34,6 +35,7 @@ async function typeOf(schema: Record<string, Json>, name: string): Promise<strin
     format: false,
     additionalProperties: false,
     unknownAny: true,
+    ignoreMinAndMaxItems: true, // maxItems: 20 would otherwise become a union of 21 tuple types
     declareExternallyReferenced: true,
     $refOptions: { resolve: { external: false, file: false, http: false } } as object,
   });
@@ -45,6 +47,6 @@ export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
     parts.push(await typeOf(t.tool.inputSchema, t.inputType));
     if (t.outputType && t.tool.outputSchema) parts.push(await typeOf(t.tool.outputSchema, t.outputType));
   }
-  const body = await format(parts.join("\n"), { parser: "typescript" });
+  const body = indentTypes(parts.join("\n\n"));
   return { path: `${plan.dir}/src/types.ts`, contents: header(plan.server.origin.file) + "\n" + body };
 }

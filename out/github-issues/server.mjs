@@ -1326,6 +1326,18 @@ function build(t, vals) {
   return obj;
 }
 
+// templates/kinds/http/media.ts
+function mediaOf(contentType) {
+  const m = /^\s*(image|audio)\/([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\s*(?:;|$)/i.exec(contentType ?? "");
+  if (!m) return void 0;
+  const type = m[1].toLowerCase();
+  return { type, mimeType: `${type}/${m[2].toLowerCase()}` };
+}
+function mediaBlock(media, bytes) {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  return { type: media.type, data, mimeType: media.mimeType };
+}
+
 // templates/kinds/http/redact.ts
 var REDACTED = "[REDACTED]";
 var identity = { text: (s) => s, json: (v) => v };
@@ -1676,9 +1688,16 @@ function createHttpHandler(cfg, deps = {}) {
     } finally {
       dl.done();
     }
-    const text = r.redactor.text(decoder.decode(bytes));
+    const decoded = decoder.decode(bytes);
+    const text = r.redactor.text(decoded);
     if (res.status >= 400) return failR(statusError(res, text));
-    if (cfg.output.raw) return cfg.output.hasSchema ? { text, value: text } : { text };
+    if (cfg.output.raw) {
+      const media = bytes.byteLength > 0 ? mediaOf(res.headers.get("content-type")) : void 0;
+      if (!media) return cfg.output.hasSchema ? { text, value: text } : { text };
+      if (text !== decoded) return fail2(`refused: the upstream's ${media.mimeType} answer contains a configured secret`);
+      if (cfg.output.hasSchema) return fail2(`the upstream answered ${media.mimeType}, which this tool's output schema cannot hold`);
+      return { content: [mediaBlock(media, bytes)] };
+    }
     if (tooDeep(text)) return failR(`the upstream's answer nests deeper than ${MAX_DEPTH} levels`);
     let data;
     try {

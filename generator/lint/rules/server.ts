@@ -38,15 +38,22 @@ export const serverRules: ServerRule[] = [
     code: "KV610",
     summary: "no two tools have near-identical names or descriptions",
     server(s, report) {
+      // Every pair is compared, so each tool's keys are computed once and the edit distance runs
+      // only for names whose lengths differ by at most one.
+      const keys = s.tools.map((t) => ({ joined: words(t.name).join(""), lower: t.name.toLowerCase(), desc: descriptionWords(t) }));
       s.tools.forEach((b, j) => {
-        for (const a of s.tools.slice(0, j)) {
-          const same = words(a.name).join("") === words(b.name).join("");
-          if (same || levenshtein(a.name.toLowerCase(), b.name.toLowerCase()) <= 1) {
+        const kb = keys[j];
+        for (let i = 0; i < j; i++) {
+          const a = s.tools[i];
+          const ka = keys[i];
+          const near = Math.abs(ka.lower.length - kb.lower.length) <= 1 && levenshtein(ka.lower, kb.lower) <= 1;
+          if (ka.joined === kb.joined || near) {
             report(`tool name '${b.name}' is nearly identical to '${a.name}'; an agent may call one for the other`, `${b.pointer}/name`, { suggestion: "give the tools distinct names that say how they differ" });
             return;
           }
-          const [wa, wb] = [descriptionWords(a), descriptionWords(b)];
-          if (wa.size >= 5 && wb.size >= 5 && jaccard(wa, wb) >= 0.8) {
+          const [small, large] = ka.desc.size < kb.desc.size ? [ka.desc.size, kb.desc.size] : [kb.desc.size, ka.desc.size];
+          // Jaccard can reach 0.8 only when the smaller set has at least 0.8 of the larger's words.
+          if (small >= 5 && small >= 0.8 * large && jaccard(ka.desc, kb.desc) >= 0.8) {
             report(`the description of '${b.name}' is nearly identical to that of '${a.name}'; an agent cannot tell them apart`, b.raw.description !== undefined ? `${b.pointer}/description` : `${b.pointer}/name`, {
               suggestion: "say what each tool does that the other does not, and when to use which",
             });

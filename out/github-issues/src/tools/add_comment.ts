@@ -4,7 +4,6 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_add_comment_input, validate_add_comment_output } from "../validators.mjs";
 import type { AddCommentInput, AddCommentOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = AddCommentInput;
 /** The structured result this tool returns. */

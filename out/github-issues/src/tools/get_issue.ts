@@ -4,7 +4,6 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_get_issue_input, validate_get_issue_output } from "../validators.mjs";
 import type { GetIssueInput, GetIssueOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GetIssueInput;
 /** The structured result this tool returns. */

@@ -4,7 +4,6 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_list_issues_input, validate_list_issues_output } from "../validators.mjs";
 import type { ListIssuesInput, ListIssuesOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ListIssuesInput;
 /** The structured result this tool returns. */

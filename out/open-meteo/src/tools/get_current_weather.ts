@@ -4,7 +4,6 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_get_current_weather_input, validate_get_current_weather_output } from "../validators.mjs";
 import type { GetCurrentWeatherInput, GetCurrentWeatherOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GetCurrentWeatherInput;
 /** The structured result this tool returns. */

@@ -4,7 +4,6 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_git_diff_input, validate_git_diff_output } from "../validators.mjs";
 import type { GitDiffInput, GitDiffOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GitDiffInput;
 /** The structured result this tool returns. */

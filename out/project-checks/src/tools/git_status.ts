@@ -4,7 +4,6 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_git_status_input, validate_git_status_output } from "../validators.mjs";
 import type { GitStatusInput, GitStatusOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GitStatusInput;
 /** The structured result this tool returns. */

@@ -4,7 +4,6 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_run_test_file_input, validate_run_test_file_output } from "../validators.mjs";
 import type { RunTestFileInput, RunTestFileOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = RunTestFileInput;
 /** The structured result this tool returns. */

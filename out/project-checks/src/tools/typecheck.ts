@@ -4,7 +4,6 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_typecheck_input, validate_typecheck_output } from "../validators.mjs";
 import type { TypecheckInput, TypecheckOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = TypecheckInput;
 /** The structured result this tool returns. */

@@ -4,7 +4,6 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_list_files_input, validate_list_files_output } from "../validators.mjs";
 import type { ListFilesInput, ListFilesOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ListFilesInput;
 /** The structured result this tool returns. */

@@ -4,7 +4,6 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_read_file_input, validate_read_file_output } from "../validators.mjs";
 import type { ReadFileInput, ReadFileOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ReadFileInput;
 /** The structured result this tool returns. */

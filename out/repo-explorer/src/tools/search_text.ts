@@ -4,7 +4,6 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_search_text_input, validate_search_text_output } from "../validators.mjs";
 import type { SearchTextInput, SearchTextOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = SearchTextInput;
 /** The structured result this tool returns. */

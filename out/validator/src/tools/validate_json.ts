@@ -4,7 +4,6 @@ import { createValidateJsonHandler, runWorkerRoleIfAny } from "@kervan/kinds/val
 import type { ToolDef } from "@kervan/runtime";
 import { validate_validate_json_input, validate_validate_json_output } from "../validators.mjs";
 import type { ValidateJsonInput, ValidateJsonOutput } from "../types.js";
-
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ValidateJsonInput;
 /** The structured result this tool returns. */
