@@ -1,6 +1,6 @@
 // out/<server>/kervan.manifest.json: what went in (input hashes, generator version) and what came
 // out (output hashes), plus the audit facts AUDIT.md is rendered from (generator/audit/). Also the cache: an unchanged input hash with intact outputs means no work.
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmittedFile, BundleResult } from "./model/output.js";
 import type { ServerPlan } from "./model/plan.js";
@@ -89,4 +89,19 @@ export function cachedOutputs(outRoot: string, dir: string, matches: (manifest: 
     }
   }
   return files;
+}
+
+/** The manifests of the servers generated under an output root (unreadable ones are skipped). */
+export function generatedManifests(outRoot: string): Partial<Manifest>[] {
+  if (!existsSync(outRoot)) return [];
+  const found: Partial<Manifest>[] = [];
+  for (const entry of readdirSync(outRoot, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    try {
+      found.push(JSON.parse(readFileSync(join(outRoot, entry.name, MANIFEST), "utf8")));
+    } catch {
+      // not a generated server, or a damaged manifest: then it is simply not reused
+    }
+  }
+  return found;
 }

@@ -1,16 +1,17 @@
 // The only file that knows the stage order:
-// load -> check -> normalize -> lint -> plan -> emit -> bundle -> write.
+// load -> check -> normalize -> lint -> plan -> emit -> bundle -> manifest + audit -> write.
 // (Bundling runs on the emitted sources in memory, before write, so `--check` compares the bundle too.)
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { EmittedFile, WriteReport } from "./model/output.js";
 import type { SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
-import { load } from "./load.js";
+import { load, sha256 } from "./load.js";
 import { check } from "./check/index.js";
-import { normalize, specInputs } from "./normalize.js";
+import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
-import { cachedOutputs, reusable, sourceHash } from "./manifest.js";
-import type { LoadedSpec } from "./model/spec.js";
+import { cachedOutputs, generatedManifests, reusable, sourceHash } from "./manifest.js";
 import { write } from "./write.js";
 import { lint, strict as strictLint } from "./lint/index.js";
 
@@ -18,7 +19,7 @@ export interface GenerateOptions {
   outRoot: string;
   check: boolean;
   pruneServers: boolean;
-  /** Lint warnings become errors: nothing is written when any is found. */
+  /** Every warning becomes an error: nothing is written when any is found. */
   strict?: boolean;
   /** Called once per server with its time, for the progress line. */
   progress?: (server: string, ms: number, cached: boolean) => void;
@@ -34,7 +35,8 @@ export interface GenerateResult {
 export async function buildServer(p: ServerPlan, outRoot: string | undefined): Promise<{ files: EmittedFile[]; cached: boolean }> {
   const previous = outRoot ? reusable(outRoot, p) : undefined;
   if (previous) return { files: previous, cached: true };
-  // Loaded on first use: ts-morph, prettier and esbuild cost a second, and a spec with errors never needs them.
+  // Loaded on first use: ts-morph, json-schema-to-typescript and esbuild cost half a second, and a
+  // spec with errors never needs them.
   const [{ emitServer }, { bundleServer }, { buildManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   const files = await emitServer(p);
   const bundle = await bundleServer(p, files);
@@ -49,17 +51,33 @@ export function checkSources(sources: SourceFile[]): { diagnostics: Diagnostic[]
   return { diagnostics, specs };
 }
 
+type Cached = { name: string; files: EmittedFile[] };
+
 /**
- * When every spec and the generator are unchanged and every output is intact, the previous run's
- * files stand as they are: no check, lint, emit or bundle runs. (Warnings were printed then.)
+ * When every spec (and each file it includes) and the generator are unchanged and every output is
+ * intact, the previous run's files stand as they are: nothing is parsed, checked, linted, emitted
+ * or bundled. Found by content hashes alone, through the manifests under the output root.
+ * (Warnings were printed by the run that built them.)
  */
-function unchanged(specs: LoadedSpec[], outRoot: string): { name: string; files: EmittedFile[] }[] | undefined {
-  const found: { name: string; files: EmittedFile[] }[] = [];
-  for (const spec of specs) {
-    const name = (spec.doc as { server?: { name?: unknown } } | undefined)?.server?.name;
-    if (typeof name !== "string" || !/^[a-z0-9][a-z0-9._-]*$/.test(name) || found.some((f) => f.name === name)) return undefined;
-    const hash = sourceHash(specInputs(spec));
-    const files = cachedOutputs(outRoot, name, (m) => m.sourceHash === hash && m.server?.name === name);
+function unchanged(sources: SourceFile[], outRoot: string): Cached[] | undefined {
+  const manifests = generatedManifests(outRoot);
+  const found: Cached[] = [];
+  for (const source of sources) {
+    const hash = sha256(source.text);
+    const match = manifests.find((m) => m.inputs?.[source.path] === hash);
+    const name = match?.server?.name;
+    if (!match?.inputs || !name || found.some((f) => f.name === name)) return undefined;
+    // Included schema files are named relative to the spec's folder; they must hash the same today.
+    for (const [path, h] of Object.entries(match.inputs)) {
+      if (path === source.path) continue;
+      try {
+        if (sha256(readFileSync(join(dirname(source.path), path), "utf8")) !== h) return undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    const expected = sourceHash(match.inputs);
+    const files = cachedOutputs(outRoot, name, (m) => m.sourceHash === expected);
     if (!files) return undefined;
     found.push({ name, files });
   }
@@ -67,11 +85,11 @@ function unchanged(specs: LoadedSpec[], outRoot: string): { name: string; files:
 }
 
 export async function generate(sources: SourceFile[], options: GenerateOptions): Promise<GenerateResult> {
+  const started = performance.now();
+  // --check proves the checked-in bytes from scratch, and --strict must see every warning again.
   if (!options.check && !options.strict) {
-    const loadDiagnostics: Diagnostic[] = [];
-    const started = performance.now();
-    const cached = unchanged(load(sources, loadDiagnostics), options.outRoot);
-    if (cached && !loadDiagnostics.length) {
+    const cached = unchanged(sources, options.outRoot);
+    if (cached) {
       for (const c of cached) options.progress?.(c.name, performance.now() - started, true);
       const names = cached.map((c) => c.name);
       const report = write(options.outRoot, cached.flatMap((c) => c.files), names, { check: false, pruneServers: options.pruneServers });
@@ -84,17 +102,15 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...lint(specs, servers)];
   // --strict holds every warning, the check stage's too, to the bar of an error.
   if (options.strict && warnings.length) return { diagnostics: strictLint(warnings), servers: [] };
-  diagnostics.splice(0, diagnostics.length, ...warnings);
   const emitPlan = plan(servers);
   const files: EmittedFile[] = [];
   for (const p of emitPlan.servers) {
-    const started = performance.now();
-    // --check regenerates from scratch: it must prove the checked-in bytes, not trust them.
+    const serverStarted = performance.now();
     const built = await buildServer(p, options.check ? undefined : options.outRoot);
     files.push(...built.files);
-    options.progress?.(p.server.name, performance.now() - started, built.cached);
+    options.progress?.(p.server.name, performance.now() - serverStarted, built.cached);
   }
   const names = emitPlan.servers.map((p) => p.dir);
   const report = write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers });
-  return { diagnostics, report, servers: names };
+  return { diagnostics: warnings, report, servers: names };
 }

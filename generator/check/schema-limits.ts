@@ -102,8 +102,18 @@ function portable(pattern: string, pointer: string, problems: SchemaProblem[], a
 }
 
 let ajv: Ajv2020 | undefined;
+// Specs repeat schemas (every tool taking one `path`, say): each distinct one is compiled once.
+const compiled = new Map<string, string | undefined>();
+
 /** The schema must compile in strict mode: this catches misspelt keywords and bad regexes at build time. */
 function compiles(schema: Json, problems: SchemaProblem[]): void {
+  const key = JSON.stringify(schema);
+  if (!compiled.has(key)) compiled.set(key, compileError(schema));
+  const error = compiled.get(key);
+  if (error) problems.push({ code: "KV510", message: `schema does not compile: ${error}`, pointer: "" });
+}
+
+function compileError(schema: Json): string | undefined {
   if (!ajv) {
     ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false, allowUnionTypes: true });
     addFormats.default(ajv);
@@ -112,8 +122,8 @@ function compiles(schema: Json, problems: SchemaProblem[]): void {
   }
   try {
     ajv.compile(schema as object);
+    return undefined;
   } catch (e) {
-    const text = (e as Error).message.replace(/^strict mode: /, "");
-    problems.push({ code: "KV510", message: `schema does not compile: ${text}`, pointer: "" });
+    return (e as Error).message.replace(/^strict mode: /, "");
   }
 }

@@ -4,6 +4,7 @@ import type { LoadedSpec } from "../model/spec.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import { specSchema } from "./spec-schema.js";
 import { at } from "./locate.js";
+import { levenshtein } from "../lint/words.js";
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;
 function getValidator() {
@@ -15,24 +16,10 @@ function closest(word: string, options: string[]): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   for (const o of options) {
-    const d = distance(word.toLowerCase(), o.toLowerCase());
+    const d = levenshtein(word.toLowerCase(), o.toLowerCase());
     if (d < bestScore) [best, bestScore] = [o, d];
   }
   return bestScore <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
 }
 
 /** /tools/0/exec/argv -> tools[0].exec.argv */

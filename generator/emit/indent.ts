@@ -30,16 +30,27 @@ function unwrap(line: string): string {
 const isComment = (line: string) => line.startsWith("/*") || line.startsWith("*");
 
 export function indentTypes(source: string): string {
-  const lines = source.split("\n").map((l) => unwrap(l.trim()));
-  // `{` followed (across blank lines) by `}` is an empty object type.
-  for (let i = 0; i < lines.length; i++) {
-    if (isComment(lines[i]) || !lines[i].endsWith("{")) continue;
-    let j = i + 1;
-    while (j < lines.length && lines[j] === "") j++;
-    if (j < lines.length && lines[j].startsWith("}")) {
-      lines[i] = lines[i] + lines[j];
-      lines.splice(i + 1, j - i);
+  const lines: string[] = [];
+  for (const raw of source.split("\n")) {
+    const line = unwrap(raw.trim());
+    // `{` followed (across blank lines) by `}` is an empty object type.
+    if (line.startsWith("}")) {
+      let j = lines.length - 1;
+      while (j >= 0 && lines[j] === "") j--;
+      if (j >= 0 && !isComment(lines[j]) && lines[j].endsWith("{")) {
+        lines.length = j + 1;
+        lines[j] += line;
+        continue;
+      }
     }
+    lines.push(line);
+  }
+  // The next code line after each line, found in one backward pass (a union may continue there).
+  const next: string[] = new Array(lines.length).fill("");
+  for (let i = lines.length - 2, seen = ""; i >= 0; i--) {
+    const l = lines[i + 1];
+    if (l && !isComment(l)) seen = l;
+    next[i] = seen;
   }
   const out: string[] = [];
   let depth = 0;
@@ -56,8 +67,7 @@ export function indentTypes(source: string): string {
     const closes = /^[}\])]/.test(line) ? 1 : 0;
     const level = Math.max(0, depth - closes);
     depth = Math.max(0, depth + depthChange(line));
-    const next = lines.slice(i + 1).find((l) => l && !isComment(l)) ?? "";
-    const continues = /^[|&]/.test(next);
+    const continues = /^[|&]/.test(next[i]);
     // A member or alias ends here; an interface's own closing brace (back at depth 0) takes none.
     const needsSemi = ENDS_VALUE.test(line) && !continues && !(closes && depth === 0 && line === "}") && !line.startsWith("export interface");
     out.push("  ".repeat(level) + line + (needsSemi && !line.endsWith(";") ? ";" : ""));

@@ -29,16 +29,27 @@ function prepare(schema: Record<string, Json>, typeName: string): Record<string,
   return copy;
 }
 
+const PLACEHOLDER = "KervanPlaceholderTypeName";
+// json2ts output depends on the schema and the type name only, and the name appears only as
+// itself and as the prefix of $defs names: compile each distinct schema once under a placeholder.
+const compiledTypes = new Map<string, Promise<string>>();
+
 async function typeOf(schema: Record<string, Json>, name: string): Promise<string> {
-  return compile(prepare(schema, name) as object, name, {
-    bannerComment: "",
-    format: false,
-    additionalProperties: false,
-    unknownAny: true,
-    ignoreMinAndMaxItems: true, // maxItems: 20 would otherwise become a union of 21 tuple types
-    declareExternallyReferenced: true,
-    $refOptions: { resolve: { external: false, file: false, http: false } } as object,
-  });
+  const key = JSON.stringify(schema);
+  let text = compiledTypes.get(key);
+  if (!text) {
+    text = compile(prepare(schema, PLACEHOLDER) as object, PLACEHOLDER, {
+      bannerComment: "",
+      format: false,
+      additionalProperties: false,
+      unknownAny: true,
+      ignoreMinAndMaxItems: true, // maxItems: 20 would otherwise become a union of 21 tuple types
+      declareExternallyReferenced: true,
+      $refOptions: { resolve: { external: false, file: false, http: false } } as object,
+    });
+    compiledTypes.set(key, text);
+  }
+  return (await text).replaceAll(PLACEHOLDER, name);
 }
 
 export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {

@@ -33,3 +33,13 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   const union = a.size + b.size - shared;
   return union ? shared / union : 1;
 }
+
+/** Whether two strings are at most one insertion, deletion or substitution apart, in linear time. */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a.length < b.length) [a, b] = [b, a];
+  if (a.length - b.length > 1) return false;
+  let i = 0;
+  while (i < b.length && a[i] === b[i]) i++;
+  // After the first difference, the rest must match with one character of `a` skipped or replaced.
+  return a.length === b.length ? a.slice(i + 1) === b.slice(i + 1) : a.slice(i + 1) === b.slice(i);
+}

@@ -2,6 +2,7 @@
 // interleaved (alternating which goes first) so drift and warm-up hit both sides alike.
 import { spawn } from "node:child_process";
 import { pathToFileURL } from "node:url";
+import { interleave, median } from "./util.js";
 import { createExecHandler } from "../../templates/kinds/exec/index.js";
 
 export interface BenchRow {
@@ -27,11 +28,6 @@ function bare(command: string, args: string[]): Promise<void> {
   });
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 async function compare(name: string, argv: string[], rounds: number): Promise<BenchRow> {
   const handler = createExecHandler({ tool: name, argv: argv.map((a) => [a]), fields: {} });
   const ctx = { signal: new AbortController().signal, era: "2026-07-28" as const };
@@ -40,23 +36,8 @@ async function compare(name: string, argv: string[], rounds: number): Promise<Be
     if (out.isError) throw new Error(`bench command failed: ${out.text}`);
   };
   const viaSpawn = () => bare(argv[0], argv.slice(1));
-  for (let i = 0; i < 5; i++) await Promise.all([viaTool(), viaSpawn()]); // warm-up
-  const tool: number[] = [];
-  const base: number[] = [];
-  const time = async (fn: () => Promise<void>, into: number[]) => {
-    const t = performance.now();
-    await fn();
-    into.push(performance.now() - t);
-  };
-  for (let i = 0; i < rounds; i++) {
-    if (i % 2) {
-      await time(viaTool, tool);
-      await time(viaSpawn, base);
-    } else {
-      await time(viaSpawn, base);
-      await time(viaTool, tool);
-    }
-  }
+  // Interleaved, alternating which goes first, after untimed warm-up runs (JIT, connection pool).
+  const [tool, base] = await interleave([viaTool, viaSpawn], rounds, 5);
   const mt = median(tool);
   const mb = median(base);
   return {

@@ -3,6 +3,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
+import { interleave, median } from "./util.js";
 import { compileSelect, createHttpHandler, type HttpToolConfig } from "../../templates/kinds/http/index.js";
 
 export interface BenchRow {
@@ -24,11 +25,6 @@ const BODY = JSON.stringify({
 const TOKEN = "bench-token-0123456789abcdef";
 const SELECT = "{temperatureC: current.temperature_2m, windKmh: current.wind_speed_10m, weatherCode: current.weather_code}";
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 async function compare(name: string, origin: string, cfg: HttpToolConfig, select: string | undefined, rounds: number, withTimeout = false): Promise<BenchRow> {
   const handler = createHttpHandler(cfg, { env: { BENCH_BASE_URL: origin, BENCH_TOKEN: TOKEN }, select: select ? compileSelect(select) : undefined });
   const ctx = { signal: new AbortController().signal, era: "2026-07-28" as const };
@@ -49,23 +45,8 @@ async function compare(name: string, origin: string, cfg: HttpToolConfig, select
     clearTimeout(timer);
     if (!cfg.output.raw) JSON.parse(text);
   };
-  for (let i = 0; i < 500; i++) await Promise.all([viaTool(), viaFetch()]); // warm-up (JIT, connection pool)
-  const tool: number[] = [];
-  const base: number[] = [];
-  const time = async (fn: () => Promise<void>, into: number[]) => {
-    const t = performance.now();
-    await fn();
-    into.push(performance.now() - t);
-  };
-  for (let i = 0; i < rounds; i++) {
-    if (i % 2) {
-      await time(viaTool, tool);
-      await time(viaFetch, base);
-    } else {
-      await time(viaFetch, base);
-      await time(viaTool, tool);
-    }
-  }
+  // Interleaved, alternating which goes first, after untimed warm-up runs (JIT, connection pool).
+  const [tool, base] = await interleave([viaTool, viaFetch], rounds, 500);
   const mt = median(tool);
   const mb = median(base);
   return {

@@ -1,7 +1,7 @@
 // Rules over a server's whole tool set: one naming convention (KV609), no sibling that shadows
 // another (KV610), and a tool count an agent can still choose from (KV611).
 import type { LintTool, ServerRule } from "../types.js";
-import { jaccard, levenshtein, words } from "../words.js";
+import { jaccard, withinOneEdit, words } from "../words.js";
 
 export const MAX_TOOLS = 40;
 
@@ -38,15 +38,14 @@ export const serverRules: ServerRule[] = [
     code: "KV610",
     summary: "no two tools have near-identical names or descriptions",
     server(s, report) {
-      // Every pair is compared, so each tool's keys are computed once and the edit distance runs
-      // only for names whose lengths differ by at most one.
+      // Every pair is compared, so each tool's keys are computed once and the checks are linear.
       const keys = s.tools.map((t) => ({ joined: words(t.name).join(""), lower: t.name.toLowerCase(), desc: descriptionWords(t) }));
       s.tools.forEach((b, j) => {
         const kb = keys[j];
         for (let i = 0; i < j; i++) {
           const a = s.tools[i];
           const ka = keys[i];
-          const near = Math.abs(ka.lower.length - kb.lower.length) <= 1 && levenshtein(ka.lower, kb.lower) <= 1;
+          const near = withinOneEdit(ka.lower, kb.lower);
           if (ka.joined === kb.joined || near) {
             report(`tool name '${b.name}' is nearly identical to '${a.name}'; an agent may call one for the other`, `${b.pointer}/name`, { suggestion: "give the tools distinct names that say how they differ" });
             return;
