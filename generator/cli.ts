@@ -1,4 +1,4 @@
-// kervan: gen | serve | audit | changelog | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
+// kervan: init | gen | serve | audit | changelog | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,10 +11,12 @@ import { toolFlagsSource } from "./cli/tool-flags.js";
 import { specSchema } from "./check/spec-schema.js";
 import { generatorVersion } from "./manifest.js";
 import { auditCommand, changelogCommand } from "./cli/audit.js";
+import { initCommand } from "./cli/init.js";
 
 const USAGE = `kervan ${"<version>"}: MCP servers from YAML tool specs
 
 Usage:
+  kervan init [NAME] [--dir DIR]             write a starter spec (specs/NAME.yaml)
   kervan gen [SPEC|DIR ...] [--out DIR] [--check] [--strict]
   kervan gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
   kervan serve SPEC [--http PORT] [--host HOST]
@@ -40,7 +42,7 @@ interface Parsed {
   toolArgs: string[];
 }
 
-const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version"]);
+const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version", "--dir"]);
 
 function parseArgs(args: string[]): Parsed {
   const first = args.indexOf("--tool");
@@ -133,6 +135,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
+  if (command === "init") return initCommand(p.positional, p.options);
   if (command === "gen") return gen(p);
   if (command === "serve") return serve(p);
   if (command === "audit") return auditCommand(p.positional, p.options);

@@ -45,7 +45,9 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   if (input && typeof input === "object" && !Array.isArray(input) && input.type !== "object" && !inputFaulted) {
     report("KV403", "an input schema must have type \"object\" (MCP tools take an object of arguments)", `${pointer}/input`);
   }
-  out.push(...common.filter((d) => !reported.has(d.location.pointer)));
+  // A schema that does not compile (KV510) usually fails for the reason the kind already named.
+  const under = (p: string) => own.some((d) => d.location.pointer.startsWith(`${p}/`));
+  out.push(...common.filter((d) => !reported.has(d.location.pointer) && !(d.code === "KV510" && under(d.location.pointer))));
 }
 
 export function check(specs: LoadedSpec[]): Diagnostic[] {
