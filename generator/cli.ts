@@ -20,7 +20,7 @@ Usage:
   kervan gen [SPEC|DIR ...] [--out DIR] [--check] [--strict]
   kervan gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
   kervan serve SPEC [--http PORT] [--host HOST]
-  kervan serve [--http PORT] [--server-name NAME] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
+  kervan [serve] [--http PORT] [--server-name NAME] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
   kervan audit [SERVER] [--out DIR]          print AUDIT.md of a generated server
   kervan changelog OLD NEW [--server NAME] [--out DIR]
                            compare two versions of a server (manifest files, server folders or git
@@ -120,6 +120,8 @@ async function serve(p: Parsed): Promise<number> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // `kervan --tool ... --exec ...` with no command serves, as the seed's CLI form does.
+  if (argv[0] === "--tool") argv = ["serve", ...argv];
   const [command, ...rest] = argv;
   const usage = USAGE.replace("<version>", generatorVersion());
   if (!command || command === "help" || command === "--help" || command === "-h") {

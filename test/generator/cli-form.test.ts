@@ -53,6 +53,16 @@ describe("kervan serve from flags", () => {
   });
 });
 
+describe("kervan --tool ... with no command", () => {
+  it("serves the tools on stdio, as the seed's CLI form does", () => {
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+    const r = spawnSync(process.execPath, [KERVAN, "--tool", "--name", "say", "--exec", "echo", "{msg}"], { encoding: "utf8", input: list + "\n" });
+    expect(r.status).toBe(0);
+    const reply = JSON.parse(r.stdout.trim());
+    expect(reply.result.tools.map((t: { name: string }) => t.name)).toEqual(["say"]);
+  });
+});
+
 describe("CLI form startup errors", () => {
   const schema = (props: object, required: string[]) => JSON.stringify({ type: "object", properties: props, required, additionalProperties: false });
   const cases: [string, string[], RegExp][] = [
