@@ -1,5 +1,6 @@
 // Streamable HTTP request-metadata headers (2026-07-28): MCP-Protocol-Version, Mcp-Method, Mcp-Name and
 // Mcp-Param-* must match the body; any missing, malformed or mismatched one is 400 + -32020.
+import { clipText } from "./clip.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { HEADER_MISMATCH, isObject, RpcError, type JsonRpcRequest } from "./jsonrpc.js";
 import type { Core } from "./core.js";
@@ -46,7 +47,7 @@ function expectEqual(headers: IncomingHttpHeaders, name: string, display: string
   const raw = headerValue(headers, name);
   if (raw === undefined) mismatch(`${display} header is required`);
   const value = decode ? decodeHeaderValue(raw, display) : raw;
-  if (value !== body) mismatch(`${display} header value '${value}' does not match body value '${body}'`);
+  if (value !== body) mismatch(`${display} header value '${clipText(value)}' does not match body value '${clipText(body)}'`);
 }
 
 /** x-mcp-header annotations of a tool's input schema, following chains of `properties`. */
@@ -106,7 +107,7 @@ export function createHeaderValidator(core: Core) {
       }
       if (raw === undefined) mismatch(`${param.display} header is required when the argument is present`);
       const value = decodeHeaderValue(raw, param.display);
-      if (!sameValue(value, body)) mismatch(`${param.display} header value '${value}' does not match the argument`);
+      if (!sameValue(value, body)) mismatch(`${param.display} header value '${clipText(value)}' does not match the argument`);
     }
   };
 }
