@@ -630,7 +630,7 @@ function expectEqual(headers, name, display, body, decode) {
   const raw = headerValue(headers, name);
   if (raw === void 0) mismatch(`${display} header is required`);
   const value = decode ? decodeHeaderValue(raw, display) : raw;
-  if (value !== body) mismatch(`${display} header value '${value}' does not match body value '${body}'`);
+  if (value !== body) mismatch(`${display} header value '${clipText(value)}' does not match body value '${clipText(body)}'`);
 }
 function collectParams(schema, path, out) {
   if (!isObject(schema) || !isObject(schema.properties)) return;
@@ -684,7 +684,7 @@ function createHeaderValidator(core) {
       }
       if (raw === void 0) mismatch(`${param.display} header is required when the argument is present`);
       const value = decodeHeaderValue(raw, param.display);
-      if (!sameValue(value, body)) mismatch(`${param.display} header value '${value}' does not match the argument`);
+      if (!sameValue(value, body)) mismatch(`${param.display} header value '${clipText(value)}' does not match the argument`);
     }
   };
 }
@@ -692,6 +692,7 @@ var SENTINEL_START, SENTINEL_END, BASE64, PLAIN, utf8;
 var init_http_headers = __esm({
   "templates/runtime/http-headers.ts"() {
     "use strict";
+    init_clip();
     init_jsonrpc();
     SENTINEL_START = "=?base64?";
     SENTINEL_END = "?=";
