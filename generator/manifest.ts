@@ -56,11 +56,6 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
   return [{ path: `${plan.dir}/${MANIFEST}`, contents: JSON.stringify(manifest, null, 2) + "\n" }, audit];
 }
 
-/** The manifest alone (kept for callers that time or write it separately). */
-export function buildManifest(plan: ServerPlan, files: EmittedFile[], bundle: BundleResult): EmittedFile {
-  return buildManifestAndAudit(plan, files, bundle)[0];
-}
-
 /** The files of a previous run that can be reused as they are, or undefined when anything differs. */
 export function reusable(outRoot: string, plan: ServerPlan): EmittedFile[] | undefined {
   const hash = inputHash(plan);

@@ -6,7 +6,6 @@ import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js"
 import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA } from "../../../templates/kinds/exec/config.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
-export const EXEC_LIMIT_DEFAULTS = EXEC_DEFAULTS;
 export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
 
 export interface ExecIRConfig {
@@ -40,11 +39,11 @@ export function normalizeExec(tool: RawTool): KindNormalized {
     fields,
     ...(exec.cwd !== undefined ? { cwd: exec.cwd } : {}),
     env: { pass: sorted(exec.env?.pass), set: setEnv },
-    timeoutMs: exec.timeoutMs ?? EXEC_LIMIT_DEFAULTS.timeoutMs,
-    killGraceMs: exec.killGraceMs ?? EXEC_LIMIT_DEFAULTS.killGraceMs,
-    maxOutputBytes: exec.maxOutputBytes ?? EXEC_LIMIT_DEFAULTS.maxOutputBytes,
-    concurrency: exec.concurrency ?? EXEC_LIMIT_DEFAULTS.concurrency,
-    queue: exec.queue ?? EXEC_LIMIT_DEFAULTS.queue,
+    timeoutMs: exec.timeoutMs ?? EXEC_DEFAULTS.timeoutMs,
+    killGraceMs: exec.killGraceMs ?? EXEC_DEFAULTS.killGraceMs,
+    maxOutputBytes: exec.maxOutputBytes ?? EXEC_DEFAULTS.maxOutputBytes,
+    concurrency: exec.concurrency ?? EXEC_DEFAULTS.concurrency,
+    queue: exec.queue ?? EXEC_DEFAULTS.queue,
     ...(exec.rateLimit ? { rateLimit: { calls: exec.rateLimit.calls, windowMs: exec.rateLimit.windowMs } } : {}),
     ...(exec.paths ? { paths: { fields: sorted(exec.paths.fields), allow: exec.paths.allow?.length ? sorted(exec.paths.allow) : ["."], deny: sorted(exec.paths.deny) } } : {}),
   };
