@@ -152,12 +152,14 @@ export async function benchGenerate(o: GenerateBenchOptions = {}): Promise<Gener
       rows.push({ section, name: `growth: openapi-mcp-generator ms per added op, ${s1}->${s2} vs ${s0}->${s1}`, ratio: bhi / blo, subject: ms(bhi), baseline: ms(blo) });
     }
   }
+  // What an unchanged spec costs beyond starting the CLI at all (the cache's own work).
+  const rerunWork = Math.max(0, rerun - help);
   rows.push({
     section,
-    name: `re-run on the unchanged ${big}-tool spec vs its fresh build`,
-    ratio: rerun / kervanMs.get(big)!,
+    name: `re-run on the unchanged ${big}-tool spec, less CLI start, vs its fresh build`,
+    ratio: rerunWork / kervanMs.get(big)!,
     target: { op: "<", value: 0.1, note: "bench: cache hit" },
-    subject: ms(rerun),
+    subject: ms(rerunWork),
     baseline: ms(kervanMs.get(big)!),
   });
   rows.push({ section, name: `re-run on the unchanged ${big}-tool spec vs \`kervan help\` (CLI start alone)`, ratio: rerun / help, subject: ms(rerun), baseline: ms(help) });
