@@ -7,7 +7,7 @@ import { createValidateJsonHandler, type ValidateJsonHandler } from "../../templ
 
 const ctx = () => ({ signal: new AbortController().signal, era: "2026-07-28" as const });
 const EVIL = "a".repeat(40) + "b";
-const MARGIN_MS = 150; // timers, worker restart and message passing on a busy CI machine
+const MARGIN_MS = 250; // timers, worker restart and message passing on a busy CI machine
 
 let handler: ValidateJsonHandler;
 
@@ -52,15 +52,17 @@ describe("shared pattern budget", () => {
 
   it("answers concurrent calls while a catastrophic pattern runs", async () => {
     const t0 = performance.now();
-    const slow = handler({ output: JSON.stringify(EVIL), schema: { pattern: "^(a+)+$" } }, ctx());
+    const slow = handler({ output: JSON.stringify(EVIL), schema: { pattern: "^(a+)+$" } }, ctx()).then((r) => ({ r, ms: performance.now() - t0 }));
     const cheapNoPattern = handler({ output: '{"n": 1}', schema: { properties: { n: { type: "integer" } } } }, ctx()).then((r) => ({ r, ms: performance.now() - t0 }));
     const cheapPattern = handler({ output: '"ABC-1234"', schema: { pattern: "^[A-Z]{3}-\\d{4}$" } }, ctx()).then((r) => ({ r, ms: performance.now() - t0 }));
     const [a, b, c] = await Promise.all([slow, cheapNoPattern, cheapPattern]);
-    expect(a.isError).toBe(true);
+    expect(a.r.isError).toBe(true);
     expect(b.r.value).toEqual({ valid: true, feedback: null });
     expect(c.r.value).toEqual({ valid: true, feedback: null });
-    expect(b.ms).toBeLessThan(100);
-    expect(c.ms).toBeLessThan(400); // a second worker starts and answers while the first is still busy
+    // Both are answered while the catastrophic pattern still runs (a second worker takes the
+    // patterned one), not after it: ordering, not absolute times, so a busy machine cannot fail it.
+    expect(b.ms).toBeLessThan(a.ms);
+    expect(c.ms).toBeLessThan(a.ms);
   });
 
   it("keeps serving after a worker was terminated", async () => {
