@@ -33,6 +33,7 @@ Tool options (CLI form, per --tool block):
   --env-pass NAME  --env-set NAME=VALUE                             (repeatable)
   --process-timeout-ms MS  --process-kill-grace-ms MS  --process-output-limit-bytes N
   --process-max-concurrency N  --process-queue N  --process-rate-limit-count N  --process-rate-limit-window-ms MS
+  --process-progress-interval-ms MS
   --exec CMD [ARG ...]   argv until the next exact --tool; {field} inserts an input value
 `;
 

@@ -13,6 +13,7 @@ const INT_FLAGS: Record<string, [string, string?]> = {
   "--process-output-limit-bytes": ["maxOutputBytes"],
   "--process-max-concurrency": ["concurrency"],
   "--process-queue": ["queue"],
+  "--process-progress-interval-ms": ["progressIntervalMs"],
   "--process-rate-limit-count": ["rateLimit", "calls"],
   "--process-rate-limit-window-ms": ["rateLimit", "windowMs"],
 };
@@ -25,8 +26,9 @@ const LIST_FLAGS: Record<string, [string, string]> = {
 const ONCE_FLAGS = ["--name", "--title", "--description", "--input-schema", "--cwd"];
 
 function positiveInt(flag: string, value: string): number {
-  const pattern = flag === "--process-queue" ? /^(0|[1-9][0-9]*)$/ : /^[1-9][0-9]*$/;
-  if (!pattern.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} requires ${flag === "--process-queue" ? "a non-negative" : "a positive"} integer, got ${JSON.stringify(value)}`);
+  const zeroOk = flag === "--process-queue" || flag === "--process-progress-interval-ms";
+  const pattern = zeroOk ? /^(0|[1-9][0-9]*)$/ : /^[1-9][0-9]*$/;
+  if (!pattern.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} requires ${zeroOk ? "a non-negative" : "a positive"} integer, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 

@@ -1286,6 +1286,20 @@ function mediaBlock(media, bytes) {
   return { type: media.type, data, mimeType: media.mimeType };
 }
 
+// templates/kinds/http/resource.ts
+var TEXTUAL = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|x-ndjson|csv)|[a-z]+\/[a-z0-9.+-]+\+(json|xml)$)/;
+function bareType(contentType) {
+  const m = /^\s*([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)/i.exec(contentType ?? "");
+  return m ? m[1].toLowerCase() : "text/plain";
+}
+var isTextual = (mimeType) => TEXTUAL.test(mimeType);
+function resourceBlock(uri, mimeType, content) {
+  const resource = { uri, mimeType };
+  if ("text" in content) resource.text = content.text;
+  else resource.blob = Buffer.from(content.bytes.buffer, content.bytes.byteOffset, content.bytes.byteLength).toString("base64");
+  return { type: "resource", resource };
+}
+
 // templates/kinds/http/redact.ts
 var REDACTED = "[REDACTED]";
 var identity = { text: (s) => s, json: (v) => v };
@@ -1560,6 +1574,7 @@ function checkConfig(cfg, deps) {
   if (!(cfg.timeoutMs > 0) || !(cfg.maxResponseBytes > 0)) bad("timeoutMs and maxResponseBytes must be positive");
   if (cfg.redirects !== "none" && cfg.redirects !== "same-origin") bad(`redirects ${cfg.redirects}`);
   if (cfg.output.select !== void 0 && !cfg.output.raw && !deps.select) bad("output.select is set but no compiled select was passed");
+  if (cfg.output.resource && (cfg.output.raw || cfg.output.select !== void 0 || cfg.output.hasSchema)) bad("output.resource stands alone: no select, raw or schema");
 }
 function checkJson(t, checkParts) {
   if ("secret" in t) checkParts([t], "body");
@@ -1639,6 +1654,13 @@ function createHttpHandler(cfg, deps = {}) {
     const decoded = decoder.decode(bytes);
     const text = r.redactor.text(decoded);
     if (res.status >= 400) return failR(statusError(res, text));
+    if (cfg.output.resource) {
+      const mimeType = bareType(res.headers.get("content-type"));
+      const uri = r.redactor.text(req.url.href);
+      if (isTextual(mimeType)) return { content: [resourceBlock(uri, mimeType, { text })] };
+      if (text !== decoded) return fail2(`refused: the upstream's ${mimeType} answer contains a configured secret`);
+      return { content: [resourceBlock(uri, mimeType, { bytes })] };
+    }
     if (cfg.output.raw) {
       const media = bytes.byteLength > 0 ? mediaOf(res.headers.get("content-type")) : void 0;
       if (!media) return cfg.output.hasSchema ? { text, value: text } : { text };
@@ -1717,7 +1739,7 @@ function buildRequest(cfg, r, args) {
     throw new ToolFault("refused: the rendered URL does not keep the configured origin and path");
   }
   const headers = {};
-  if (!cfg.output.raw) headers["accept"] = "application/json";
+  if (!cfg.output.raw && !cfg.output.resource) headers["accept"] = "application/json";
   for (const h of cfg.headers) {
     const v = headerValue2(h.name, h.value, vals);
     if (v === void 0) continue;

@@ -1134,7 +1134,8 @@ var EXEC_DEFAULTS = Object.freeze({
   killGraceMs: 2e3,
   maxOutputBytes: 1024 * 1024,
   concurrency: 4,
-  queue: 16
+  queue: 16,
+  progressIntervalMs: 1e3
 });
 var EXEC_OUTPUT_SCHEMA = Object.freeze({
   type: "object",
@@ -1189,7 +1190,8 @@ function checkConfig(cfg) {
     killGraceMs: limit("killGraceMs", 0, MAX_DELAY),
     maxOutputBytes: limit("maxOutputBytes", 0, 2 ** 30),
     concurrency: limit("concurrency", 1, 1e3),
-    queue: limit("queue", 0, 1e5)
+    queue: limit("queue", 0, 1e5),
+    progressIntervalMs: limit("progressIntervalMs", 0, MAX_DELAY)
   };
   if (cfg.rateLimit) {
     const { calls, windowMs } = cfg.rateLimit;
@@ -1593,6 +1595,26 @@ function runProcess(o) {
   });
 }
 
+// templates/kinds/exec/progress.ts
+function heartbeat(ctx, command, intervalMs) {
+  const report = ctx.progress;
+  if (!report || intervalMs <= 0) return () => {
+  };
+  const started = performance.now();
+  let last = 0;
+  const tick = (what) => {
+    last = Math.max(last + 1, Math.round(performance.now() - started));
+    report(last, void 0, what);
+  };
+  report(0, void 0, `started ${command}`);
+  const timer = setInterval(() => tick(`${command} running for ${((performance.now() - started) / 1e3).toFixed(1)} s`), intervalMs);
+  timer.unref?.();
+  return () => {
+    clearInterval(timer);
+    tick(`${command} finished`);
+  };
+}
+
 // templates/kinds/exec/index.ts
 function prepare(cfg) {
   const fail2 = (why) => {
@@ -1698,7 +1720,11 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
         live
       });
       running.add(run);
-      const r = await run.finally(() => running.delete(run));
+      const stopProgress = heartbeat(ctx, bound.command, limits.progressIntervalMs);
+      const r = await run.finally(() => {
+        running.delete(run);
+        stopProgress();
+      });
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);
     } finally {
       release();
@@ -2068,6 +2094,7 @@ var config = {
   maxOutputBytes: 262144,
   concurrency: 4,
   queue: 16,
+  progressIntervalMs: 1e3,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
 };
 var tool = {
@@ -2128,6 +2155,7 @@ var config2 = {
   maxOutputBytes: 524288,
   concurrency: 4,
   queue: 16,
+  progressIntervalMs: 1e3,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
 };
 var tool2 = {
@@ -2196,6 +2224,7 @@ var config3 = {
   maxOutputBytes: 262144,
   concurrency: 2,
   queue: 16,
+  progressIntervalMs: 1e3,
   rateLimit: { calls: 60, windowMs: 6e4 },
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
 };

@@ -10,6 +10,7 @@ const routes = {
   "GET /text": () => [200, "text/plain; charset=utf-8", "This is a simple text response for testing."],
   "GET /pixel.png": () => [200, "image/png", PNG],
   "GET /silence.wav": () => [200, "audio/wav", WAV],
+  "GET /embedded.txt": () => [200, "text/plain; charset=utf-8", "This is an embedded resource content."],
   "GET /broken": () => [500, "text/plain", "This tool intentionally returns an error for testing"],
   "POST /contacts": (_url, body) => [200, "application/json", `{"stored":${body || "null"}}`],
   "GET /regions": (url) => [200, "text/plain; charset=utf-8", `region ${url.searchParams.get("name")}: available`],

@@ -77,7 +77,7 @@ describe("environment checks at startup", () => {
 
 describe("exported constants", () => {
   it("defaults that do not choke an agent", () => {
-    expect(EXEC_DEFAULTS).toEqual({ timeoutMs: 60_000, killGraceMs: 2_000, maxOutputBytes: 1_048_576, concurrency: 4, queue: 16 });
+    expect(EXEC_DEFAULTS).toEqual({ timeoutMs: 60_000, killGraceMs: 2_000, maxOutputBytes: 1_048_576, concurrency: 4, queue: 16, progressIntervalMs: 1_000 });
     expect(Object.isFrozen(EXEC_DEFAULTS)).toBe(true);
   });
   it("the output schema requires all six fields and nothing else", () => {

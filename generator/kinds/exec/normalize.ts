@@ -18,6 +18,7 @@ export interface ExecIRConfig {
   maxOutputBytes: number;
   concurrency: number;
   queue: number;
+  progressIntervalMs: number;
   rateLimit?: { calls: number; windowMs: number };
   paths?: { fields: string[]; allow: string[]; deny: string[] };
 }
@@ -44,6 +45,7 @@ export function normalizeExec(tool: RawTool): KindNormalized {
     maxOutputBytes: exec.maxOutputBytes ?? EXEC_DEFAULTS.maxOutputBytes,
     concurrency: exec.concurrency ?? EXEC_DEFAULTS.concurrency,
     queue: exec.queue ?? EXEC_DEFAULTS.queue,
+    progressIntervalMs: exec.progressIntervalMs ?? EXEC_DEFAULTS.progressIntervalMs,
     ...(exec.rateLimit ? { rateLimit: { calls: exec.rateLimit.calls, windowMs: exec.rateLimit.windowMs } } : {}),
     ...(exec.paths ? { paths: { fields: sorted(exec.paths.fields), allow: exec.paths.allow?.length ? sorted(exec.paths.allow) : ["."], deny: sorted(exec.paths.deny) } } : {}),
   };

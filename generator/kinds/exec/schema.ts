@@ -29,6 +29,7 @@ export const execSchema: Record<string, Json> = {
     killGraceMs: positiveInt("Milliseconds between SIGTERM and SIGKILL."),
     maxOutputBytes: positiveInt("Bytes kept from each of stdout and stderr; the rest is read and discarded."),
     concurrency: positiveInt("Calls of this tool running at once."),
+    progressIntervalMs: { type: "integer", minimum: 0, description: "While the command runs, report progress this often to callers that ask for it (default 1000; 0 never)." },
     queue: { type: "integer", minimum: 0, description: "Calls that may wait for a free slot (within their timeout); past it a call is refused as busy. 0 refuses at once." },
     rateLimit: {
       type: "object",

@@ -32,7 +32,7 @@ export const httpKind: ToolKind = {
       secrets: c.secrets.map((s) => s.env),
       env: [...c.secrets.map((s) => s.env), ...(c.originEnv ? [c.originEnv] : [])].sort(),
       limits: { timeoutMs: c.timeoutMs, maxResponseBytes: c.maxResponseBytes, redirects: c.redirects },
-      output: { select: c.output.select ?? null, raw: !!c.output.raw },
+      output: { select: c.output.select ?? null, raw: !!c.output.raw, resource: !!c.output.resource },
     } as Record<string, Json>;
   },
 };

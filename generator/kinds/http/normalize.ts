@@ -41,7 +41,7 @@ function annotationsFor(method: string) {
 
 export function normalizeHttp(tool: RawTool): KindNormalized {
   const http = tool.http as Record<string, any>;
-  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; schema?: Record<string, Json> };
+  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; schema?: Record<string, Json> };
   const base = new URL(http.baseUrl);
   const config: Omit<HttpToolConfig, "tool"> = {
     method: http.method,
@@ -58,7 +58,12 @@ export function normalizeHttp(tool: RawTool): KindNormalized {
     timeoutMs: http.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
     maxResponseBytes: http.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
     redirects: http.redirects ?? HTTP_DEFAULTS.redirects,
-    output: { ...(output.select !== undefined ? { select: output.select } : {}), ...(output.raw ? { raw: true } : {}), hasSchema: !!output.schema },
+    output: {
+      ...(output.select !== undefined ? { select: output.select } : {}),
+      ...(output.raw ? { raw: true } : {}),
+      ...(output.resource ? { resource: true } : {}),
+      hasSchema: !!output.schema,
+    },
   };
   return {
     inputSchema: (tool.input as Record<string, Json> | undefined) ?? { type: "object", properties: {}, additionalProperties: false },

@@ -29,6 +29,8 @@ export interface ExecToolConfig {
   concurrency?: number;
   /** Calls allowed to wait for a slot; beyond it a call is refused. 0 refuses at once when busy. */
   queue?: number;
+  /** While a command runs, progress every this many ms to callers that asked for it; 0: none. */
+  progressIntervalMs?: number;
   /** At most `calls` calls admitted in any sliding window of `windowMs` ms. Absent: no limit. */
   rateLimit?: { calls: number; windowMs: number };
   /**
@@ -52,6 +54,7 @@ export const EXEC_DEFAULTS = Object.freeze({
   maxOutputBytes: 1024 * 1024,
   concurrency: 4,
   queue: 16,
+  progressIntervalMs: 1_000,
 });
 
 /** structuredContent of every exec call, success or failure. */
@@ -70,6 +73,7 @@ export const EXEC_OUTPUT_SCHEMA = Object.freeze({
 } as const);
 
 export interface ResolvedLimits {
+  progressIntervalMs: number;
   timeoutMs: number;
   killGraceMs: number;
   maxOutputBytes: number;
@@ -123,6 +127,7 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
     maxOutputBytes: limit("maxOutputBytes", 0, 2 ** 30),
     concurrency: limit("concurrency", 1, 1_000),
     queue: limit("queue", 0, 100_000),
+    progressIntervalMs: limit("progressIntervalMs", 0, MAX_DELAY),
   };
   if (cfg.rateLimit) {
     const { calls, windowMs } = cfg.rateLimit;

@@ -9,6 +9,7 @@ import { PathError, checkPath, resolveReal, type PathPolicy } from "./paths.js";
 import { ArgumentError, renderArgv } from "./render.js";
 import { outcome, refusal } from "./result.js";
 import { killGroup, runProcess } from "./spawn.js";
+import { heartbeat } from "./progress.js";
 
 export { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA } from "./config.js";
 export type { ArgPart, ExecToolConfig, FieldType } from "./config.js";
@@ -150,7 +151,11 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
         live,
       });
       running.add(run);
-      const r = await run.finally(() => running.delete(run));
+      const stopProgress = heartbeat(ctx, bound.command, limits.progressIntervalMs);
+      const r = await run.finally(() => {
+        running.delete(run);
+        stopProgress();
+      });
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);
     } finally {
       release();

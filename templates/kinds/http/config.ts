@@ -93,6 +93,8 @@ export interface HttpToolConfig {
     select?: string;
     /** Return the body as text instead of parsed JSON. */
     raw?: boolean;
+    /** Return the body as an embedded resource (uri: the request URL, its media type, text or blob). */
+    resource?: boolean;
     /** With a schema, the value becomes structuredContent (validated by the protocol core). */
     hasSchema: boolean;
   };

@@ -5,6 +5,7 @@ import { clipText } from "../../runtime/clip.js";
 import type { HttpDeps, HttpToolConfig } from "./config.js";
 import { encodeFields, headerValue, jsonBody, pathSegment, ToolFault, type Values } from "./encode.js";
 import { mediaBlock, mediaOf } from "./media.js";
+import { bareType, isTextual, resourceBlock } from "./resource.js";
 import { makeRedactor, type Redactor } from "./redact.js";
 import { deadline, failureReason, readCapped, send, type OutRequest } from "./transport.js";
 import { checkConfig } from "./validate.js";
@@ -92,6 +93,14 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
     const decoded = decoder.decode(bytes);
     const text = r.redactor.text(decoded);
     if (res.status >= 400) return failR(statusError(res, text));
+    if (cfg.output.resource) {
+      const mimeType = bareType(res.headers.get("content-type"));
+      // The URL may carry a secret (a key in the query): it is redacted like the body.
+      const uri = r.redactor.text(req.url.href);
+      if (isTextual(mimeType)) return { content: [resourceBlock(uri, mimeType, { text })] };
+      if (text !== decoded) return fail(`refused: the upstream's ${mimeType} answer contains a configured secret`);
+      return { content: [resourceBlock(uri, mimeType, { bytes })] };
+    }
     if (cfg.output.raw) {
       const media = bytes.byteLength > 0 ? mediaOf(res.headers.get("content-type")) : undefined;
       if (!media) return cfg.output.hasSchema ? { text, value: text } : { text };
@@ -184,7 +193,7 @@ function buildRequest(cfg: HttpToolConfig, r: Resolved, args: Record<string, unk
     throw new ToolFault("refused: the rendered URL does not keep the configured origin and path");
   }
   const headers: Record<string, string> = {};
-  if (!cfg.output.raw) headers["accept"] = "application/json";
+  if (!cfg.output.raw && !cfg.output.resource) headers["accept"] = "application/json";
   for (const h of cfg.headers) {
     const v = headerValue(h.name, h.value, vals);
     if (v === undefined) continue;

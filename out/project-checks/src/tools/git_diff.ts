@@ -26,6 +26,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 1048576,
   concurrency: 4,
   queue: 16,
+  progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".git"] },
 };
 /** git_diff: Show the uncommitted changes of one file or directory as a unified diff (git diff). Use it to review a change before running the tests. */

@@ -19,6 +19,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 1048576,
   concurrency: 4,
   queue: 16,
+  progressIntervalMs: 1000,
 };
 /** git_status: List the files changed, added or deleted in the working tree (git status --short --branch). Use it to see the extent of a change. */
 export const tool: ToolDef = {

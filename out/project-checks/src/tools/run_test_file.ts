@@ -29,6 +29,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 1048576,
   concurrency: 1,
   queue: 16,
+  progressIntervalMs: 1000,
   paths: {
     fields: ["path"],
     allow: ["."],

@@ -22,6 +22,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 2097152,
   concurrency: 1,
   queue: 16,
+  progressIntervalMs: 1000,
 };
 /** run_tests: Run the project's whole test suite (npm test) and report its exit code and output. Use it before declaring work done; it can take several minutes. */
 export const tool: ToolDef = {

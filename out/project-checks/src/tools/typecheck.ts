@@ -26,6 +26,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 1048576,
   concurrency: 1,
   queue: 16,
+  progressIntervalMs: 1000,
 };
 /** typecheck: Type-check the project with the TypeScript compiler (tsc --noEmit) and list the errors with file, line and message. Use it after editing TypeScript. */
 export const tool: ToolDef = {

@@ -19,6 +19,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 262144,
   concurrency: 4,
   queue: 16,
+  progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
 /** list_files: List the entries of one directory of the repository, one per line with type and size (ls -la). Use it to explore the tree before reading files. */

@@ -19,6 +19,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 524288,
   concurrency: 4,
   queue: 16,
+  progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
 /** read_file: Print the contents of one text file of the repository. Use list_files or search_text first to find the right path; large files are cut at the output limit. */

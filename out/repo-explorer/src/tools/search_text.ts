@@ -27,6 +27,7 @@ export const config: ExecToolConfig = {
   maxOutputBytes: 262144,
   concurrency: 2,
   queue: 16,
+  progressIntervalMs: 1000,
   rateLimit: { calls: 60, windowMs: 60000 },
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
