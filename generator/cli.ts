@@ -1,6 +1,5 @@
 // kervan: init | gen | serve | audit | changelog | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { generate } from "./pipeline.js";
@@ -10,6 +9,7 @@ import { readSources, UsageError } from "./cli/sources.js";
 import { toolFlagsSource } from "./cli/tool-flags.js";
 import { specSchema } from "./check/spec-schema.js";
 import { generatorVersion } from "./manifest.js";
+import { sha256 } from "./load.js";
 import { auditCommand, changelogCommand } from "./cli/audit.js";
 import { initCommand } from "./cli/init.js";
 
@@ -103,21 +103,20 @@ async function gen(p: Parsed): Promise<number> {
 
 async function serve(p: Parsed): Promise<number> {
   const sources = sourcesFrom(p, []);
-  const dir = mkdtempSync(join(tmpdir(), "kervan-serve-"));
-  try {
-    const result = await generate(sources, { outRoot: dir, check: false, pruneServers: false });
-    if (result.diagnostics.length) process.stderr.write(formatAll(result.diagnostics, new Map(sources.map((s) => [s.path, s.text.split(/\r?\n/)]))));
-    if (!result.report) return 1;
-    if (result.servers.length !== 1) throw new UsageError(`serve runs one server; the specs describe ${result.servers.length}`);
-    const args = [join(dir, result.servers[0], "server.mjs")];
-    if (p.options.has("--http")) args.push("--http", p.options.get("--http") as string);
-    if (p.options.has("--host")) args.push("--host", p.options.get("--host") as string);
-    const child = spawn(process.execPath, args, { stdio: "inherit" });
-    for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
-    return await new Promise<number>((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 1 : 0))));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // Built into a cache folder named by the sources' hash: the next start with the same spec or
+  // flags finds its manifest and skips every stage (the generator's fingerprint guards staleness).
+  const key = sha256(JSON.stringify(sources.map((s) => [s.path, s.text])));
+  const dir = join(tmpdir(), "kervan-serve", key.slice(0, 32));
+  const result = await generate(sources, { outRoot: dir, check: false, pruneServers: false });
+  if (result.diagnostics.length) process.stderr.write(formatAll(result.diagnostics, new Map(sources.map((s) => [s.path, s.text.split(/\r?\n/)]))));
+  if (!result.report) return 1;
+  if (result.servers.length !== 1) throw new UsageError(`serve runs one server; the specs describe ${result.servers.length}`);
+  const args = [join(dir, result.servers[0], "server.mjs")];
+  if (p.options.has("--http")) args.push("--http", p.options.get("--http") as string);
+  if (p.options.has("--host")) args.push("--host", p.options.get("--host") as string);
+  const child = spawn(process.execPath, args, { stdio: "inherit" });
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
+  return await new Promise<number>((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 1 : 0))));
 }
 
 async function main(argv: string[]): Promise<number> {
