@@ -26,7 +26,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     importDecl("@kervan/runtime", ["runServer", "type ServerDef"]),
     ...plan.tools.map((t): Statement => ({ kind: StructureKind.ImportDeclaration, moduleSpecifier: t.importPath, namespaceImport: t.ident })),
     constStatement("server", "ServerDef", objectText(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),
-    "runServer(server);",
+    (w) => w.blankLineIfLastNot().write("runServer(server);"),
   ];
   const contents = emitSource(`${plan.dir}/src/server.ts`, header(s.origin.file), statements);
   return { path: `${plan.dir}/src/server.ts`, contents };

@@ -33,6 +33,7 @@ export function importDecl(moduleSpecifier: string, names: string[], isTypeOnly 
  */
 export function constStatement(name: string, type: string | undefined, value: string, doc?: string): WriterFunction {
   return (w) => {
+    w.blankLineIfLastNot(); // one blank line between top-level declarations, for reviewers
     if (doc) w.writeLine(`/** ${doc} */`);
     w.write(`export const ${name}${type ? `: ${type}` : ""} = ${value};`);
   };

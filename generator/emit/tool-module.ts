@@ -30,6 +30,7 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
   }
   statements.push(importDecl("../validators.mjs", [plan.validateInput, ...(plan.validateOutput ? [plan.validateOutput] : [])]));
   statements.push(importDecl("../types.js", [plan.inputType, ...(plan.outputType ? [plan.outputType] : [])], true));
+  statements.push((w) => w.blankLineIfLastNot());
   statements.push({ kind: StructureKind.TypeAlias, name: "Input", type: plan.inputType, isExported: true, docs: ["The arguments this tool accepts (validated before the handler runs)."] });
   if (plan.outputType) statements.push({ kind: StructureKind.TypeAlias, name: "Output", type: plan.outputType, isExported: true, docs: ["The structured result this tool returns."] });
   for (const c of part.constants) statements.push(constStatement(c.name, c.type, c.initializer, c.doc ? docComment(c.doc) : undefined));

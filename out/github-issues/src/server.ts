@@ -5,6 +5,7 @@ import * as add_comment from "./tools/add_comment.js";
 import * as create_issue from "./tools/create_issue.js";
 import * as get_issue from "./tools/get_issue.js";
 import * as list_issues from "./tools/list_issues.js";
+
 /** The github-issues MCP server, version 0.1.0. */
 export const server: ServerDef = {
   name: "github-issues",
@@ -19,4 +20,5 @@ export const server: ServerDef = {
     list_issues.startup();
   },
 };
+
 runServer(server);

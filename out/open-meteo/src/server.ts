@@ -2,6 +2,7 @@
 
 import { runServer, type ServerDef } from "@kervan/runtime";
 import * as get_current_weather from "./tools/get_current_weather.js";
+
 /** The open-meteo MCP server, version 0.1.0. */
 export const server: ServerDef = {
   name: "open-meteo",
@@ -13,4 +14,5 @@ export const server: ServerDef = {
     get_current_weather.startup();
   },
 };
+
 runServer(server);

@@ -6,6 +6,7 @@ import * as git_status from "./tools/git_status.js";
 import * as run_test_file from "./tools/run_test_file.js";
 import * as run_tests from "./tools/run_tests.js";
 import * as typecheck from "./tools/typecheck.js";
+
 /** The project-checks MCP server, version 0.1.0. */
 export const server: ServerDef = {
   name: "project-checks",
@@ -21,4 +22,5 @@ export const server: ServerDef = {
     typecheck.startup();
   },
 };
+
 runServer(server);

@@ -4,6 +4,7 @@ import { runServer, type ServerDef } from "@kervan/runtime";
 import * as list_files from "./tools/list_files.js";
 import * as read_file from "./tools/read_file.js";
 import * as search_text from "./tools/search_text.js";
+
 /** The repo-explorer MCP server, version 0.1.0. */
 export const server: ServerDef = {
   name: "repo-explorer",
@@ -17,4 +18,5 @@ export const server: ServerDef = {
     search_text.startup();
   },
 };
+
 runServer(server);

@@ -2,6 +2,7 @@
 
 import { runServer, type ServerDef } from "@kervan/runtime";
 import * as validate_json from "./tools/validate_json.js";
+
 /** The validator MCP server, version 0.1.0. */
 export const server: ServerDef = {
   name: "validator",
@@ -11,4 +12,5 @@ export const server: ServerDef = {
   tools: [validate_json.tool],
   workerRoles: [validate_json.workerRole],
 };
+
 runServer(server);

@@ -4,10 +4,12 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_add_comment_input, validate_add_comment_output } from "../validators.mjs";
 import type { AddCommentInput, AddCommentOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = AddCommentInput;
 /** The structured result this tool returns. */
 export type Output = AddCommentOutput;
+
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
 export const config: HttpToolConfig = {
   tool: "add_comment",
@@ -52,6 +54,7 @@ export const config: HttpToolConfig = {
   redirects: "none",
   output: { select: "{id: id, url: html_url}", hasSchema: true },
 };
+
 /** add_comment: Add a comment to a GitHub issue and return the comment's URL. Use it to reply on an issue when the user asked you to. */
 export const tool: ToolDef = {
   name: "add_comment",

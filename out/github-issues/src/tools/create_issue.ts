@@ -4,10 +4,12 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_create_issue_input, validate_create_issue_output } from "../validators.mjs";
 import type { CreateIssueInput, CreateIssueOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = CreateIssueInput;
 /** The structured result this tool returns. */
 export type Output = CreateIssueOutput;
+
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
 export const config: HttpToolConfig = {
   tool: "create_issue",
@@ -59,6 +61,7 @@ export const config: HttpToolConfig = {
     hasSchema: true,
   },
 };
+
 /** create_issue: Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and URL. Use it only when the user asked for an issue to be filed. */
 export const tool: ToolDef = {
   name: "create_issue",

@@ -4,10 +4,12 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_get_issue_input, validate_get_issue_output } from "../validators.mjs";
 import type { GetIssueInput, GetIssueOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GetIssueInput;
 /** The structured result this tool returns. */
 export type Output = GetIssueOutput;
+
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
 export const config: HttpToolConfig = {
   tool: "get_issue",
@@ -50,6 +52,7 @@ export const config: HttpToolConfig = {
     hasSchema: true,
   },
 };
+
 /** get_issue: Get one GitHub issue by number: title, state, labels, author and body text. Use it after list_issues to read an issue in full. */
 export const tool: ToolDef = {
   name: "get_issue",

@@ -4,10 +4,12 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_list_issues_input, validate_list_issues_output } from "../validators.mjs";
 import type { ListIssuesInput, ListIssuesOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ListIssuesInput;
 /** The structured result this tool returns. */
 export type Output = ListIssuesOutput;
+
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
 export const config: HttpToolConfig = {
   tool: "list_issues",
@@ -56,6 +58,7 @@ export const config: HttpToolConfig = {
     hasSchema: true,
   },
 };
+
 /** list_issues: List the issues of a GitHub repository, newest first, with number, title, state, labels and author. Use it to find an issue before reading it with get_issue. */
 export const tool: ToolDef = {
   name: "list_issues",

@@ -4,10 +4,12 @@ import { createHttpHandler, checkHttpStartup, compileSelect, type HttpToolConfig
 import type { ToolDef } from "@kervan/runtime";
 import { validate_get_current_weather_input, validate_get_current_weather_output } from "../validators.mjs";
 import type { GetCurrentWeatherInput, GetCurrentWeatherOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GetCurrentWeatherInput;
 /** The structured result this tool returns. */
 export type Output = GetCurrentWeatherOutput;
+
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
 export const config: HttpToolConfig = {
   tool: "get_current_weather",
@@ -48,6 +50,7 @@ export const config: HttpToolConfig = {
     hasSchema: true,
   },
 };
+
 /** get_current_weather: Get the current temperature, wind speed and WMO weather code at a latitude and longitude from the Open-Meteo forecast API. Use it when the user asks about the weather now at a place whose coordinates you know; units default to metric. */
 export const tool: ToolDef = {
   name: "get_current_weather",

@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_git_diff_input, validate_git_diff_output } from "../validators.mjs";
 import type { GitDiffInput, GitDiffOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GitDiffInput;
 /** The structured result this tool returns. */
 export type Output = GitDiffOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "git_diff",
@@ -29,6 +31,7 @@ export const config: ExecToolConfig = {
   progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".git"] },
 };
+
 /** git_diff: Show the uncommitted changes of one file or directory as a unified diff (git diff). Use it to review a change before running the tests. */
 export const tool: ToolDef = {
   name: "git_diff",

@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_git_status_input, validate_git_status_output } from "../validators.mjs";
 import type { GitStatusInput, GitStatusOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = GitStatusInput;
 /** The structured result this tool returns. */
 export type Output = GitStatusOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "git_status",
@@ -21,6 +23,7 @@ export const config: ExecToolConfig = {
   queue: 16,
   progressIntervalMs: 1000,
 };
+
 /** git_status: List the files changed, added or deleted in the working tree (git status --short --branch). Use it to see the extent of a change. */
 export const tool: ToolDef = {
   name: "git_status",

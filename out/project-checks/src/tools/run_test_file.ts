@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_run_test_file_input, validate_run_test_file_output } from "../validators.mjs";
 import type { RunTestFileInput, RunTestFileOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = RunTestFileInput;
 /** The structured result this tool returns. */
 export type Output = RunTestFileOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "run_test_file",
@@ -36,6 +38,7 @@ export const config: ExecToolConfig = {
     deny: [".git", "node_modules"],
   },
 };
+
 /** run_test_file: Run the tests of one file with vitest and report the result. Use it while iterating on a change; run_tests is the final check. */
 export const tool: ToolDef = {
   name: "run_test_file",

@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_run_tests_input, validate_run_tests_output } from "../validators.mjs";
 import type { RunTestsInput, RunTestsOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = RunTestsInput;
 /** The structured result this tool returns. */
 export type Output = RunTestsOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "run_tests",
@@ -24,6 +26,7 @@ export const config: ExecToolConfig = {
   queue: 16,
   progressIntervalMs: 1000,
 };
+
 /** run_tests: Run the project's whole test suite (npm test) and report its exit code and output. Use it before declaring work done; it can take several minutes. */
 export const tool: ToolDef = {
   name: "run_tests",

@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_typecheck_input, validate_typecheck_output } from "../validators.mjs";
 import type { TypecheckInput, TypecheckOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = TypecheckInput;
 /** The structured result this tool returns. */
 export type Output = TypecheckOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "typecheck",
@@ -28,6 +30,7 @@ export const config: ExecToolConfig = {
   queue: 16,
   progressIntervalMs: 1000,
 };
+
 /** typecheck: Type-check the project with the TypeScript compiler (tsc --noEmit) and list the errors with file, line and message. Use it after editing TypeScript. */
 export const tool: ToolDef = {
   name: "typecheck",

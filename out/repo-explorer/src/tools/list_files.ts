@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_list_files_input, validate_list_files_output } from "../validators.mjs";
 import type { ListFilesInput, ListFilesOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ListFilesInput;
 /** The structured result this tool returns. */
 export type Output = ListFilesOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "list_files",
@@ -22,6 +24,7 @@ export const config: ExecToolConfig = {
   progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
+
 /** list_files: List the entries of one directory of the repository, one per line with type and size (ls -la). Use it to explore the tree before reading files. */
 export const tool: ToolDef = {
   name: "list_files",

@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_read_file_input, validate_read_file_output } from "../validators.mjs";
 import type { ReadFileInput, ReadFileOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ReadFileInput;
 /** The structured result this tool returns. */
 export type Output = ReadFileOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "read_file",
@@ -22,6 +24,7 @@ export const config: ExecToolConfig = {
   progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
+
 /** read_file: Print the contents of one text file of the repository. Use list_files or search_text first to find the right path; large files are cut at the output limit. */
 export const tool: ToolDef = {
   name: "read_file",

@@ -4,10 +4,12 @@ import { createExecHandler, checkExecStartup, type ExecToolConfig } from "@kerva
 import { type ToolDef, onShutdown } from "@kervan/runtime";
 import { validate_search_text_input, validate_search_text_output } from "../validators.mjs";
 import type { SearchTextInput, SearchTextOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = SearchTextInput;
 /** The structured result this tool returns. */
 export type Output = SearchTextOutput;
+
 /** What this tool runs: argv templates, environment, limits and filesystem policy. */
 export const config: ExecToolConfig = {
   tool: "search_text",
@@ -31,6 +33,7 @@ export const config: ExecToolConfig = {
   rateLimit: { calls: 60, windowMs: 60000 },
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
 };
+
 /** search_text: Search the files under a directory for lines matching a regular expression (grep -rnE), printing file:line:text for each match. Use it to find definitions and usages. */
 export const tool: ToolDef = {
   name: "search_text",

@@ -4,10 +4,12 @@ import { createValidateJsonHandler, runWorkerRoleIfAny } from "@kervan/kinds/val
 import type { ToolDef } from "@kervan/runtime";
 import { validate_validate_json_input, validate_validate_json_output } from "../validators.mjs";
 import type { ValidateJsonInput, ValidateJsonOutput } from "../types.js";
+
 /** The arguments this tool accepts (validated before the handler runs). */
 export type Input = ValidateJsonInput;
 /** The structured result this tool returns. */
 export type Output = ValidateJsonOutput;
+
 /** validate_json: Validate candidate output text against a JSON Schema and say what is wrong. Answers {valid, feedback}: when invalid, hand feedback back to the model and retry — it says where the document fails (JSON pointer and keyword) and quotes the offending value, clipped to 200 characters; when valid, feedback is null. Use it on any JSON a model produced before acting on it. output may be a bare JSON value; otherwise the first fenced code block (json or unlabelled), else the first object or array in the text, is what gets validated; broken JSON is never repaired, the feedback gives the parse position and a likely cause. $schema selects draft-04, draft-06, draft-07, 2019-09 or 2020-12 (the default). $ref resolves only inside the one schema given (#, #/..., #name): a remote reference or an embedded $id is refused with its own sentence, never fetched. format is an annotation in 2019-09 and 2020-12. pattern is Python re syntax (not ECMA-262) without inline flags, look-behind, backreferences, atomic, possessive or conditional groups or \N{...}, and all of a document's patterns share 500 ms: past that the answer is one refusal sentence naming the pattern that ran out, not a partial validation. Refusals come back as tool errors. Reads nothing but its two arguments and writes nothing. */
 export const tool: ToolDef = {
   name: "validate_json",
