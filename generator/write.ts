@@ -32,13 +32,19 @@ export interface WriteOptions {
 export function write(root: string, files: EmittedFile[], servers: string[], options: WriteOptions): WriteReport {
   const report: WriteReport = { written: [], unchanged: [], deleted: [], differing: [] };
   const wanted = new Set(files.map((f) => f.path));
+  // Folders known to exist, and folders this run created (nothing to compare inside those).
+  const present = new Set<string>();
+  const created = new Set<string>();
   for (const file of [...files].sort((a, b) => byCodeUnit(a.path, b.path))) {
     const target = join(root, file.path);
+    const folder = dirname(target);
     let current: string | undefined;
-    try {
-      current = readFileSync(target, "utf8");
-    } catch {
-      current = undefined;
+    if (!created.has(folder)) {
+      try {
+        current = readFileSync(target, "utf8");
+      } catch {
+        current = undefined;
+      }
     }
     if (current === file.contents) {
       report.unchanged.push(file.path);
@@ -48,7 +54,13 @@ export function write(root: string, files: EmittedFile[], servers: string[], opt
       report.differing.push(file.path + (current === undefined ? " (missing)" : ""));
       continue;
     }
-    mkdirSync(dirname(target), { recursive: true });
+    if (!present.has(folder)) {
+      if (!existsSync(folder)) {
+        mkdirSync(folder, { recursive: true });
+        created.add(folder);
+      }
+      present.add(folder);
+    }
     writeFileSync(target, file.contents);
     report.written.push(file.path);
   }

@@ -11,6 +11,6 @@ export async function emitServer(plan: ServerPlan): Promise<EmittedFile[]> {
     emitEntry(plan),
     ...plan.tools.map((t) => emitToolModule(plan, t)),
     await emitTypes(plan),
-    emitValidators(plan),
+    ...emitValidators(plan),
   ];
 }

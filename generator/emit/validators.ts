@@ -22,7 +22,7 @@ function esmOnly(code: string): string {
   return `${imports.join("\n")}${imports.length ? "\n" : ""}${body.replace(/^"use strict";\n?/, "")}`;
 }
 
-export function emitValidators(plan: ServerPlan): EmittedFile {
+export function emitValidators(plan: ServerPlan): EmittedFile[] {
   const ajv = new Ajv2020({
     code: { source: true, esm: true, lines: true, optimize: true },
     strict: true,
@@ -54,5 +54,17 @@ export function emitValidators(plan: ServerPlan): EmittedFile {
   }
   const code = esmOnly(standaloneCode.default(ajv, exports));
   const tail = aliases.length ? `\n${aliases.join("\n")}\n` : "";
-  return { path: `${plan.dir}/src/validators.mjs`, contents: header(plan.server.origin.file) + code + tail };
+  const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
+  // Declarations, so the typed tool modules see each validator as the runtime's Validator.
+  const declarations = [
+    header(plan.server.origin.file),
+    'import type { Validator } from "@kervan/runtime";',
+    "",
+    ...names.map((n) => `export declare const ${n}: Validator;`),
+    "",
+  ].join("\n");
+  return [
+    { path: `${plan.dir}/src/validators.mjs`, contents: header(plan.server.origin.file) + code + tail },
+    { path: `${plan.dir}/src/validators.d.mts`, contents: declarations },
+  ];
 }

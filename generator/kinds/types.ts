@@ -40,6 +40,11 @@ export interface KindEmit {
   handler: string;
   /** Optional statements run at server startup (they throw StartupError on bad configuration). */
   startup?: string[];
+  /**
+   * Expressions naming schemas the kind's runtime already exports (exec's fixed result schema,
+   * validate_json's definition), used instead of printing the same literal into every module.
+   */
+  schemaRefs?: { input?: string; output?: string };
   /** Worker roles this kind runs inside the bundle (name of an imported function returning boolean). */
   workerRole?: string;
 }

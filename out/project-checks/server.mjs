@@ -2081,22 +2081,7 @@ var tool = {
     required: ["path"],
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "Show changes",
     readOnlyHint: true,
@@ -2135,22 +2120,7 @@ var tool2 = {
     properties: {},
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "Changed files",
     readOnlyHint: true,
@@ -2210,22 +2180,7 @@ var tool3 = {
     required: ["path"],
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "Run one test file",
     readOnlyHint: false,
@@ -2267,22 +2222,7 @@ var tool4 = {
     properties: {},
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "Run the test suite",
     readOnlyHint: false,
@@ -2328,22 +2268,7 @@ var tool5 = {
     properties: {},
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "Type-check",
     readOnlyHint: true,

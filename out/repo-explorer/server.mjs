@@ -2112,22 +2112,7 @@ var tool = {
     required: ["path"],
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "List files",
     readOnlyHint: true,
@@ -2173,22 +2158,7 @@ var tool2 = {
     required: ["path"],
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "Read a file",
     readOnlyHint: true,
@@ -2248,22 +2218,7 @@ var tool3 = {
     required: ["pattern", "path"],
     additionalProperties: false
   },
-  outputSchema: {
-    type: "object",
-    properties: {
-      exitCode: {
-        type: ["integer", "null"],
-        description: "Exit status; null when killed by a signal or never started."
-      },
-      stdout: { type: "string" },
-      stderr: { type: "string" },
-      timedOut: { type: "boolean" },
-      stdoutTruncated: { type: "boolean" },
-      stderrTruncated: { type: "boolean" }
-    },
-    required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
-    additionalProperties: false
-  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
   annotations: {
     title: "Search text",
     readOnlyHint: true,

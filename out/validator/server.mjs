@@ -1124,6 +1124,34 @@ function runServer(def, argv = process.argv.slice(2)) {
 init_shutdown();
 init_clip();
 
+// templates/kinds/validate_json/definition.ts
+var VALIDATE_JSON_INPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    output: {
+      type: "string",
+      description: "The text to validate, as the model returned it: a JSON value, or prose holding a fenced code block or a JSON object/array."
+    },
+    schema: {
+      type: "object",
+      description: "The JSON Schema object (draft-04 through 2020-12) the output must satisfy; `$ref` may only point inside it."
+    }
+  },
+  required: ["output", "schema"],
+  additionalProperties: false
+};
+var VALIDATE_JSON_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    valid: { type: "boolean", description: "True when the extracted JSON satisfies the schema." },
+    feedback: {
+      anyOf: [{ type: "string" }, { type: "null" }],
+      description: "null when valid; otherwise where the document fails and the clipped offending value, to hand back to the model."
+    }
+  },
+  required: ["valid", "feedback"]
+};
+
 // templates/kinds/validate_json/handler.ts
 init_clip();
 import { isMainThread } from "node:worker_threads";
@@ -3219,35 +3247,8 @@ var tool = {
   name: "validate_json",
   title: "Validate JSON against a schema",
   description: "Validate candidate output text against a JSON Schema and say what is wrong. Answers {valid, feedback}: when invalid, hand feedback back to the model and retry — it says where the document fails (JSON pointer and keyword) and quotes the offending value, clipped to 200 characters; when valid, feedback is null. Use it on any JSON a model produced before acting on it. output may be a bare JSON value; otherwise the first fenced code block (json or unlabelled), else the first object or array in the text, is what gets validated; broken JSON is never repaired, the feedback gives the parse position and a likely cause. $schema selects draft-04, draft-06, draft-07, 2019-09 or 2020-12 (the default). $ref resolves only inside the one schema given (#, #/..., #name): a remote reference or an embedded $id is refused with its own sentence, never fetched. format is an annotation in 2019-09 and 2020-12. pattern is Python re syntax (not ECMA-262) without inline flags, look-behind, backreferences, atomic, possessive or conditional groups or \\N{...}, and all of a document's patterns share 500 ms: past that the answer is one refusal sentence naming the pattern that ran out, not a partial validation. Refusals come back as tool errors. Reads nothing but its two arguments and writes nothing.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      output: {
-        type: "string",
-        description: "The text to validate, as the model returned it: a JSON value, or prose holding a fenced code block or a JSON object/array."
-      },
-      schema: {
-        type: "object",
-        description: "The JSON Schema object (draft-04 through 2020-12) the output must satisfy; `$ref` may only point inside it."
-      }
-    },
-    required: ["output", "schema"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      valid: {
-        type: "boolean",
-        description: "True when the extracted JSON satisfies the schema."
-      },
-      feedback: {
-        anyOf: [{ type: "string" }, { type: "null" }],
-        description: "null when valid; otherwise where the document fails and the clipped offending value, to hand back to the model."
-      }
-    },
-    required: ["valid", "feedback"]
-  },
+  inputSchema: VALIDATE_JSON_INPUT_SCHEMA,
+  outputSchema: VALIDATE_JSON_OUTPUT_SCHEMA,
   annotations: {
     title: "Validate JSON against a schema",
     readOnlyHint: true,

@@ -6,7 +6,7 @@ import type { KindEmit } from "../types.js";
 export function emitExec(plan: ToolPlan): KindEmit {
   return {
     imports: {
-      "@kervan/kinds/exec": ["createExecHandler", "checkExecStartup", "type ExecToolConfig"],
+      "@kervan/kinds/exec": ["createExecHandler", "checkExecStartup", "EXEC_OUTPUT_SCHEMA", "type ExecToolConfig"],
       "@kervan/runtime": ["onShutdown"],
     },
     constants: [
@@ -20,5 +20,7 @@ export function emitExec(plan: ToolPlan): KindEmit {
     // Running process groups are killed when the server stops (signal or stdin EOF).
     handler: "createExecHandler(config, { onShutdown })",
     startup: ["checkExecStartup(config);"],
+    // Every exec tool answers in the same shape, defined once in the exec runtime.
+    schemaRefs: { output: "EXEC_OUTPUT_SCHEMA" },
   };
 }

@@ -44,10 +44,12 @@ export const validateJsonKind: ToolKind = {
   emit(plan) {
     const options = plan.tool.config as Record<string, Json>;
     return {
-      imports: { "@kervan/kinds/validate_json": ["createValidateJsonHandler", "runWorkerRoleIfAny"] },
+      imports: { "@kervan/kinds/validate_json": ["createValidateJsonHandler", "runWorkerRoleIfAny", "VALIDATE_JSON_INPUT_SCHEMA", "VALIDATE_JSON_OUTPUT_SCHEMA"] },
       constants: [],
       handler: `createValidateJsonHandler(${Object.keys(options).length ? code(options) : ""})`,
       workerRole: "runWorkerRoleIfAny",
+      // The tool's schemas are part of its definition in the runtime.
+      schemaRefs: { input: "VALIDATE_JSON_INPUT_SCHEMA", output: "VALIDATE_JSON_OUTPUT_SCHEMA" },
     };
   },
   facts: (tool) => ({
