@@ -56,24 +56,47 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
   return [{ path: `${plan.dir}/${MANIFEST}`, contents: JSON.stringify(manifest, null, 2) + "\n" }, audit];
 }
 
-/** The files of a previous run that can be reused as they are, or undefined when anything differs. */
-export function reusable(outRoot: string, plan: ServerPlan): EmittedFile[] | undefined {
-  const hash = inputHash(plan);
-  return cachedOutputs(outRoot, plan.dir, (m) => m.inputHash === hash);
+/** Server folders under an output root that a previous run generated (they hold a manifest), sorted. */
+export function generatedServers(outRoot: string): string[] {
+  if (!existsSync(outRoot)) return [];
+  return readdirSync(outRoot, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(outRoot, e.name, MANIFEST)))
+    .map((e) => e.name)
+    .sort(byCodeUnit);
 }
 
-/** A server folder's files when its manifest passes `matches` and every output still has its recorded hash. */
-export function cachedOutputs(outRoot: string, dir: string, matches: (manifest: Partial<Manifest>) => boolean): EmittedFile[] | undefined {
-  let manifest: Partial<Manifest> & { outputs?: Record<string, string> };
-  let manifestText: string;
+/** A generated server's manifest as stored: its folder, its text and its data. */
+export interface StoredManifest {
+  dir: string;
+  text: string;
+  manifest: Partial<Manifest> & { outputs?: Record<string, string> };
+}
+
+export function readManifest(outRoot: string, dir: string): StoredManifest | undefined {
   try {
-    manifestText = readFileSync(join(outRoot, dir, MANIFEST), "utf8");
-    manifest = JSON.parse(manifestText);
+    const text = readFileSync(join(outRoot, dir, MANIFEST), "utf8");
+    return { dir, text, manifest: JSON.parse(text) };
   } catch {
-    return undefined;
+    return undefined; // none, or damaged: then it is simply not reused
   }
-  if (!matches(manifest) || !manifest.outputs) return undefined;
-  const files: EmittedFile[] = [{ path: `${dir}/${MANIFEST}`, contents: manifestText }];
+}
+
+/** The manifests of every server generated under an output root. */
+export function generatedManifests(outRoot: string): StoredManifest[] {
+  return generatedServers(outRoot).flatMap((dir) => readManifest(outRoot, dir) ?? []);
+}
+
+/** The files of a previous run that can be reused as they are, or undefined when anything differs. */
+export function reusable(outRoot: string, plan: ServerPlan): EmittedFile[] | undefined {
+  const stored = readManifest(outRoot, plan.dir);
+  return stored?.manifest.inputHash === inputHash(plan) ? cachedOutputs(outRoot, stored) : undefined;
+}
+
+/** A server's files as a previous run left them, when every output still has its recorded hash. */
+export function cachedOutputs(outRoot: string, stored: StoredManifest): EmittedFile[] | undefined {
+  const { dir, text, manifest } = stored;
+  if (!manifest.outputs) return undefined;
+  const files: EmittedFile[] = [{ path: `${dir}/${MANIFEST}`, contents: text }];
   for (const [rel, hash] of Object.entries(manifest.outputs)) {
     try {
       const contents = readFileSync(join(outRoot, dir, rel), "utf8");
@@ -84,19 +107,4 @@ export function cachedOutputs(outRoot: string, dir: string, matches: (manifest: 
     }
   }
   return files;
-}
-
-/** The manifests of the servers generated under an output root (unreadable ones are skipped). */
-export function generatedManifests(outRoot: string): Partial<Manifest>[] {
-  if (!existsSync(outRoot)) return [];
-  const found: Partial<Manifest>[] = [];
-  for (const entry of readdirSync(outRoot, { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue;
-    try {
-      found.push(JSON.parse(readFileSync(join(outRoot, entry.name, MANIFEST), "utf8")));
-    } catch {
-      // not a generated server, or a damaged manifest: then it is simply not reused
-    }
-  }
-  return found;
 }

@@ -33,7 +33,7 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
 }
 
 /** The spec file and the files it includes, with their sha256, sorted. */
-export function specInputs(spec: LoadedSpec): Record<string, string> {
+function specInputs(spec: LoadedSpec): Record<string, string> {
   const inputs: Record<string, string> = { [spec.file]: spec.hash, ...spec.includes };
   return Object.fromEntries(Object.entries(inputs).sort(([a], [b]) => byCodeUnit(a, b)));
 }

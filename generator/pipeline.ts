@@ -64,11 +64,12 @@ function unchanged(sources: SourceFile[], outRoot: string): Cached[] | undefined
   const found: Cached[] = [];
   for (const source of sources) {
     const hash = sha256(source.text);
-    const match = manifests.find((m) => m.inputs?.[source.path] === hash);
-    const name = match?.server?.name;
-    if (!match?.inputs || !name || found.some((f) => f.name === name)) return undefined;
+    const match = manifests.find((m) => m.manifest.inputs?.[source.path] === hash);
+    const inputs = match?.manifest.inputs;
+    const name = match?.manifest.server?.name;
+    if (!match || !inputs || name !== match.dir || found.some((f) => f.name === name)) return undefined;
     // Included schema files are named relative to the spec's folder; they must hash the same today.
-    for (const [path, h] of Object.entries(match.inputs)) {
+    for (const [path, h] of Object.entries(inputs)) {
       if (path === source.path) continue;
       try {
         if (sha256(readFileSync(join(dirname(source.path), path), "utf8")) !== h) return undefined;
@@ -76,8 +77,8 @@ function unchanged(sources: SourceFile[], outRoot: string): Cached[] | undefined
         return undefined;
       }
     }
-    const expected = sourceHash(match.inputs);
-    const files = cachedOutputs(outRoot, name, (m) => m.sourceHash === expected);
+    if (match.manifest.sourceHash !== sourceHash(inputs)) return undefined;
+    const files = cachedOutputs(outRoot, match);
     if (!files) return undefined;
     found.push({ name, files });
   }

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { EmittedFile, WriteReport } from "./model/output.js";
-import { MANIFEST } from "./manifest.js";
+import { generatedServers } from "./manifest.js";
 import { byCodeUnit } from "./normalize.js";
 
 function filesUnder(root: string, dir: string, out: string[]): void {
@@ -13,14 +13,6 @@ function filesUnder(root: string, dir: string, out: string[]): void {
     if (entry.isDirectory()) filesUnder(root, path, out);
     else out.push(relative(root, path).split("\\").join("/"));
   }
-}
-
-/** Server folders under the root that a previous run generated (they hold a manifest). */
-function generatedDirs(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(root, e.name, MANIFEST)))
-    .map((e) => e.name);
 }
 
 export interface WriteOptions {
@@ -65,7 +57,7 @@ export function write(root: string, files: EmittedFile[], servers: string[], opt
     report.written.push(file.path);
   }
   const dirs = new Set(servers);
-  if (options.pruneServers) for (const d of generatedDirs(root)) dirs.add(d);
+  if (options.pruneServers) for (const d of generatedServers(root)) dirs.add(d);
   for (const dir of [...dirs].sort(byCodeUnit)) {
     const existing: string[] = [];
     filesUnder(root, join(root, dir), existing);

@@ -1,9 +1,9 @@
 // `kervan audit [SERVER] [--out DIR]` and `kervan changelog OLD NEW [--server NAME] [--out DIR]`.
 // OLD and NEW are manifest files, server folders, or git revisions of the output folder.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { MANIFEST } from "../manifest.js";
+import { generatedServers, MANIFEST } from "../manifest.js";
 import { AUDIT, renderAudit } from "../audit/render.js";
 import { changelog } from "../audit/changelog.js";
 import { renderChangelog } from "../audit/changelog-render.js";
@@ -14,10 +14,7 @@ type Options = Map<string, string | true>;
 
 function servers(outDir: string): string[] {
   if (!existsSync(outDir)) throw new UsageError(`no output folder ${outDir} (run \`kervan gen\` first)`);
-  return readdirSync(outDir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(outDir, e.name, MANIFEST)))
-    .map((e) => e.name)
-    .sort();
+  return generatedServers(outDir);
 }
 
 function parseManifest(text: string, from: string): Manifest {
