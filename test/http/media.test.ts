@@ -1,23 +1,17 @@
 // Raw http tools that answer image/* or audio/* return MCP image/audio content blocks, not text.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ServerResponse } from "node:http";
 import { createHttpHandler, type HttpToolConfig } from "../../templates/kinds/http/index.js";
 import { mediaOf } from "../../templates/kinds/http/media.js";
 import { buildResult } from "../../templates/runtime/tools.js";
 import type { ToolDef } from "../../templates/runtime/types.js";
-import { ctx, echo, lit, secret, startUpstream, toolConfig, type Upstream } from "./upstream.js";
+import { ctx, lit, secret, useUpstream, toolConfig } from "./upstream.js";
 
 // A 1x1 PNG: binary, with bytes that are not valid UTF-8 (0x89 first), so text decoding would garble it.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 const WAV = Buffer.from("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=", "base64");
 
-let up: Upstream;
-beforeAll(async () => void (up = await startUpstream()));
-afterAll(() => up.close());
-beforeEach(() => {
-  up.seen.length = 0;
-  up.route = echo;
-});
+const up = useUpstream();
 
 const raw = (over: Partial<HttpToolConfig> = {}, env: Record<string, string> = {}) =>
   createHttpHandler(toolConfig({ path: [[lit("p")]], output: { raw: true, hasSchema: false }, ...over }), { env: { T_BASE_URL: up.origin, ...env } });

@@ -1,21 +1,15 @@
 // http tools with `output.resource: true` answer with the fetched document as an embedded resource:
 // its URL (secrets redacted), media type and redacted text, or a base64 blob for binary data.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ServerResponse } from "node:http";
 import { createHttpHandler, type HttpToolConfig } from "../../templates/kinds/http/index.js";
 import { checkSources } from "../../generator/pipeline.js";
-import { ctx, echo, input, lit, secret, startUpstream, toolConfig, type Upstream } from "./upstream.js";
+import { ctx, input, lit, secret, useUpstream, toolConfig } from "./upstream.js";
 
 const PDF = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0xe2, 0xe3, 0xcf, 0xd3]);
 const KEY = "k3y-Secret-42";
 
-let up: Upstream;
-beforeAll(async () => void (up = await startUpstream()));
-afterAll(() => up.close());
-beforeEach(() => {
-  up.seen.length = 0;
-  up.route = echo;
-});
+const up = useUpstream();
 
 const doc = (over: Partial<HttpToolConfig> = {}) =>
   createHttpHandler(

@@ -1,18 +1,12 @@
 // Failure modes and limits: each ends as a short, readable tool error.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { compileSelect, createHttpHandler, type HttpToolConfig } from "../../templates/kinds/http/index.js";
-import { ctx, echo, input, lit, startUpstream, toolConfig, type Upstream } from "./upstream.js";
+import { ctx, echo, input, lit, useUpstream, toolConfig } from "./upstream.js";
 
-let up: Upstream;
-beforeAll(async () => void (up = await startUpstream()));
-afterAll(() => up.close());
-beforeEach(() => {
-  up.seen.length = 0;
-  up.route = echo;
-});
+const up = useUpstream();
 
 const handler = (over: Partial<HttpToolConfig> = {}, select?: string) =>
   createHttpHandler(toolConfig({ path: [[lit("p")]], ...over }), { env: { T_BASE_URL: up.origin }, select: select ? compileSelect(select) : undefined });

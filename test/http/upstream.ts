@@ -1,5 +1,6 @@
 // A real HTTP server on 127.0.0.1 for http-tool tests: records every request exactly as it
 // arrived (raw target, raw header bytes, body bytes) and answers with a per-test route.
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { CallContext } from "../../templates/runtime/types.js";
@@ -30,8 +31,7 @@ export const echo: Route = (req, res) => {
   res.end(JSON.stringify({ method: req.method, target: req.target, headers: req.headers, body: req.body.toString("utf8") }));
 };
 
-export async function startUpstream(): Promise<Upstream> {
-  const up: Upstream = { origin: "", port: 0, seen: [], route: echo, close: async () => {} };
+export async function startUpstream(up: Upstream = { origin: "", port: 0, seen: [], route: echo, close: async () => {} }): Promise<Upstream> {
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -52,6 +52,21 @@ export async function startUpstream(): Promise<Upstream> {
       server.closeAllConnections();
       server.close(() => resolve());
     });
+  return up;
+}
+
+/**
+ * One upstream for a test file: started before its tests, closed after, and with an empty log and
+ * the echo route before each test. The object is live from the start (fields filled on start).
+ */
+export function useUpstream(): Upstream {
+  const up: Upstream = { origin: "", port: 0, seen: [], route: echo, close: async () => {} };
+  beforeAll(() => startUpstream(up));
+  afterAll(() => up.close());
+  beforeEach(() => {
+    up.seen.length = 0;
+    up.route = echo;
+  });
   return up;
 }
 
