@@ -79,13 +79,13 @@ describe("concurrency", () => {
 
 describe("rate limit", () => {
   it("admits `calls` per window and refuses the next with a retry hint", async () => {
-    const h = createExecHandler(sleeper({ rateLimit: { calls: 2, windowMs: 400 } }));
+    const h = createExecHandler(sleeper({ rateLimit: { calls: 2, windowMs: 1500 } }));
     expect((await h({ s: "0" }, ctx())).isError).toBeFalsy();
     expect((await h({ s: "0" }, ctx())).isError).toBeFalsy();
     const third = await h({ s: "0" }, ctx());
     expect(third.isError).toBe(true);
-    expect(third.text).toMatch(/^nap: rate limit reached \(2 calls per 400 ms\); retry in about \d+ ms$/);
-    await new Promise((r) => setTimeout(r, 450));
+    expect(third.text).toMatch(/^nap: rate limit reached \(2 calls per 1500 ms\); retry in about \d+ ms$/);
+    await new Promise((r) => setTimeout(r, 1550));
     expect((await h({ s: "0" }, ctx())).isError).toBeFalsy();
   });
   it("refused and invalid calls do not use up the budget", async () => {

@@ -174,8 +174,7 @@ describe("raw HTTP", () => {
         resolve();
       }, 200);
     });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(server.stderr()).toContain("slow: aborted");
+    await expect.poll(() => server.stderr(), { timeout: 5000 }).toContain("slow: aborted");
   });
 
   it("exits on SIGTERM running shutdown hooks", async () => {

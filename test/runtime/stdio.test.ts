@@ -122,8 +122,7 @@ describe("raw stdio", () => {
     s.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }));
     s.send(call(2, "echo", { text: "next" }));
     expect(await s.next()).toMatchObject({ id: 2 });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.stderr()).toContain("slow: aborted");
+    await expect.poll(() => s.stderr(), { timeout: 5000 }).toContain("slow: aborted");
     s.proc.stdin!.end();
     expect(await s.exited).toBe(0);
   });
@@ -152,8 +151,11 @@ describe("raw stdio", () => {
 
   it("exits on SIGTERM, aborting calls and running shutdown hooks", async () => {
     const s = spawnRaw(bundle);
+    // Lines are handled in order, so once echo is answered the guards are installed and slow is running;
+    // a fixed sleep raced a loaded machine's startup (SIGTERM before the handler means death by signal).
     s.send(call(1, "slow"));
-    await new Promise((r) => setTimeout(r, 100));
+    s.send(call(2, "echo", { text: "ready" }));
+    expect(await s.next()).toMatchObject({ id: 2 });
     const started = Date.now();
     s.proc.kill("SIGTERM");
     expect(await s.exited).toBe(0);
