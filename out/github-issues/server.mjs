@@ -1006,15 +1006,15 @@ function startStdio(core) {
   let parts = [];
   let size = 0;
   let discarding = false;
-  const send2 = (line2) => {
+  const send = (line2) => {
     if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
   };
   const keyOf = (id) => `${typeof id}:${String(id)}`;
-  const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
+  const tooLong = () => send(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
   const maybeExit = () => {
     if (ended && pending.size === 0) void shutdown(0);
   };
-  async function answer(msg) {
+  async function answer2(msg) {
     const { method, params } = msg;
     const key = keyOf(msg.id);
     const { controller, release } = trackCall();
@@ -1022,7 +1022,7 @@ function startStdio(core) {
     pending.set(key, entry);
     let done = false;
     const notify = (message) => {
-      if (!done && !entry.cancelled) send2(JSON.stringify(message));
+      if (!done && !entry.cancelled) send(JSON.stringify(message));
     };
     try {
       let result;
@@ -1046,9 +1046,9 @@ function startStdio(core) {
     }
   }
   function request(msg) {
-    answer(msg).then(
+    answer2(msg).then(
       (reply) => {
-        send2(replyMessage(msg.id, reply));
+        send(replyMessage(msg.id, reply));
         maybeExit();
       },
       () => maybeExit()
@@ -1070,13 +1070,13 @@ function startStdio(core) {
     try {
       value = JSON.parse(text);
     } catch {
-      send2(errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
+      send(errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
       return;
     }
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
-    else if (inbound.kind === "bad") send2(errorMessage(inbound.id, inbound.error));
+    else if (inbound.kind === "bad") send(errorMessage(inbound.id, inbound.error));
   }
   function onData(chunk) {
     let start = 0;
@@ -1481,63 +1481,153 @@ function escapeRegExp(s) {
 }
 
 // templates/kinds/http/transport.ts
+import { Agent as HttpAgent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { constants as z, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
+import { Transform } from "node:stream";
 var MAX_HOPS = 5;
 var REDIRECT = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
-async function send(req, opts) {
+var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "DELETE"]);
+var agents = { "http:": new HttpAgent({ keepAlive: true, timeout: 4e3 }), "https:": new HttpsAgent({ keepAlive: true, timeout: 4e3 }) };
+var DEFAULT_HEADERS = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
+async function exchange(req, opts) {
   let { url, method, body } = req;
-  let headers = req.headers;
+  let headers = { ...DEFAULT_HEADERS, ...req.headers };
   for (let hop = 0; ; hop++) {
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
-    const res = await fetch(url, { method, headers, body, redirect: "manual", signal: opts.signal });
-    const location = REDIRECT.has(res.status) ? res.headers.get("location") : null;
-    if (location === null) return res;
-    await res.body?.cancel().catch(() => {
-    });
+    const res = await sendOnce(url, method, headers, body, opts.signal);
+    const location = REDIRECT.has(res.statusCode ?? 0) ? res.headers.location ?? null : null;
+    if (location === null) return answer(res, await readBody2(res, opts.maxBytes));
+    res.destroy();
+    const status = res.statusCode;
     if (opts.redirects === "none") {
-      throw new ToolFault(`the upstream answered HTTP ${res.status} (a redirect); this tool does not follow redirects`);
+      throw new ToolFault(`the upstream answered HTTP ${status} (a redirect); this tool does not follow redirects`);
     }
     let next;
     try {
       next = new URL(location, url);
     } catch {
-      throw new ToolFault(`the upstream answered HTTP ${res.status} with an invalid Location`);
+      throw new ToolFault(`the upstream answered HTTP ${status} with an invalid Location`);
     }
     if (next.origin !== opts.origin) {
-      throw new ToolFault(`the upstream redirected (HTTP ${res.status}) to another origin; not followed`);
+      throw new ToolFault(`the upstream redirected (HTTP ${status}) to another origin; not followed`);
     }
     if (hop + 1 >= MAX_HOPS) throw new ToolFault(`more than ${MAX_HOPS - 1} redirects; stopped`);
-    if (res.status === 303 && method !== "HEAD" || (res.status === 301 || res.status === 302) && method === "POST") {
+    if (status === 303 && method !== "HEAD" || (status === 301 || status === 302) && method === "POST") {
       method = "GET";
       body = void 0;
-      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "content-type"));
+      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k !== "content-type"));
     }
     url = next;
   }
 }
-async function readCapped(res, max) {
-  const declared = Number(res.headers.get("content-length") ?? NaN);
-  if (declared > max) {
-    await res.body?.cancel().catch(() => {
-    });
-    throw new ToolFault(overCap(max, `declared ${declared} bytes`));
-  }
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks = [];
-  let total = 0;
-  for (; ; ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {
+async function sendOnce(url, method, headers, body, signal) {
+  for (let attempt = 0; ; attempt++) {
+    let req;
+    try {
+      return await new Promise((resolve, reject) => {
+        const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+        const hs = body !== void 0 || method === "POST" || method === "PUT" || method === "PATCH" ? { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) } : headers;
+        req = send(url, { method, headers: hs, agent: agents[url.protocol], signal }, resolve);
+        req.on("error", reject);
+        req.end(body);
       });
-      throw new ToolFault(overCap(max, "stopped reading"));
+    } catch (e) {
+      const code = e.code;
+      if (attempt === 0 && req?.reusedSocket && (code === "ECONNRESET" || code === "EPIPE") && IDEMPOTENT.has(method) && !signal.aborted) continue;
+      throw e;
     }
-    chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0];
-  return Buffer.concat(chunks, total);
+}
+function answer(res, body) {
+  const headers = res.headers;
+  return {
+    status: res.statusCode ?? 0,
+    statusText: res.statusMessage ?? "",
+    headers: {
+      get: (name) => {
+        const v = headers[name.toLowerCase()];
+        return v === void 0 ? null : Array.isArray(v) ? v.join(", ") : v;
+      }
+    },
+    body
+  };
+}
+function readBody2(res, max) {
+  const declared = Number(res.headers["content-length"] ?? NaN);
+  if (declared > max) {
+    res.destroy();
+    return Promise.reject(new ToolFault(overCap(max, `declared ${declared} bytes`)));
+  }
+  let decoders;
+  try {
+    decoders = decodersFor(res.headers["content-encoding"]);
+  } catch (e) {
+    res.destroy();
+    return Promise.reject(e);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let total = 0;
+    let settled = false;
+    const stop = (err) => {
+      if (settled) return;
+      settled = true;
+      res.destroy();
+      for (const d of decoders) d.destroy();
+      reject(err);
+    };
+    let source = res;
+    for (const d of decoders) {
+      d.on("error", () => stop(new ToolFault(`the upstream's ${res.headers["content-encoding"]} body could not be decoded`)));
+      source = source.pipe(d);
+    }
+    source.on("data", (c) => {
+      total += c.byteLength;
+      if (total > max) stop(new ToolFault(overCap(max, "stopped reading")));
+      else chunks.push(c);
+    });
+    source.on("end", () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+    });
+    res.on("error", stop);
+    res.on("close", () => {
+      if (!res.complete) stop(Object.assign(new Error("the connection closed before the body was complete"), { code: "ECONNRESET" }));
+    });
+  });
+}
+function decodersFor(header) {
+  if (!header) return [];
+  const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
+  const zflush = { flush: z.Z_SYNC_FLUSH, finishFlush: z.Z_SYNC_FLUSH };
+  return codings.reverse().map((c) => {
+    if (c === "gzip" || c === "x-gzip") return createGunzip(zflush);
+    if (c === "deflate") return deflateDecoder(zflush);
+    if (c === "br") return createBrotliDecompress({ flush: z.BROTLI_OPERATION_FLUSH, finishFlush: z.BROTLI_OPERATION_FLUSH });
+    throw new ToolFault(`the upstream answered with content-encoding ${c.slice(0, 40)}, which this tool cannot decode`);
+  });
+}
+function deflateDecoder(opts) {
+  let inner;
+  const out = new Transform({
+    transform(chunk, _enc, done) {
+      if (!inner) {
+        inner = (chunk[0] & 15) === 8 ? createInflate(opts) : createInflateRaw(opts);
+        inner.on("data", (d) => out.push(d));
+        inner.on("error", (e) => out.destroy(e));
+      }
+      if (inner.write(chunk)) done();
+      else inner.once("drain", () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once("end", () => done());
+      inner.end();
+    }
+  });
+  return out;
 }
 function overCap(max, detail) {
   return `the response body is larger than the ${max}-byte limit (${detail})`;
@@ -1565,13 +1655,14 @@ function failureReason(e, origin, timeoutMs, timedOut, cancelled) {
   if (e instanceof ToolFault) return e.message;
   if (timedOut) return `the request timed out after ${timeoutMs} ms`;
   if (cancelled) return "the request was cancelled";
-  const cause = e?.cause;
-  const code = cause?.code ?? "";
+  const err = e;
+  const code = err?.code ?? err?.cause?.code ?? "";
   if (code === "ECONNREFUSED") return `connection refused by ${origin}`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host not found: ${origin}`;
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `the connection to ${origin} was closed unexpectedly`;
-  if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return `connecting to ${origin} timed out`;
-  const detail = code || cause?.message || (e instanceof Error ? e.message : String(e));
+  if (code === "ECONNRESET" || code === "EPIPE") return `the connection to ${origin} was closed unexpectedly`;
+  if (code === "ETIMEDOUT") return `connecting to ${origin} timed out`;
+  if (/CERT|SIGNATURE|^ERR_TLS_/.test(code)) return `the TLS certificate of ${origin} was not accepted (${code})`;
+  const detail = code || err?.message || String(e);
   return `the request to ${origin} failed (${detail.slice(0, 200)})`;
 }
 
@@ -1694,16 +1785,15 @@ function createHttpHandler(cfg, deps = {}) {
     }
     const dl = deadline(cfg.timeoutMs, ctx.signal);
     let res;
-    let bytes;
     try {
-      res = await send(req, { origin: r.origin, redirects: cfg.redirects, signal: dl.signal });
-      bytes = await readCapped(res, cfg.maxResponseBytes);
+      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal });
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
       return failR(reason);
     } finally {
       dl.done();
     }
+    const bytes = res.body;
     const decoded = decoder.decode(bytes);
     const text = r.redactor.text(decoded);
     if (res.status >= 400) return failR(statusError(res, text));

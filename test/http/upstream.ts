@@ -21,6 +21,8 @@ export interface Upstream {
   origin: string;
   port: number;
   seen: Seen[];
+  /** TCP connections accepted since the last reset (kept-alive sockets make this less than seen.length). */
+  connections: number;
   route: Route;
   close(): Promise<void>;
 }
@@ -31,7 +33,7 @@ export const echo: Route = (req, res) => {
   res.end(JSON.stringify({ method: req.method, target: req.target, headers: req.headers, body: req.body.toString("utf8") }));
 };
 
-export async function startUpstream(up: Upstream = { origin: "", port: 0, seen: [], route: echo, close: async () => {} }): Promise<Upstream> {
+export async function startUpstream(up: Upstream = { origin: "", port: 0, seen: [], connections: 0, route: echo, close: async () => {} }): Promise<Upstream> {
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -43,7 +45,8 @@ export async function startUpstream(up: Upstream = { origin: "", port: 0, seen: 
       up.route(seen, res);
     });
   });
-  server.keepAliveTimeout = 1000;
+  server.on("connection", () => up.connections++);
+  server.keepAliveTimeout = 5000; // announced as timeout=5: long enough for clients to reuse sockets
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   up.port = (server.address() as AddressInfo).port;
   up.origin = `http://127.0.0.1:${up.port}`;
@@ -60,11 +63,12 @@ export async function startUpstream(up: Upstream = { origin: "", port: 0, seen: 
  * the echo route before each test. The object is live from the start (fields filled on start).
  */
 export function useUpstream(): Upstream {
-  const up: Upstream = { origin: "", port: 0, seen: [], route: echo, close: async () => {} };
+  const up: Upstream = { origin: "", port: 0, seen: [], connections: 0, route: echo, close: async () => {} };
   beforeAll(() => startUpstream(up));
   afterAll(() => up.close());
   beforeEach(() => {
     up.seen.length = 0;
+    up.connections = 0;
     up.route = echo;
   });
   return up;

@@ -7,7 +7,7 @@ import { encodeFields, headerValue, jsonBody, pathSegment, ToolFault, type Value
 import { mediaBlock, mediaOf } from "./media.js";
 import { bareType, isTextual, resourceBlock } from "./resource.js";
 import { makeRedactor, type Redactor } from "./redact.js";
-import { deadline, failureReason, readCapped, send, type OutRequest } from "./transport.js";
+import { deadline, exchange, failureReason, type Answer, type OutRequest } from "./transport.js";
 import { checkConfig } from "./validate.js";
 
 /** What the environment decides, once, at startup. */
@@ -78,11 +78,9 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
       throw e;
     }
     const dl = deadline(cfg.timeoutMs, ctx.signal);
-    let res: Response;
-    let bytes: Uint8Array;
+    let res: Answer;
     try {
-      res = await send(req, { origin: r.origin, redirects: cfg.redirects, signal: dl.signal });
-      bytes = await readCapped(res, cfg.maxResponseBytes);
+      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal });
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
       return failR(reason);
@@ -90,6 +88,7 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
       dl.done();
     }
     // Redaction comes first, on the text, before JSON parsing or select can see anything.
+    const bytes = res.body;
     const decoded = decoder.decode(bytes);
     const text = r.redactor.text(decoded);
     if (res.status >= 400) return failR(statusError(res, text));
@@ -155,7 +154,7 @@ function fail(text: string): ToolOutcome {
 }
 
 /** Status plus a short excerpt, tags stripped, already redacted. */
-function statusError(res: Response, text: string): string {
+function statusError(res: Answer, text: string): string {
   const html = /html/i.test(res.headers.get("content-type") ?? "");
   const head64k = text.slice(0, 65536); // the excerpt is short; bound the work on hostile pages
   const plain = (html ? stripTags(head64k) : head64k).replace(/\s+/g, " ").trim();

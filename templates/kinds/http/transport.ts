@@ -1,5 +1,16 @@
 // Sending a built request: pinned origin, manual redirects, a deadline covering the whole
 // exchange, and a byte cap enforced while streaming (a huge or endless body is never buffered).
+//
+// Built on node:http/node:https rather than fetch: measured on a local upstream, fetch costs about
+// 40% more per call (WHATWG streams, and an internal AbortSignal per request), which a tool that
+// forwards one request per call pays in full. undici's own client is as fast but adds about 1 MB to
+// every bundle a user must audit. What fetch did for free is done here: decoding gzip, deflate and br
+// (the cap counts decoded bytes), and retrying an idempotent request once when a kept-alive socket
+// was closed by the server before answering.
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { constants as z, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
+import { Transform } from "node:stream";
 import { ToolFault } from "./encode.js";
 
 export interface OutRequest {
@@ -13,68 +24,178 @@ export interface SendOptions {
   /** The only origin requests may go to (the configured one, or the operator's override). */
   origin: string;
   redirects: "none" | "same-origin";
+  /** The byte cap on the decoded body. */
+  maxBytes: number;
   signal: AbortSignal;
+}
+
+/** The upstream's final answer, its body read in full (within the cap) and decoded. */
+export interface Answer {
+  status: number;
+  statusText: string;
+  headers: { get(name: string): string | null };
+  body: Uint8Array;
 }
 
 const MAX_HOPS = 5;
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
+// Kept-alive sockets: a tool calling the same API again skips the TCP (and TLS) handshake. Idle
+// sockets close after 4 s, or earlier when the server's Keep-Alive hint says so.
+const agents = { "http:": new HttpAgent({ keepAlive: true, timeout: 4000 }), "https:": new HttpsAgent({ keepAlive: true, timeout: 4000 }) };
+const DEFAULT_HEADERS: Record<string, string> = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
 
-export async function send(req: OutRequest, opts: SendOptions): Promise<Response> {
+export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answer> {
   let { url, method, body } = req;
-  let headers = req.headers;
+  let headers = { ...DEFAULT_HEADERS, ...req.headers };
   for (let hop = 0; ; hop++) {
     // Defence in depth: whatever built the URL, nothing leaves for another origin.
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
-    const res = await fetch(url, { method, headers, body, redirect: "manual", signal: opts.signal });
-    const location = REDIRECT.has(res.status) ? res.headers.get("location") : null;
-    if (location === null) return res;
-    await res.body?.cancel().catch(() => {});
+    const res = await sendOnce(url, method, headers, body, opts.signal);
+    const location = REDIRECT.has(res.statusCode ?? 0) ? (res.headers.location ?? null) : null;
+    if (location === null) return answer(res, await readBody(res, opts.maxBytes));
+    res.destroy();
+    const status = res.statusCode!;
     if (opts.redirects === "none") {
-      throw new ToolFault(`the upstream answered HTTP ${res.status} (a redirect); this tool does not follow redirects`);
+      throw new ToolFault(`the upstream answered HTTP ${status} (a redirect); this tool does not follow redirects`);
     }
     let next: URL;
     try {
       next = new URL(location, url);
     } catch {
-      throw new ToolFault(`the upstream answered HTTP ${res.status} with an invalid Location`);
+      throw new ToolFault(`the upstream answered HTTP ${status} with an invalid Location`);
     }
     if (next.origin !== opts.origin) {
-      throw new ToolFault(`the upstream redirected (HTTP ${res.status}) to another origin; not followed`);
+      throw new ToolFault(`the upstream redirected (HTTP ${status}) to another origin; not followed`);
     }
     if (hop + 1 >= MAX_HOPS) throw new ToolFault(`more than ${MAX_HOPS - 1} redirects; stopped`);
     // As fetch does: 303 (and 301/302 after POST) turn into a GET without a body.
-    if ((res.status === 303 && method !== "HEAD") || ((res.status === 301 || res.status === 302) && method === "POST")) {
+    if ((status === 303 && method !== "HEAD") || ((status === 301 || status === 302) && method === "POST")) {
       method = "GET";
       body = undefined;
-      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "content-type"));
+      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k !== "content-type"));
     }
     url = next;
   }
 }
 
-/** Reads the body, stopping (and closing the stream) as soon as it passes `max` bytes. */
-export async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(res.headers.get("content-length") ?? NaN);
-  if (declared > max) {
-    await res.body?.cancel().catch(() => {});
-    throw new ToolFault(overCap(max, `declared ${declared} bytes`));
-  }
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new ToolFault(overCap(max, "stopped reading"));
+/** One request; an idempotent one is sent again once if a reused socket was closed before any answer. */
+async function sendOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+  for (let attempt = 0; ; attempt++) {
+    let req: ClientRequest | undefined;
+    try {
+      return await new Promise<IncomingMessage>((resolve, reject) => {
+        const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+        const hs = body !== undefined || method === "POST" || method === "PUT" || method === "PATCH" ? { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) } : headers;
+        req = send(url, { method, headers: hs, agent: agents[url.protocol as "http:" | "https:"], signal }, resolve);
+        req.on("error", reject);
+        req.end(body);
+      });
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (attempt === 0 && req?.reusedSocket && (code === "ECONNRESET" || code === "EPIPE") && IDEMPOTENT.has(method) && !signal.aborted) continue;
+      throw e;
     }
-    chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  return Buffer.concat(chunks, total);
+}
+
+function answer(res: IncomingMessage, body: Uint8Array): Answer {
+  const headers = res.headers;
+  return {
+    status: res.statusCode ?? 0,
+    statusText: res.statusMessage ?? "",
+    headers: {
+      get: (name) => {
+        const v = headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+      },
+    },
+    body,
+  };
+}
+
+/** Reads and decodes the body, stopping (and closing the connection) as soon as it passes `max` bytes. */
+function readBody(res: IncomingMessage, max: number): Promise<Uint8Array> {
+  const declared = Number(res.headers["content-length"] ?? NaN);
+  if (declared > max) {
+    res.destroy();
+    return Promise.reject(new ToolFault(overCap(max, `declared ${declared} bytes`)));
+  }
+  let decoders: Transform[];
+  try {
+    decoders = decodersFor(res.headers["content-encoding"]);
+  } catch (e) {
+    res.destroy();
+    return Promise.reject(e);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const stop = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      res.destroy();
+      for (const d of decoders) d.destroy();
+      reject(err);
+    };
+    let source: NodeJS.ReadableStream = res;
+    for (const d of decoders) {
+      d.on("error", () => stop(new ToolFault(`the upstream's ${res.headers["content-encoding"]} body could not be decoded`)));
+      source = source.pipe(d);
+    }
+    source.on("data", (c: Buffer) => {
+      total += c.byteLength;
+      if (total > max) stop(new ToolFault(overCap(max, "stopped reading")));
+      else chunks.push(c);
+    });
+    source.on("end", () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+    });
+    res.on("error", stop);
+    // A connection closed mid-body (or destroyed by the deadline) ends without 'end'.
+    res.on("close", () => {
+      if (!res.complete) stop(Object.assign(new Error("the connection closed before the body was complete"), { code: "ECONNRESET" }));
+    });
+  });
+}
+
+/** Decoders for a Content-Encoding list, in the order to apply them (the last coding applied first). */
+function decodersFor(header: string | undefined): Transform[] {
+  if (!header) return [];
+  const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
+  // Like fetch, a truncated compressed body yields what was decoded instead of an error.
+  const zflush = { flush: z.Z_SYNC_FLUSH, finishFlush: z.Z_SYNC_FLUSH };
+  return codings.reverse().map((c) => {
+    if (c === "gzip" || c === "x-gzip") return createGunzip(zflush);
+    if (c === "deflate") return deflateDecoder(zflush);
+    if (c === "br") return createBrotliDecompress({ flush: z.BROTLI_OPERATION_FLUSH, finishFlush: z.BROTLI_OPERATION_FLUSH });
+    throw new ToolFault(`the upstream answered with content-encoding ${c.slice(0, 40)}, which this tool cannot decode`);
+  });
+}
+
+/** "deflate" is zlib-wrapped by the standard and raw from some servers: the first byte tells. */
+function deflateDecoder(opts: object): Transform {
+  let inner: Transform | undefined;
+  const out = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (!inner) {
+        inner = (chunk[0]! & 0x0f) === 0x08 ? createInflate(opts) : createInflateRaw(opts);
+        inner.on("data", (d: Buffer) => out.push(d));
+        inner.on("error", (e) => out.destroy(e));
+      }
+      if (inner.write(chunk)) done();
+      else inner.once("drain", () => done());
+    },
+    flush(done) {
+      if (!inner) return done();
+      inner.once("end", () => done());
+      inner.end();
+    },
+  });
+  return out;
 }
 
 function overCap(max: number, detail: string): string {
@@ -107,12 +228,13 @@ export function failureReason(e: unknown, origin: string, timeoutMs: number, tim
   if (e instanceof ToolFault) return e.message;
   if (timedOut) return `the request timed out after ${timeoutMs} ms`;
   if (cancelled) return "the request was cancelled";
-  const cause = (e as { cause?: { code?: string; message?: string } } | null)?.cause;
-  const code = cause?.code ?? "";
+  const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } } | null;
+  const code = err?.code ?? err?.cause?.code ?? "";
   if (code === "ECONNREFUSED") return `connection refused by ${origin}`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host not found: ${origin}`;
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `the connection to ${origin} was closed unexpectedly`;
-  if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return `connecting to ${origin} timed out`;
-  const detail = code || cause?.message || (e instanceof Error ? e.message : String(e));
+  if (code === "ECONNRESET" || code === "EPIPE") return `the connection to ${origin} was closed unexpectedly`;
+  if (code === "ETIMEDOUT") return `connecting to ${origin} timed out`;
+  if (/CERT|SIGNATURE|^ERR_TLS_/.test(code)) return `the TLS certificate of ${origin} was not accepted (${code})`;
+  const detail = code || err?.message || String(e);
   return `the request to ${origin} failed (${detail.slice(0, 200)})`;
 }
