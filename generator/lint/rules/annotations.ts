@@ -15,14 +15,36 @@ const MUTATING_SUB: Record<string, string[]> = {
   kubectl: ["apply", "create", "delete", "drain", "edit", "patch", "replace", "scale"],
 };
 
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash"]);
+
 /** What an exec tool's argv visibly changes, if anything (cheap: command, first word, a few flags). */
 export function mutation(argv: string[]): string | undefined {
   const command = (argv[0] ?? "").split("/").pop() ?? "";
+  // `sh -c SCRIPT`: the script is the command line; look at each simple command in it.
+  const c = SHELLS.has(command) ? argv.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a)) : -1;
+  if (c > 0 && argv[c + 1] !== undefined) return scriptMutation(argv[c + 1]!);
   if (MUTATING.has(command)) return `runs ${command}`;
   const sub = argv.slice(1).find((a) => !a.startsWith("-"));
   if (sub && MUTATING_SUB[command]?.includes(sub)) return `runs ${command} ${sub}`;
   if (command === "find" && argv.some((a) => a === "-delete" || a === "-exec")) return "runs find with -delete/-exec";
   if ((command === "sed" || command === "perl") && argv.some((a) => /^-[a-zA-Z]*i/.test(a) || a === "--in-place")) return `edits files in place (${command} -i)`;
+  return undefined;
+}
+
+/**
+ * A shell script's visible changes: a redirection into a file, or a mutating simple command.
+ * Quoted text is blanked first so `echo "a > b"` is no redirection; a lint, so a heuristic.
+ */
+function scriptMutation(script: string): string | undefined {
+  const bare = script.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (q) => (q[0] === "'" ? "''" : '""'));
+  for (const m of bare.matchAll(/>>?\|?\s*(&\d*-?|[^\s;&|()<>]+)/g)) {
+    if (m[1] !== "/dev/null" && !m[1]!.startsWith("&")) return "writes a file through a shell redirection";
+  }
+  for (const simple of bare.split(/&&|\|\||[;|&\n(){}`]|\$\(/)) {
+    const words = simple.trim().split(/\s+/).filter((w) => w !== "" && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    const found = words.length ? mutation(words[0] === "sudo" || words[0] === "exec" ? words.slice(1) : words) : undefined;
+    if (found) return `${found} (in its shell script)`;
+  }
   return undefined;
 }
 
