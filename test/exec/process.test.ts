@@ -162,12 +162,15 @@ describe("timeouts and process groups", () => {
     const script = `trap '' TERM; sleep 30 & echo $! > ${pidFile}; wait`;
     writeFileSync(
       entry,
-      `import { createExecHandler } from ${JSON.stringify(mod)};
+      `import { readFileSync } from "node:fs";
+       import { createExecHandler } from ${JSON.stringify(mod)};
        import { installProcessGuards } from ${JSON.stringify(rt)};
        installProcessGuards();
        const h = createExecHandler({ tool: "s", argv: [["sh"], ["-c"], [${JSON.stringify(script)}]], fields: {}, killGraceMs: 200 });
        void h({}, { signal: new AbortController().signal, era: "2026-07-28" });
-       setTimeout(() => process.kill(process.pid, "SIGTERM"), 500);`,
+       // Once the call's grandchild has written its pid (a fixed delay raced a loaded machine).
+       const ready = () => (readFileSync(${JSON.stringify(pidFile)}, { encoding: "utf8", flag: "a+" }).endsWith("\\n") ? process.kill(process.pid, "SIGTERM") : setTimeout(ready, 20));
+       ready();`,
     );
     const started = Date.now();
     const r = spawnSync(NODE, ["--import", "tsx", entry], { encoding: "utf8", timeout: 10_000 });
@@ -183,10 +186,13 @@ describe("timeouts and process groups", () => {
     const script = `sleep 30 & echo $! > ${pidFile}; wait`;
     writeFileSync(
       entry,
-      `import { createExecHandler } from ${JSON.stringify(mod)};
+      `import { readFileSync } from "node:fs";
+       import { createExecHandler } from ${JSON.stringify(mod)};
        const h = createExecHandler({ tool: "s", argv: [["sh"], ["-c"], [${JSON.stringify(script)}]], fields: {} });
        void h({}, { signal: new AbortController().signal, era: "2026-07-28" });
-       setTimeout(() => process.exit(0), 500);`,
+       // Once the call's grandchild has written its pid (a fixed delay raced a loaded machine).
+       const ready = () => (readFileSync(${JSON.stringify(pidFile)}, { encoding: "utf8", flag: "a+" }).endsWith("\\n") ? process.exit(0) : setTimeout(ready, 20));
+       ready();`,
     );
     const r = spawnSync(NODE, ["--import", "tsx", entry], { encoding: "utf8", timeout: 10_000 });
     expect(r.stderr).toBe("");
