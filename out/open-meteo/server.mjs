@@ -1428,14 +1428,18 @@ function escapeRegExp(s) {
 }
 
 // templates/kinds/http/transport.ts
-import { Agent as HttpAgent, request as httpRequest } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { constants as z, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
 import { Transform } from "node:stream";
 var MAX_HOPS = 5;
 var REDIRECT = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
 var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "DELETE"]);
-var agents = { "http:": new HttpAgent({ keepAlive: true, timeout: 4e3 }), "https:": new HttpsAgent({ keepAlive: true, timeout: 4e3 }) };
+var clients;
+var zlib;
+function loadClients() {
+  return clients ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => ({
+    "http:": { request: http.request, agent: new http.Agent({ keepAlive: true, timeout: 4e3 }) },
+    "https:": { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4e3 }) }
+  }));
+}
 var DEFAULT_HEADERS = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
 async function exchange(req, opts) {
   let { url, method, body } = req;
@@ -1444,7 +1448,7 @@ async function exchange(req, opts) {
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
     const res = await sendOnce(url, method, headers, body, opts.signal);
     const location = REDIRECT.has(res.statusCode ?? 0) ? res.headers.location ?? null : null;
-    if (location === null) return answer(res, await readBody2(res, opts.maxBytes));
+    if (location === null) return answer(res, await readBody2(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : void 0));
     res.destroy();
     const status = res.statusCode;
     if (opts.redirects === "none") {
@@ -1469,13 +1473,13 @@ async function exchange(req, opts) {
   }
 }
 async function sendOnce(url, method, headers, body, signal) {
+  const client = (await loadClients())[url.protocol];
   for (let attempt = 0; ; attempt++) {
     let req;
     try {
       return await new Promise((resolve, reject) => {
-        const send = url.protocol === "https:" ? httpsRequest : httpRequest;
         const hs = body !== void 0 || method === "POST" || method === "PUT" || method === "PATCH" ? { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) } : headers;
-        req = send(url, { method, headers: hs, agent: agents[url.protocol], signal }, resolve);
+        req = client.request(url, { method, headers: hs, agent: client.agent, signal }, resolve);
         req.on("error", reject);
         req.end(body);
       });
@@ -1500,7 +1504,7 @@ function answer(res, body) {
     body
   };
 }
-function readBody2(res, max) {
+function readBody2(res, max, z) {
   const declared = Number(res.headers["content-length"] ?? NaN);
   if (declared > max) {
     res.destroy();
@@ -1508,7 +1512,7 @@ function readBody2(res, max) {
   }
   let decoders;
   try {
-    decoders = decodersFor(res.headers["content-encoding"]);
+    decoders = z ? decodersFor(z, res.headers["content-encoding"]) : [];
   } catch (e) {
     res.destroy();
     return Promise.reject(e);
@@ -1545,23 +1549,23 @@ function readBody2(res, max) {
     });
   });
 }
-function decodersFor(header) {
+function decodersFor(z, header) {
   if (!header) return [];
   const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
-  const zflush = { flush: z.Z_SYNC_FLUSH, finishFlush: z.Z_SYNC_FLUSH };
+  const zflush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
   return codings.reverse().map((c) => {
-    if (c === "gzip" || c === "x-gzip") return createGunzip(zflush);
-    if (c === "deflate") return deflateDecoder(zflush);
-    if (c === "br") return createBrotliDecompress({ flush: z.BROTLI_OPERATION_FLUSH, finishFlush: z.BROTLI_OPERATION_FLUSH });
+    if (c === "gzip" || c === "x-gzip") return z.createGunzip(zflush);
+    if (c === "deflate") return deflateDecoder(z, zflush);
+    if (c === "br") return z.createBrotliDecompress({ flush: z.constants.BROTLI_OPERATION_FLUSH, finishFlush: z.constants.BROTLI_OPERATION_FLUSH });
     throw new ToolFault(`the upstream answered with content-encoding ${c.slice(0, 40)}, which this tool cannot decode`);
   });
 }
-function deflateDecoder(opts) {
+function deflateDecoder(z, opts) {
   let inner;
   const out = new Transform({
     transform(chunk, _enc, done) {
       if (!inner) {
-        inner = (chunk[0] & 15) === 8 ? createInflate(opts) : createInflateRaw(opts);
+        inner = (chunk[0] & 15) === 8 ? z.createInflate(opts) : z.createInflateRaw(opts);
         inner.on("data", (d) => out.push(d));
         inner.on("error", (e) => out.destroy(e));
       }

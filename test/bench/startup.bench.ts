@@ -9,7 +9,7 @@
 // validation, so nothing is spawned, and a real `true`), against a bare node child that echoes a
 // line back (and a bare spawn of `true`).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "../../generator/pipeline.js";
 import { readSources } from "../../generator/cli/sources.js";
@@ -45,23 +45,39 @@ export async function buildOpenApi10(): Promise<{ entry: string; tscErrors: numb
   return { entry: join(project, "build", "index.js"), tscErrors };
 }
 
+/**
+ * The caller's environment less Node's start-up settings. A machine-wide NODE_EXTRA_CA_CERTS (a
+ * whole CA bundle parsed at every start, ~45 ms on the development machine) or NODE_OPTIONS adds the
+ * same fixed cost to both sides and shrinks the ratio; the clean rows show the server's own share.
+ */
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_EXTRA_CA_CERTS" && k !== "NODE_OPTIONS"));
+const INHERITED = process.env;
+
 function spawnError(child: ChildProcess): Promise<never> {
   return new Promise((_, reject) => child.once("error", reject));
 }
 
-/** spawn -> exit of `node -e 0`, with the same pipes as a server gets. */
-function bareNode(): Promise<number> {
+/** spawn -> exit of `node <args>` (`-e 0`, or a file), with the same pipes as a server gets. */
+function bareNode(env: NodeJS.ProcessEnv, args = ["-e", "0"]): Promise<number> {
   const t = performance.now();
-  const child = spawn(NODE, ["-e", "0"], { stdio: ["pipe", "pipe", "ignore"] });
+  const child = spawn(NODE, args, { stdio: ["pipe", "pipe", "ignore"], env });
   return Promise.race([spawnError(child), exited(child).then(() => performance.now() - t)]);
+}
+
+/** An empty ES module importing the bundle's static built-ins: what any ESM server pays before its own code. */
+function esmFloor(bundle: string): string {
+  const imports = [...new Set(readFileSync(bundle, "utf8").match(/^import [^;]*? from "node:[^"]+";$/gm) ?? [])];
+  const file = join(tempDir("esm-floor"), "floor.mjs");
+  writeFileSync(file, imports.map((i) => `import "${/"(node:[^"]+)"/.exec(i)![1]}";`).join("\n") + "\n");
+  return file;
 }
 
 const LIST = request(1, "tools/list");
 
 /** spawn -> first answer line to a tools/list written to stdin at once; then EOF and wait for exit (untimed). */
-async function coldStart(entry: string, label: string, tools: number): Promise<number> {
+async function coldStart(entry: string, label: string, tools: number, env: NodeJS.ProcessEnv = INHERITED): Promise<number> {
   const t = performance.now();
-  const child = spawn(NODE, [entry], { stdio: ["pipe", "pipe", "ignore"], cwd: REPO });
+  const child = spawn(NODE, [entry], { stdio: ["pipe", "pipe", "ignore"], cwd: REPO, env });
   const reader = new LineReader(child, label);
   child.stdin!.write(LIST);
   const line = await Promise.race([spawnError(child), reader.next()]);
@@ -83,10 +99,17 @@ export interface StartupOptions {
 
 export async function benchColdStart(kervanEntry: string, openapi: { entry: string; tscErrors: number } | undefined, o: StartupOptions = {}): Promise<{ rows: Row[]; notes: string[] }> {
   const rounds = o.rounds ?? 30;
-  const subjects: Array<() => Promise<number>> = [bareNode, () => coldStart(kervanEntry, "kervan bench10 server", 10)];
+  const floor = esmFloor(kervanEntry);
+  const subjects: Array<() => Promise<number>> = [
+    () => bareNode(INHERITED),
+    () => coldStart(kervanEntry, "kervan bench10 server", 10),
+    () => bareNode(CLEAN_ENV),
+    () => coldStart(kervanEntry, "kervan bench10 server", 10, CLEAN_ENV),
+    () => bareNode(CLEAN_ENV, [floor]),
+  ];
   if (openapi) subjects.push(() => coldStart(openapi.entry, "openapi-mcp-generator server", 10));
   const samples = await interleave(subjects, rounds, o.warmup ?? 3);
-  const [base, kervan, omg] = samples.map(median) as [number, number, number | undefined];
+  const [base, kervan, cleanBase, cleanKervan, cleanFloor, omg] = samples.map(median) as [number, number, number, number, number, number | undefined];
   const rows: Row[] = [
     {
       section: "Cold start (spawn -> tools/list answer; baseline spawn -> exit of node -e 0)",
@@ -97,7 +120,15 @@ export async function benchColdStart(kervanEntry: string, openapi: { entry: stri
       baseline: ms(base),
     },
   ];
-  const notes = [`cold start: ${rounds} interleaved rounds after warm-up; medians: node -e 0 ${ms(base)}, Kervan ${ms(kervan)}${omg !== undefined ? `, openapi-mcp-generator ${ms(omg)}` : ""}.`];
+  const clean = "without NODE_EXTRA_CA_CERTS and NODE_OPTIONS";
+  rows.push(
+    { section: rows[0]!.section, name: `Kervan 10-tool server vs node -e 0, both ${clean}`, ratio: cleanKervan / cleanBase, subject: ms(cleanKervan), baseline: ms(cleanBase) },
+    { section: rows[0]!.section, name: `empty ES module importing the same built-ins vs node -e 0 (${clean}): any ESM server's floor`, ratio: cleanFloor / cleanBase, subject: ms(cleanFloor), baseline: ms(cleanBase) },
+  );
+  const notes = [
+    `cold start: ${rounds} interleaved rounds after warm-up; medians: node -e 0 ${ms(base)}, Kervan ${ms(kervan)}${omg !== undefined ? `, openapi-mcp-generator ${ms(omg)}` : ""}; ${clean}: node -e 0 ${ms(cleanBase)}, Kervan ${ms(cleanKervan)}, the ESM floor ${ms(cleanFloor)}.`,
+    `cold start: the target row runs both sides in this process's environment${process.env.NODE_EXTRA_CA_CERTS ? " (which sets NODE_EXTRA_CA_CERTS: every node start here pays for it)" : ""}; the rows ${clean} show the server's own start-up share.`,
+  ];
   if (omg !== undefined) {
     rows.push({
       section: rows[0]!.section,

@@ -7,9 +7,7 @@
 // every bundle a user must audit. What fetch did for free is done here: decoding gzip, deflate and br
 // (the cap counts decoded bytes), and retrying an idempotent request once when a kept-alive socket
 // was closed by the server before answering.
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { constants as z, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from "node:zlib";
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { Transform } from "node:stream";
 import { ToolFault } from "./encode.js";
 
@@ -40,9 +38,22 @@ export interface Answer {
 const MAX_HOPS = 5;
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
-// Kept-alive sockets: a tool calling the same API again skips the TCP (and TLS) handshake. Idle
-// sockets close after 4 s, or earlier when the server's Keep-Alive hint says so.
-const agents = { "http:": new HttpAgent({ keepAlive: true, timeout: 4000 }), "https:": new HttpsAgent({ keepAlive: true, timeout: 4000 }) };
+
+type Client = { request: (url: URL, options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest; agent: Agent };
+let clients: Promise<Record<"http:" | "https:", Client>> | undefined;
+let zlib: Promise<typeof import("node:zlib")> | undefined;
+
+/**
+ * The clients, loaded on the first request rather than at start-up (node:https brings TLS, a few ms
+ * of every start). Kept-alive sockets: a tool calling the same API again skips the TCP and TLS
+ * handshakes; idle sockets close after 4 s, or sooner when the server's Keep-Alive hint says so.
+ */
+function loadClients(): Promise<Record<"http:" | "https:", Client>> {
+  return (clients ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => ({
+    "http:": { request: http.request, agent: new http.Agent({ keepAlive: true, timeout: 4000 }) },
+    "https:": { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4000 }) },
+  })));
+}
 const DEFAULT_HEADERS: Record<string, string> = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
 
 export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answer> {
@@ -53,7 +64,7 @@ export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answ
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
     const res = await sendOnce(url, method, headers, body, opts.signal);
     const location = REDIRECT.has(res.statusCode ?? 0) ? (res.headers.location ?? null) : null;
-    if (location === null) return answer(res, await readBody(res, opts.maxBytes));
+    if (location === null) return answer(res, await readBody(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : undefined));
     res.destroy();
     const status = res.statusCode!;
     if (opts.redirects === "none") {
@@ -81,13 +92,13 @@ export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answ
 
 /** One request; an idempotent one is sent again once if a reused socket was closed before any answer. */
 async function sendOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+  const client = (await loadClients())[url.protocol as "http:" | "https:"];
   for (let attempt = 0; ; attempt++) {
     let req: ClientRequest | undefined;
     try {
       return await new Promise<IncomingMessage>((resolve, reject) => {
-        const send = url.protocol === "https:" ? httpsRequest : httpRequest;
         const hs = body !== undefined || method === "POST" || method === "PUT" || method === "PATCH" ? { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) } : headers;
-        req = send(url, { method, headers: hs, agent: agents[url.protocol as "http:" | "https:"], signal }, resolve);
+        req = client.request(url, { method, headers: hs, agent: client.agent, signal }, resolve);
         req.on("error", reject);
         req.end(body);
       });
@@ -115,7 +126,7 @@ function answer(res: IncomingMessage, body: Uint8Array): Answer {
 }
 
 /** Reads and decodes the body, stopping (and closing the connection) as soon as it passes `max` bytes. */
-function readBody(res: IncomingMessage, max: number): Promise<Uint8Array> {
+function readBody(res: IncomingMessage, max: number, z: typeof import("node:zlib") | undefined): Promise<Uint8Array> {
   const declared = Number(res.headers["content-length"] ?? NaN);
   if (declared > max) {
     res.destroy();
@@ -123,7 +134,7 @@ function readBody(res: IncomingMessage, max: number): Promise<Uint8Array> {
   }
   let decoders: Transform[];
   try {
-    decoders = decodersFor(res.headers["content-encoding"]);
+    decoders = z ? decodersFor(z, res.headers["content-encoding"]) : [];
   } catch (e) {
     res.destroy();
     return Promise.reject(e);
@@ -163,26 +174,26 @@ function readBody(res: IncomingMessage, max: number): Promise<Uint8Array> {
 }
 
 /** Decoders for a Content-Encoding list, in the order to apply them (the last coding applied first). */
-function decodersFor(header: string | undefined): Transform[] {
+function decodersFor(z: typeof import("node:zlib"), header: string | undefined): Transform[] {
   if (!header) return [];
   const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
   // Like fetch, a truncated compressed body yields what was decoded instead of an error.
-  const zflush = { flush: z.Z_SYNC_FLUSH, finishFlush: z.Z_SYNC_FLUSH };
+  const zflush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
   return codings.reverse().map((c) => {
-    if (c === "gzip" || c === "x-gzip") return createGunzip(zflush);
-    if (c === "deflate") return deflateDecoder(zflush);
-    if (c === "br") return createBrotliDecompress({ flush: z.BROTLI_OPERATION_FLUSH, finishFlush: z.BROTLI_OPERATION_FLUSH });
+    if (c === "gzip" || c === "x-gzip") return z.createGunzip(zflush);
+    if (c === "deflate") return deflateDecoder(z, zflush);
+    if (c === "br") return z.createBrotliDecompress({ flush: z.constants.BROTLI_OPERATION_FLUSH, finishFlush: z.constants.BROTLI_OPERATION_FLUSH });
     throw new ToolFault(`the upstream answered with content-encoding ${c.slice(0, 40)}, which this tool cannot decode`);
   });
 }
 
 /** "deflate" is zlib-wrapped by the standard and raw from some servers: the first byte tells. */
-function deflateDecoder(opts: object): Transform {
+function deflateDecoder(z: typeof import("node:zlib"), opts: object): Transform {
   let inner: Transform | undefined;
   const out = new Transform({
     transform(chunk: Buffer, _enc, done) {
       if (!inner) {
-        inner = (chunk[0]! & 0x0f) === 0x08 ? createInflate(opts) : createInflateRaw(opts);
+        inner = (chunk[0]! & 0x0f) === 0x08 ? z.createInflate(opts) : z.createInflateRaw(opts);
         inner.on("data", (d: Buffer) => out.push(d));
         inner.on("error", (e) => out.destroy(e));
       }
