@@ -15,7 +15,7 @@ import { generate } from "../../generator/pipeline.js";
 import { readSources } from "../../generator/cli/sources.js";
 import { formatAll } from "../../generator/cli/diagnostics.js";
 import { openApiDoc } from "./fixtures/synthetic.js";
-import { OPENAPI_MCP_GENERATOR, openApiGenerate, prepareProject, tscBuild } from "./fixtures/openapi-project.js";
+import { OPENAPI_MCP_GENERATOR, dependencyPlan, openApiGenerate, prepareProject, tscBuild } from "./fixtures/openapi-project.js";
 import { LineReader, NODE, REPO, answer, exited, interleave, median, ms, request, tempDir, type Row } from "./util.js";
 
 export const BENCH10_SPEC = join(REPO, "test/bench/fixtures/bench10.yaml");
@@ -130,6 +130,7 @@ export async function benchColdStart(kervanEntry: string, openapi: { entry: stri
     `cold start: the target row runs both sides in this process's environment${process.env.NODE_EXTRA_CA_CERTS ? " (which sets NODE_EXTRA_CA_CERTS: every node start here pays for it)" : ""}; the rows ${clean} show the server's own start-up share.`,
   ];
   if (omg !== undefined) {
+    const deps = dependencyPlan();
     rows.push({
       section: rows[0]!.section,
       name: "openapi-mcp-generator 10-op server vs node -e 0 (for comparison)",
@@ -145,7 +146,8 @@ export async function benchColdStart(kervanEntry: string, openapi: { entry: stri
       baseline: ms(omg),
     });
     notes.push(
-      "openapi-mcp-generator's server is built by tsc against our copies of @modelcontextprotocol/sdk v1, zod and json-schema-to-zod; axios and dotenv are not installed here, so minimal stubs stand in (nothing to load for them, which makes that server start faster than with the real packages)." +
+      `openapi-mcp-generator's server is built by tsc against our copies of ${deps.linked.join(", ")}` +
+        (deps.stubbed.length ? `; ${deps.stubbed.join(" and ")} ${deps.stubbed.length > 1 ? "are" : "is"} not installed here, so minimal stubs stand in (nothing to load, which makes that server start faster than with the real packages).` : ".") +
         (openapi!.tscErrors ? ` tsc reported ${openapi!.tscErrors} errors (it still emitted).` : ""),
     );
   } else notes.push("openapi-mcp-generator is not installed: its cold start is not measured.");
