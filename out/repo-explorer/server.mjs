@@ -1616,13 +1616,19 @@ function heartbeat(ctx, command, intervalMs) {
 }
 
 // templates/kinds/exec/index.ts
+var RESOLVED = /* @__PURE__ */ new Map();
 function prepare(cfg) {
   const fail2 = (why) => {
     throw new StartupError(`exec tool ${JSON.stringify(cfg.tool)}: ${why}`);
   };
   const real = (p, base2) => {
+    const key = `${base2}\0${p}`;
+    const known = RESOLVED.get(key);
+    if (known !== void 0) return known;
     try {
-      return resolveReal(p, base2);
+      const r = resolveReal(p, base2);
+      RESOLVED.set(key, r);
+      return r;
     } catch (err) {
       return fail2(`cannot resolve ${p}: ${err.message}`);
     }

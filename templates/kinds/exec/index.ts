@@ -34,13 +34,22 @@ interface Prepared {
   policy?: PathPolicy;
 }
 
+// Paths resolved while the tools start, by base and value: the tools of a server mostly share the
+// server's directory and roots, and each resolution walks every component with lstat.
+const RESOLVED = new Map<string, string>();
+
 function prepare(cfg: ExecToolConfig): Prepared {
   const fail = (why: string): never => {
     throw new StartupError(`exec tool ${JSON.stringify(cfg.tool)}: ${why}`);
   };
   const real = (p: string, base: string): string => {
+    const key = `${base}\0${p}`;
+    const known = RESOLVED.get(key);
+    if (known !== undefined) return known;
     try {
-      return resolveReal(p, base);
+      const r = resolveReal(p, base);
+      RESOLVED.set(key, r);
+      return r;
     } catch (err) {
       return fail(`cannot resolve ${p}: ${(err as Error).message}`);
     }
