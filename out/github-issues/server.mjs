@@ -1353,6 +1353,67 @@ function resourceBlock(uri, mimeType, content) {
   return { type: "resource", resource };
 }
 
+// templates/kinds/http/proxy.ts
+import { isIP } from "node:net";
+var PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"];
+var first = (env, a, b) => {
+  for (const name of [a, b]) {
+    const v = env[name]?.trim();
+    if (v) return [name, v];
+  }
+  return void 0;
+};
+function readProxyEnv(env) {
+  const problems = [];
+  const proxy = { bypass: [] };
+  const [httpsLower, httpsUpper, httpLower, httpUpper, noLower, noUpper] = PROXY_ENV;
+  for (const [scheme, lower2, upper2] of [["https:", httpsLower, httpsUpper], ["http:", httpLower, httpUpper]]) {
+    const found = first(env, lower2, upper2);
+    if (!found) continue;
+    const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(found[1]) ? found[1] : `http://${found[1]}`;
+    let u;
+    try {
+      u = new URL(text);
+    } catch {
+    }
+    if (!u || u.protocol !== "http:" || u.pathname !== "/" && u.pathname !== "" || u.search || u.hash) {
+      problems.push(`${found[0]} must be an http:// proxy URL (host, port, optional credentials; nothing else)`);
+    } else proxy[scheme] = u;
+  }
+  const list = first(env, noLower, noUpper)?.[1] ?? "";
+  for (const entry of list.split(/[\s,]+/)) {
+    if (!entry) continue;
+    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.toLowerCase());
+    if (m) proxy.bypass.push({ host: m[1].replace(/^\*?\./, "").replace(/^\[|\]$/g, ""), ...m[2] ? { port: m[2] } : {} });
+  }
+  if (problems.length) return { problems };
+  return proxy["http:"] || proxy["https:"] ? { proxy, problems } : { problems };
+}
+function isLoopback(host) {
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1";
+}
+function proxyFor(cfg, url) {
+  const proxy = cfg?.[url.protocol];
+  if (!proxy) return void 0;
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (isLoopback(host)) return void 0;
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  for (const rule of cfg.bypass) {
+    if (rule.port && rule.port !== port) continue;
+    if (rule.host === "*") return void 0;
+    if (host === rule.host || host.endsWith(`.${rule.host}`)) return void 0;
+  }
+  return proxy;
+}
+function proxyAuthorization(proxy) {
+  if (!proxy.username && !proxy.password) return void 0;
+  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return `Basic ${Buffer.from(pair, "utf8").toString("base64")}`;
+}
+var proxyName = (proxy) => proxy.origin;
+
 // templates/kinds/http/redact.ts
 var REDACTED = "[REDACTED]";
 var identity = { text: (s) => s, json: (v) => v };
@@ -1482,24 +1543,85 @@ function escapeRegExp(s) {
 
 // templates/kinds/http/transport.ts
 import { Transform } from "node:stream";
+
+// templates/kinds/http/clients.ts
+import { isIP as isIP2 } from "node:net";
+var modules;
+var load = () => modules ??= Promise.all([import("node:http"), import("node:https"), import("node:tls")]).then(([http, https, tls]) => ({ http, https, tls }));
+var KEEP_ALIVE = { keepAlive: true, timeout: 4e3 };
+var agents = /* @__PURE__ */ new Map();
+var agent = (key, make) => {
+  let a = agents.get(key);
+  if (!a) agents.set(key, a = make());
+  return a;
+};
+var bare = (hostname) => hostname.replace(/^\[|\]$/g, "");
+async function sender(url, via) {
+  const m = await load();
+  const https = url.protocol === "https:";
+  if (!via) {
+    const a2 = agent(url.protocol, () => https ? new m.https.Agent(KEEP_ALIVE) : new m.http.Agent(KEEP_ALIVE));
+    const request = https ? m.https.request : m.http.request;
+    return (o, onResponse) => request(url, { ...o, agent: a2 }, onResponse);
+  }
+  const auth = proxyAuthorization(via);
+  if (!https) {
+    const a2 = agent(`proxy ${via.href}`, () => new m.http.Agent(KEEP_ALIVE));
+    const headers = { host: url.host, ...auth ? { "proxy-authorization": auth } : {} };
+    return (o, onResponse) => m.http.request({ hostname: bare(via.hostname), port: via.port || 80, path: url.href, method: o.method, signal: o.signal, agent: a2, headers: { ...o.headers, ...headers } }, onResponse);
+  }
+  const a = agent(`tunnel ${via.href}`, () => tunnelAgent(m, via, auth));
+  return (o, onResponse) => m.https.request(url, { ...o, agent: a }, onResponse);
+}
+function tunnelAgent(m, proxy, auth) {
+  const a = new m.https.Agent(KEEP_ALIVE);
+  a.createConnection = (options, done) => {
+    const target = `${isIP2(options.host) === 6 ? `[${options.host}]` : options.host}:${options.port}`;
+    const connect = m.http.request({
+      hostname: bare(proxy.hostname),
+      port: proxy.port || 80,
+      method: "CONNECT",
+      path: target,
+      headers: { host: target, ...auth ? { "proxy-authorization": auth } : {} },
+      agent: false
+    });
+    connect.once("connect", (res, socket, head) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        done(new ToolFault(`the proxy ${proxyName(proxy)} refused the tunnel to ${target} (HTTP ${res.statusCode}${res.statusCode === 407 ? ": it wants credentials" : ""})`));
+        return;
+      }
+      if (head.length) socket.unshift(head);
+      done(null, m.tls.connect({ ...options, socket, servername: options.servername ?? (isIP2(options.host) ? void 0 : options.host) }));
+    });
+    connect.once("error", (e) => done(unreachable(proxy, e)));
+    connect.end();
+    return void 0;
+  };
+  return a;
+}
+function unreachable(proxy, e) {
+  const err = e;
+  return new ToolFault(`could not reach the proxy ${proxyName(proxy)} (${(err.code ?? err.message ?? String(e)).slice(0, 100)})`);
+}
+
+// templates/kinds/http/transport.ts
 var MAX_HOPS = 5;
 var REDIRECT = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
 var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "DELETE"]);
-var clients;
 var zlib;
-function loadClients() {
-  return clients ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => ({
-    "http:": { request: http.request, agent: new http.Agent({ keepAlive: true, timeout: 4e3 }) },
-    "https:": { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4e3 }) }
-  }));
-}
 var DEFAULT_HEADERS = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
 async function exchange(req, opts) {
   let { url, method, body } = req;
   let headers = { ...DEFAULT_HEADERS, ...req.headers };
   for (let hop = 0; ; hop++) {
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
-    const res = await sendOnce(url, method, headers, body, opts.signal);
+    const via = proxyFor(opts.proxy, url);
+    const res = await sendOnce(url, via, method, headers, body, opts.signal);
+    if (via && res.statusCode === 407) {
+      res.destroy();
+      throw new ToolFault(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
+    }
     const location = REDIRECT.has(res.statusCode ?? 0) ? res.headers.location ?? null : null;
     if (location === null) return answer(res, await readBody2(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : void 0));
     res.destroy();
@@ -1525,24 +1647,26 @@ async function exchange(req, opts) {
     url = next;
   }
 }
-async function sendOnce(url, method, headers, body, signal) {
-  const client = (await loadClients())[url.protocol];
+async function sendOnce(url, via, method, headers, body, signal) {
+  const send = await sender(url, via);
+  if (body !== void 0 || method === "POST" || method === "PUT" || method === "PATCH") headers = { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) };
   for (let attempt = 0; ; attempt++) {
     let req;
     try {
       return await new Promise((resolve, reject) => {
-        const hs = body !== void 0 || method === "POST" || method === "PUT" || method === "PATCH" ? { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) } : headers;
-        req = client.request(url, { method, headers: hs, agent: client.agent, signal }, resolve);
+        req = send({ method, headers, signal }, resolve);
         req.on("error", reject);
         req.end(body);
       });
     } catch (e) {
       const code = e.code;
       if (attempt === 0 && req?.reusedSocket && (code === "ECONNRESET" || code === "EPIPE") && IDEMPOTENT.has(method) && !signal.aborted) continue;
+      if (via && url.protocol === "http:" && !req?.reusedSocket && CONNECT_FAILURES.has(code ?? "")) throw unreachable(via, e);
       throw e;
     }
   }
 }
+var CONNECT_FAILURES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
 function answer(res, body) {
   const headers = res.headers;
   return {
@@ -1764,12 +1888,15 @@ function resolveHttpEnv(cfg, env) {
     if (v !== void 0 && v !== "") secrets.set(s.name, v);
     else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
   }
+  const { proxy, problems: proxyProblems } = readProxyEnv(env);
+  problems.push(...proxyProblems);
   if (problems.length) return { problems };
-  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
+  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()), ...proxy ? { proxy } : {} }, problems };
 }
 function checkHttpStartup(cfgs, env = process.env) {
-  const lines2 = /* @__PURE__ */ new Set();
-  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines2.add(`tool ${cfg.tool}: ${p}`);
+  const proxyProblems = readProxyEnv(env).problems;
+  const lines2 = new Set(proxyProblems);
+  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) if (!proxyProblems.includes(p)) lines2.add(`tool ${cfg.tool}: ${p}`);
   if (lines2.size) throw new StartupError(`http tools are not configured: ${[...lines2].join("; ")}`);
 }
 function createHttpHandler(cfg, deps = {}) {
@@ -1790,7 +1917,7 @@ function createHttpHandler(cfg, deps = {}) {
     const dl = deadline(cfg.timeoutMs, ctx.signal);
     let res;
     try {
-      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal });
+      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy: r.proxy });
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
       return failR(reason);
@@ -1911,26 +2038,26 @@ function buildRequest(cfg, r, args) {
 var isObject2 = (obj) => {
   return obj !== null && Object.prototype.toString.call(obj) === "[object Object]";
 };
-var strictDeepEqual = (first, second) => {
-  if (first === second) {
+var strictDeepEqual = (first2, second) => {
+  if (first2 === second) {
     return true;
   }
-  if (typeof first !== typeof second) {
+  if (typeof first2 !== typeof second) {
     return false;
   }
-  if (Array.isArray(first) && Array.isArray(second)) {
-    if (first.length !== second.length) {
+  if (Array.isArray(first2) && Array.isArray(second)) {
+    if (first2.length !== second.length) {
       return false;
     }
-    for (let i = 0; i < first.length; i += 1) {
-      if (!strictDeepEqual(first[i], second[i])) {
+    for (let i = 0; i < first2.length; i += 1) {
+      if (!strictDeepEqual(first2[i], second[i])) {
         return false;
       }
     }
     return true;
   }
-  if (isObject2(first) && isObject2(second)) {
-    const firstEntries = Object.entries(first);
+  if (isObject2(first2) && isObject2(second)) {
+    const firstEntries = Object.entries(first2);
     const secondKeys = new Set(Object.keys(second));
     if (firstEntries.length !== secondKeys.size) {
       return false;
@@ -4238,22 +4365,22 @@ var TreeInterpreter = class _TreeInterpreter {
         return results;
       }
       case "Arithmetic": {
-        const first = this.visit(node.left, value);
+        const first2 = this.visit(node.left, value);
         const second = this.visit(node.right, value);
         switch (node.operator) {
           case "Plus":
-            return add(first, second);
+            return add(first2, second);
           case "Minus":
-            return sub(first, second);
+            return sub(first2, second);
           case "Multiply":
           case "Star":
-            return mul(first, second);
+            return mul(first2, second);
           case "Divide":
-            return divide(first, second);
+            return divide(first2, second);
           case "Modulo":
-            return mod(first, second);
+            return mod(first2, second);
           case "Div":
-            return div(first, second);
+            return div(first2, second);
           default:
             throw new Error(`Syntax error: unknown arithmetic operator: ${node.operator}`);
         }
@@ -4272,26 +4399,26 @@ var TreeInterpreter = class _TreeInterpreter {
         }
       }
       case "Comparator": {
-        const first = this.visit(node.left, value);
+        const first2 = this.visit(node.left, value);
         const second = this.visit(node.right, value);
         switch (node.name) {
           case "EQ":
-            return strictDeepEqual(first, second);
+            return strictDeepEqual(first2, second);
           case "NE":
-            return !strictDeepEqual(first, second);
+            return !strictDeepEqual(first2, second);
         }
-        if (typeof first !== "number" || typeof second !== "number") {
+        if (typeof first2 !== "number" || typeof second !== "number") {
           return null;
         }
         switch (node.name) {
           case "GT":
-            return first > second;
+            return first2 > second;
           case "GTE":
-            return first >= second;
+            return first2 >= second;
           case "LT":
-            return first < second;
+            return first2 < second;
           case "LTE":
-            return first <= second;
+            return first2 <= second;
         }
       }
       case "Flatten": {

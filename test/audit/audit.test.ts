@@ -64,7 +64,7 @@ describe("audit facts", () => {
 
   it("github-issues: one host, the token as a secret, methods and path templates, bundled licenses", () => {
     const m = manifest("github-issues");
-    expect(m.capabilities).toMatchObject({ commands: [], hosts: ["api.github.com"], env: ["GITHUB_API_URL", "GITHUB_TOKEN"], secrets: ["GITHUB_TOKEN"] });
+    expect(m.capabilities).toMatchObject({ commands: [], hosts: ["api.github.com"], env: ["GITHUB_API_URL", "GITHUB_TOKEN", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"], secrets: ["GITHUB_TOKEN"] });
     expect(tool("github-issues", "create_issue").facts).toMatchObject({ method: "POST", host: "api.github.com", path: "/repos/{{input.owner}}/{{input.repo}}/issues", secrets: ["GITHUB_TOKEN"] });
     expect(m.bundle.packages).toMatchObject({ ajv: { license: "MIT" }, "@jmespath-community/jmespath": { license: "MPL-2.0" } });
     expect(audit("github-issues")).toContain("| Secrets among them | `GITHUB_TOKEN` |");
@@ -74,7 +74,7 @@ describe("audit facts", () => {
 
   it("open-meteo: a GET to one host, output schema and caps listed", () => {
     const t = tool("open-meteo", "get_current_weather");
-    expect(t.facts).toMatchObject({ method: "GET", host: "api.open-meteo.com", secrets: [], env: ["OPEN_METEO_BASE_URL"] });
+    expect(t.facts).toMatchObject({ method: "GET", host: "api.open-meteo.com", secrets: [], env: ["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "OPEN_METEO_BASE_URL", "http_proxy", "https_proxy", "no_proxy"] });
     expect(t.facts!.limits).toMatchObject({ maxResponseBytes: 262144, timeoutMs: 10000 });
     expect(t.outputSchema).toBeDefined();
     expect(audit("open-meteo")).toContain(`- Output schema sha256: \`${t.outputSchemaSha256}\``);

@@ -16,7 +16,7 @@ const BUILTINS = new Set(builtinModules);
 
 // Reads of the environment the runtime makes with a name taken from a tool's emitted config:
 // exec's child environment (PATH plus env.pass), http's secrets and origin override.
-const DYNAMIC_ENV_READS = ["process.env[name]", "env[cfg.originEnv]", "env[s.env]"];
+const DYNAMIC_ENV_READS = ["process.env[name]", "env[cfg.originEnv]", "env[s.env]", "env[name]"];
 
 describe("bundles in out/", () => {
   it("there are bundles to check", () => expect(servers.length).toBeGreaterThanOrEqual(5));
@@ -79,6 +79,7 @@ describe("bundles in out/", () => {
           ...all(code, /pass:\s*\[([^\]]*)\]/g).flatMap(strings),
           ...all(code, /secrets:\s*\[([^\]]*)\]/g).flatMap((s) => all(s, /env:\s*"([^"]+)"/g)),
           ...all(code, /originEnv:\s*"([^"]+)"/g),
+          ...all(code, /PROXY_ENV = \[([^\]]*)\]/g).flatMap(strings),
           ...(code.includes('["PATH", ...') ? ["PATH"] : []),
         ];
         expect([...new Set(named)].sort()).toEqual(caps.env);

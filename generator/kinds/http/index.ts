@@ -1,6 +1,7 @@
 // The http tool kind: one endpoint per tool, requests built from templates encoded by place.
 import type { Json } from "../../../templates/runtime/types.js";
 import type { HttpToolConfig, Part } from "../../../templates/kinds/http/config.js";
+import { PROXY_ENV } from "../../../templates/kinds/http/proxy.js";
 import type { ToolKind } from "../types.js";
 import { checkHttp } from "./check.js";
 import { emitHttp } from "./emit.js";
@@ -30,7 +31,8 @@ export const httpKind: ToolKind = {
       headers: c.headers.map((h) => h.name),
       body: c.body?.kind ?? null,
       secrets: c.secrets.map((s) => s.env),
-      env: [...c.secrets.map((s) => s.env), ...(c.originEnv ? [c.originEnv] : [])].sort(),
+      // The operator's proxy settings are read too (templates/kinds/http/proxy.ts).
+      env: [...c.secrets.map((s) => s.env), ...(c.originEnv ? [c.originEnv] : []), ...PROXY_ENV].sort(),
       limits: { timeoutMs: c.timeoutMs, maxResponseBytes: c.maxResponseBytes, redirects: c.redirects },
       output: { select: c.output.select ?? null, raw: !!c.output.raw, resource: !!c.output.resource },
     } as Record<string, Json>;

@@ -7,9 +7,11 @@
 // every bundle a user must audit. What fetch did for free is done here: decoding gzip, deflate and br
 // (the cap counts decoded bytes), and retrying an idempotent request once when a kept-alive socket
 // was closed by the server before answering.
-import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from "node:http";
+import type { ClientRequest, IncomingMessage } from "node:http";
 import { Transform } from "node:stream";
+import { sender, unreachable } from "./clients.js";
 import { ToolFault } from "./encode.js";
+import { proxyFor, proxyName, type ProxyConfig } from "./proxy.js";
 
 export interface OutRequest {
   url: URL;
@@ -25,6 +27,8 @@ export interface SendOptions {
   /** The byte cap on the decoded body. */
   maxBytes: number;
   signal: AbortSignal;
+  /** The operator's proxy settings (HTTPS_PROXY and friends), if any. */
+  proxy?: ProxyConfig;
 }
 
 /** The upstream's final answer, its body read in full (within the cap) and decoded. */
@@ -39,21 +43,7 @@ const MAX_HOPS = 5;
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
 
-type Client = { request: (url: URL, options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest; agent: Agent };
-let clients: Promise<Record<"http:" | "https:", Client>> | undefined;
 let zlib: Promise<typeof import("node:zlib")> | undefined;
-
-/**
- * The clients, loaded on the first request rather than at start-up (node:https brings TLS, a few ms
- * of every start). Kept-alive sockets: a tool calling the same API again skips the TCP and TLS
- * handshakes; idle sockets close after 4 s, or sooner when the server's Keep-Alive hint says so.
- */
-function loadClients(): Promise<Record<"http:" | "https:", Client>> {
-  return (clients ??= Promise.all([import("node:http"), import("node:https")]).then(([http, https]) => ({
-    "http:": { request: http.request, agent: new http.Agent({ keepAlive: true, timeout: 4000 }) },
-    "https:": { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4000 }) },
-  })));
-}
 const DEFAULT_HEADERS: Record<string, string> = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
 
 export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answer> {
@@ -62,7 +52,12 @@ export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answ
   for (let hop = 0; ; hop++) {
     // Defence in depth: whatever built the URL, nothing leaves for another origin.
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
-    const res = await sendOnce(url, method, headers, body, opts.signal);
+    const via = proxyFor(opts.proxy, url);
+    const res = await sendOnce(url, via, method, headers, body, opts.signal);
+    if (via && res.statusCode === 407) {
+      res.destroy();
+      throw new ToolFault(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
+    }
     const location = REDIRECT.has(res.statusCode ?? 0) ? (res.headers.location ?? null) : null;
     if (location === null) return answer(res, await readBody(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : undefined));
     res.destroy();
@@ -91,24 +86,28 @@ export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answ
 }
 
 /** One request; an idempotent one is sent again once if a reused socket was closed before any answer. */
-async function sendOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<IncomingMessage> {
-  const client = (await loadClients())[url.protocol as "http:" | "https:"];
+async function sendOnce(url: URL, via: URL | undefined, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+  const send = await sender(url, via);
+  if (body !== undefined || method === "POST" || method === "PUT" || method === "PATCH") headers = { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) };
   for (let attempt = 0; ; attempt++) {
     let req: ClientRequest | undefined;
     try {
       return await new Promise<IncomingMessage>((resolve, reject) => {
-        const hs = body !== undefined || method === "POST" || method === "PUT" || method === "PATCH" ? { ...headers, "content-length": String(Buffer.byteLength(body ?? "")) } : headers;
-        req = client.request(url, { method, headers: hs, agent: client.agent, signal }, resolve);
+        req = send({ method, headers, signal }, resolve);
         req.on("error", reject);
         req.end(body);
       });
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (attempt === 0 && req?.reusedSocket && (code === "ECONNRESET" || code === "EPIPE") && IDEMPOTENT.has(method) && !signal.aborted) continue;
+      // Through a plain-http proxy, a failed connect is the proxy's, not the upstream's.
+      if (via && url.protocol === "http:" && !req?.reusedSocket && CONNECT_FAILURES.has(code ?? "")) throw unreachable(via, e);
       throw e;
     }
   }
 }
+
+const CONNECT_FAILURES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
 
 function answer(res: IncomingMessage, body: Uint8Array): Answer {
   const headers = res.headers;
