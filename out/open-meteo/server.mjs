@@ -359,7 +359,8 @@ function handleCall(core, params, era, signal, notify) {
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
-  return callTool(tool2, args, progress ? { signal, era, progress } : { signal, era });
+  const server2 = { name: core.def.name, version: core.def.version };
+  return callTool(tool2, args, progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 });
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: params?.uri });
@@ -1557,10 +1558,10 @@ var MAX_HOPS = 5;
 var REDIRECT = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
 var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "DELETE"]);
 var zlib;
-var DEFAULT_HEADERS = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
+var DEFAULT_HEADERS = { accept: "*/*", "accept-encoding": "gzip, deflate, br" };
 async function exchange(req, opts) {
   let { url, method, body } = req;
-  let headers = { ...DEFAULT_HEADERS, ...req.headers };
+  let headers = { ...DEFAULT_HEADERS, "user-agent": opts.userAgent, ...req.headers };
   for (let hop = 0; ; hop++) {
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
     const via = proxyFor(opts.proxy, url);
@@ -1864,7 +1865,7 @@ function createHttpHandler(cfg, deps = {}) {
     const dl = deadline(cfg.timeoutMs, ctx.signal);
     let res;
     try {
-      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy: r.proxy });
+      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy: r.proxy, userAgent: userAgent(ctx.server) });
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
       return failR(reason);
@@ -1905,6 +1906,9 @@ function createHttpHandler(cfg, deps = {}) {
       return failR(`the select expression failed on the answer: ${clipText(String(e?.message ?? e), 200)}`);
     }
   };
+}
+function userAgent(server2) {
+  return server2 ? `${server2.name}/${server2.version} kervan` : "kervan";
 }
 var MAX_DEPTH = 512;
 function tooDeep(text) {

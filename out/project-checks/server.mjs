@@ -359,7 +359,8 @@ function handleCall(core, params, era, signal, notify) {
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
-  return callTool(tool6, args, progress ? { signal, era, progress } : { signal, era });
+  const server2 = { name: core.def.name, version: core.def.version };
+  return callTool(tool6, args, progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 });
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: params?.uri });

@@ -71,7 +71,8 @@ export function handleCall(
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
-  return callTool(tool, args, progress ? { signal, era, progress } : { signal, era });
+  const server = { name: core.def.name, version: core.def.version };
+  return callTool(tool, args, progress ? { signal, era, progress, server } : { signal, era, server });
 }
 
 export function resourceNotFound(params: Record<string, unknown> | undefined): never {

@@ -52,6 +52,8 @@ export interface CallContext {
    * otherwise absent. Values should increase; the runtime drops ones that do not.
    */
   progress?: (progress: number, total?: number, message?: string) => void;
+  /** The serving server's name and version (for a User-Agent, say); absent outside a server. */
+  server?: { name: string; version: string };
 }
 
 export type ToolHandler = (args: Record<string, unknown>, ctx: CallContext) => Promise<ToolOutcome>;

@@ -58,6 +58,7 @@ describe("open-meteo: the seed's quickstart", () => {
     const target = new URL(up.seen[0].target, up.origin);
     expect(target.pathname).toBe("/v1/forecast");
     expect(Object.fromEntries(target.searchParams)).toEqual({ latitude: "39.92", longitude: "32.85", current: "temperature_2m,wind_speed_10m,weather_code" });
+    expect(up.seen[0].headers["user-agent"]).toBe("open-meteo/0.1.0 kervan"); // the server names itself to the API
   });
 
   it("sends an optional input only when given", async () => {

@@ -15,9 +15,11 @@ const encoded = (encoding: string, bytes: Buffer) => (_q: unknown, res: import("
   res.writeHead(200, { "content-type": "application/json", "content-encoding": encoding, "content-length": String(bytes.length) }).end(bytes);
 
 describe("request headers", () => {
-  it("asks for JSON and compressed answers and names itself; the spec's headers win", async () => {
+  it("asks for JSON and compressed answers and names the server; the spec's headers win", async () => {
     const seen = (await handler()({}, ctx())).value as { headers: Record<string, string> };
     expect(seen.headers).toMatchObject({ accept: "application/json", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" });
+    const named = (await handler()({}, { ...ctx(), server: { name: "weather", version: "2.1.0" } })).value as { headers: Record<string, string> };
+    expect(named.headers["user-agent"]).toBe("weather/2.1.0 kervan");
     const own = (await handler({ headers: [{ name: "User-Agent", value: [lit("my-app/1.0")] }] })({}, ctx())).value as { headers: Record<string, string> };
     expect(own.headers["user-agent"]).toBe("my-app/1.0");
   });

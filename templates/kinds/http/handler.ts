@@ -86,7 +86,7 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
     const dl = deadline(cfg.timeoutMs, ctx.signal);
     let res: Answer;
     try {
-      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy: r.proxy });
+      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy: r.proxy, userAgent: userAgent(ctx.server) });
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
       return failR(reason);
@@ -132,6 +132,11 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
       return failR(`the select expression failed on the answer: ${clipText(String((e as Error)?.message ?? e), 200)}`);
     }
   };
+}
+
+/** Names the server to the API (providers use it to tell callers apart); plain "kervan" outside one. */
+function userAgent(server: { name: string; version: string } | undefined): string {
+  return server ? `${server.name}/${server.version} kervan` : "kervan";
 }
 
 // Recursive walks (redaction, JMESPath, the core's JSON.stringify) must not overflow the stack.

@@ -29,6 +29,8 @@ export interface SendOptions {
   signal: AbortSignal;
   /** The operator's proxy settings (HTTPS_PROXY and friends), if any. */
   proxy?: ProxyConfig;
+  /** Sent unless the spec sets its own. */
+  userAgent: string;
 }
 
 /** The upstream's final answer, its body read in full (within the cap) and decoded. */
@@ -44,11 +46,11 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
 
 let zlib: Promise<typeof import("node:zlib")> | undefined;
-const DEFAULT_HEADERS: Record<string, string> = { accept: "*/*", "accept-encoding": "gzip, deflate, br", "user-agent": "kervan" };
+const DEFAULT_HEADERS: Record<string, string> = { accept: "*/*", "accept-encoding": "gzip, deflate, br" };
 
 export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answer> {
   let { url, method, body } = req;
-  let headers = { ...DEFAULT_HEADERS, ...req.headers };
+  let headers: Record<string, string> = { ...DEFAULT_HEADERS, "user-agent": opts.userAgent, ...req.headers };
   for (let hop = 0; ; hop++) {
     // Defence in depth: whatever built the URL, nothing leaves for another origin.
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
