@@ -1619,7 +1619,7 @@ async function exchange(req, opts) {
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
     const via = proxyFor(opts.proxy, url);
     const res = await sendOnce(url, via, method, headers, body, opts.signal);
-    if (via && res.statusCode === 407) {
+    if (via && url.protocol === "http:" && res.statusCode === 407) {
       res.destroy();
       throw new ToolFault(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
     }

@@ -56,7 +56,8 @@ export async function exchange(req: OutRequest, opts: SendOptions): Promise<Answ
     if (url.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
     const via = proxyFor(opts.proxy, url);
     const res = await sendOnce(url, via, method, headers, body, opts.signal);
-    if (via && res.statusCode === 407) {
+    // Through a tunnel (https) the answer is the upstream's; only a plain-http proxy answers itself.
+    if (via && url.protocol === "http:" && res.statusCode === 407) {
       res.destroy();
       throw new ToolFault(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
     }
