@@ -1311,6 +1311,12 @@ var first = (env, a, b) => {
   }
   return void 0;
 };
+var settings = /* @__PURE__ */ new WeakMap();
+function proxySettings(env) {
+  let s = settings.get(env);
+  if (!s) settings.set(env, s = readProxyEnv(env));
+  return s;
+}
 function readProxyEnv(env) {
   const problems = [];
   const proxy = { bypass: [] };
@@ -1836,24 +1842,24 @@ function resolveHttpEnv(cfg, env) {
     if (v !== void 0 && v !== "") secrets.set(s.name, v);
     else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
   }
-  const { proxy, problems: proxyProblems } = readProxyEnv(env);
-  problems.push(...proxyProblems);
   if (problems.length) return { problems };
-  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()), ...proxy ? { proxy } : {} }, problems };
+  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
 }
 function checkHttpStartup(cfgs, env = process.env) {
-  const proxyProblems = readProxyEnv(env).problems;
-  const lines2 = new Set(proxyProblems);
-  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) if (!proxyProblems.includes(p)) lines2.add(`tool ${cfg.tool}: ${p}`);
+  const lines2 = new Set(proxySettings(env).problems);
+  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines2.add(`tool ${cfg.tool}: ${p}`);
   if (lines2.size) throw new StartupError(`http tools are not configured: ${[...lines2].join("; ")}`);
 }
 function createHttpHandler(cfg, deps = {}) {
   checkConfig(cfg, deps);
-  const { resolved: r, problems } = resolveHttpEnv(cfg, deps.env ?? process.env);
+  const env = deps.env ?? process.env;
+  const { resolved: r, problems } = resolveHttpEnv(cfg, env);
+  const { proxy, problems: proxyProblems } = proxySettings(env);
+  const unconfigured = [...problems, ...proxyProblems];
   const select = deps.select;
   const decoder = new TextDecoder();
   return async (args, ctx) => {
-    if (!r) return fail2(`this tool is not configured: ${problems.join("; ")}`);
+    if (!r || unconfigured.length) return fail2(`this tool is not configured: ${unconfigured.join("; ")}`);
     const failR = (text2) => fail2(r.redactor.text(text2));
     let req;
     try {
@@ -1865,7 +1871,7 @@ function createHttpHandler(cfg, deps = {}) {
     const dl = deadline(cfg.timeoutMs, ctx.signal);
     let res;
     try {
-      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy: r.proxy, userAgent: userAgent(ctx.server) });
+      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy, userAgent: userAgent(ctx.server) });
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
       return failR(reason);

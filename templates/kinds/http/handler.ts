@@ -6,7 +6,7 @@ import type { HttpDeps, HttpToolConfig } from "./config.js";
 import { encodeFields, headerValue, jsonBody, pathSegment, ToolFault, type Values } from "./encode.js";
 import { mediaBlock, mediaOf } from "./media.js";
 import { bareType, isTextual, resourceBlock } from "./resource.js";
-import { readProxyEnv, type ProxyConfig } from "./proxy.js";
+import { proxySettings } from "./proxy.js";
 import { makeRedactor, type Redactor } from "./redact.js";
 import { deadline, exchange, failureReason, type Answer, type OutRequest } from "./transport.js";
 import { checkConfig } from "./validate.js";
@@ -17,7 +17,6 @@ interface Resolved {
   basePath: string;
   secrets: Map<string, string>;
   redactor: Redactor;
-  proxy?: ProxyConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -52,28 +51,28 @@ export function resolveHttpEnv(cfg: HttpToolConfig, env: Env): { resolved?: Reso
     if (v !== undefined && v !== "") secrets.set(s.name, v);
     else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
   }
-  const { proxy, problems: proxyProblems } = readProxyEnv(env);
-  problems.push(...proxyProblems);
   if (problems.length) return { problems };
-  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()), ...(proxy ? { proxy } : {}) }, problems };
+  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
 }
 
 /** Run before serving: a missing required secret or a bad override stops the server with one line. */
 export function checkHttpStartup(cfgs: HttpToolConfig[], env: Env = process.env): void {
-  // The proxy settings are the server's, not one tool's: said once.
-  const proxyProblems = readProxyEnv(env).problems;
-  const lines = new Set<string>(proxyProblems);
-  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) if (!proxyProblems.includes(p)) lines.add(`tool ${cfg.tool}: ${p}`);
+  // The proxy settings are the server's, not one tool's: said once, unprefixed.
+  const lines = new Set<string>(proxySettings(env).problems);
+  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines.add(`tool ${cfg.tool}: ${p}`);
   if (lines.size) throw new StartupError(`http tools are not configured: ${[...lines].join("; ")}`);
 }
 
 export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): ToolHandler {
   checkConfig(cfg, deps); // a malformed config is a generator bug: fail at load, not per call
-  const { resolved: r, problems } = resolveHttpEnv(cfg, deps.env ?? process.env);
+  const env = deps.env ?? process.env;
+  const { resolved: r, problems } = resolveHttpEnv(cfg, env);
+  const { proxy, problems: proxyProblems } = proxySettings(env);
+  const unconfigured = [...problems, ...proxyProblems];
   const select = deps.select;
   const decoder = new TextDecoder();
   return async (args, ctx) => {
-    if (!r) return fail(`this tool is not configured: ${problems.join("; ")}`);
+    if (!r || unconfigured.length) return fail(`this tool is not configured: ${unconfigured.join("; ")}`);
     // Every error text passes the redactor: status lines and content types come from upstream too.
     const failR = (text: string) => fail(r.redactor.text(text));
     let req: OutRequest;
@@ -86,7 +85,7 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
     const dl = deadline(cfg.timeoutMs, ctx.signal);
     let res: Answer;
     try {
-      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy: r.proxy, userAgent: userAgent(ctx.server) });
+      res = await exchange(req, { origin: r.origin, redirects: cfg.redirects, maxBytes: cfg.maxResponseBytes, signal: dl.signal, proxy, userAgent: userAgent(ctx.server) });
     } catch (e) {
       const reason = failureReason(e, r.origin, cfg.timeoutMs, dl.timedOut(), ctx.signal.aborted);
       return failR(reason);

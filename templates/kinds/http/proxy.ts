@@ -24,8 +24,18 @@ const first = (env: Env, a: string, b: string): [string, string] | undefined => 
   return undefined;
 };
 
+type ProxySettings = { proxy?: ProxyConfig; problems: string[] };
+const settings = new WeakMap<Env, ProxySettings>();
+
+/** The proxy settings of an environment, read once for all of a server's tools. */
+export function proxySettings(env: Env): ProxySettings {
+  let s = settings.get(env);
+  if (!s) settings.set(env, (s = readProxyEnv(env)));
+  return s;
+}
+
 /** Problems never quote the value: a proxy URL may carry credentials. */
-export function readProxyEnv(env: Env): { proxy?: ProxyConfig; problems: string[] } {
+export function readProxyEnv(env: Env): ProxySettings {
   const problems: string[] = [];
   const proxy: ProxyConfig = { bypass: [] };
   const [httpsLower, httpsUpper, httpLower, httpUpper, noLower, noUpper] = PROXY_ENV;
