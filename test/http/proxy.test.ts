@@ -2,12 +2,10 @@
 // for http targets go through a real local proxy, loopback stays direct, and the proxy's own
 // failures are named as the proxy's. The https path (CONNECT) is in test/e2e/https-upstream.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { checkHttpStartup, createHttpHandler } from "../../templates/kinds/http/index.js";
 import { proxyFor, readProxyEnv } from "../../templates/kinds/http/proxy.js";
 import { startProxy, type TestProxy } from "./proxy-server.js";
-import { ctx, lit, useUpstream, toolConfig } from "./upstream.js";
+import { closedPort, ctx, lit, useUpstream, toolConfig } from "./upstream.js";
 
 const up = useUpstream();
 let proxy: TestProxy;
@@ -45,10 +43,7 @@ describe("http targets through HTTP_PROXY", () => {
   });
 
   it("a proxy that is down is named, with no credentials in the text", async () => {
-    const s = createServer();
-    await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-    const port = (s.address() as AddressInfo).port;
-    await new Promise((r) => s.close(r));
+    const port = await closedPort();
     const out = await viaProxy({ HTTP_PROXY: `http://ci:secret@127.0.0.1:${port}` })({}, ctx());
     expect(out).toEqual({ isError: true, text: `could not reach the proxy http://127.0.0.1:${port} (ECONNREFUSED)` });
   });

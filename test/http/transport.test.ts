@@ -1,10 +1,8 @@
 // Failure modes and limits: each ends as a short, readable tool error.
 import { describe, expect, it } from "vitest";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { compileSelect, createHttpHandler, type HttpToolConfig } from "../../templates/kinds/http/index.js";
-import { ctx, echo, input, lit, useUpstream, toolConfig } from "./upstream.js";
+import { closedPort, ctx, echo, input, lit, useUpstream, toolConfig } from "./upstream.js";
 
 const up = useUpstream();
 
@@ -99,10 +97,7 @@ describe("network", () => {
   });
 
   it("connection refused on a closed port", async () => {
-    const s = createServer();
-    await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-    const port = (s.address() as AddressInfo).port;
-    await new Promise((r) => s.close(r));
+    const port = await closedPort();
     const h = createHttpHandler(toolConfig(), { env: { T_BASE_URL: `http://127.0.0.1:${port}` } });
     expect(await h({}, ctx())).toEqual({ isError: true, text: `connection refused by http://127.0.0.1:${port}` });
   });

@@ -101,3 +101,12 @@ export function ctx(signal: AbortSignal = new AbortController().signal): CallCon
 export const lit = (s: string) => ({ lit: s });
 export const input = (s: string) => ({ input: s });
 export const secret = (s: string) => ({ secret: s });
+
+/** A port nothing listens on: bound, then released (for connection-refused cases). */
+export async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
