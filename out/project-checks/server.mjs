@@ -203,19 +203,35 @@ var init_output = __esm({
 function setLogName(name) {
   prefix = name;
 }
+function markBroken() {
+  broken = true;
+}
 function log(message) {
-  process.stderr.write(`${prefix}: ${message}
+  if (broken) return;
+  const stderr = process.stderr;
+  if (!listening) {
+    listening = true;
+    stderr.on("error", markBroken);
+  }
+  if (stderr.destroyed || !stderr.writable) return markBroken();
+  try {
+    stderr.write(`${prefix}: ${message}
 `);
+  } catch {
+    markBroken();
+  }
 }
 function describeError(err) {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
   return String(err);
 }
-var prefix;
+var prefix, broken, listening;
 var init_log = __esm({
   "templates/runtime/log.ts"() {
     "use strict";
     prefix = "kervan";
+    broken = false;
+    listening = false;
   }
 });
 
