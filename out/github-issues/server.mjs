@@ -42,6 +42,213 @@ var __toESM = (mod2, isNodeMode, target) => (target = mod2 != null ? __create(__
   mod2
 ));
 
+// templates/runtime/types.ts
+var StartupError;
+var init_types = __esm({
+  "templates/runtime/types.ts"() {
+    "use strict";
+    StartupError = class extends Error {
+      constructor(message) {
+        super(message);
+        this.name = "StartupError";
+      }
+    };
+  }
+});
+
+// templates/runtime/http-guard.ts
+function bracket(host) {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host.toLowerCase();
+}
+function hostAllowList(bindHost, extra) {
+  const names = /* @__PURE__ */ new Set([...LOOPBACK, ...extra.map(bracket)]);
+  if (bindHost !== "0.0.0.0" && bindHost !== "::") names.add(bracket(bindHost));
+  return names;
+}
+function hostnameOf(hostHeader) {
+  const host = hostHeader.trim().toLowerCase();
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  const colon = host.indexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}
+function serializedOrigin(text) {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+function parseOrigins(entries) {
+  return entries.map((entry) => {
+    let bare2 = false;
+    try {
+      const url = new URL(entry);
+      bare2 = /^[a-z]+:\/\//i.test(entry) && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+    } catch {
+    }
+    const origin = serializedOrigin(entry);
+    if (origin === null || !bare2) {
+      throw new StartupError(`--allowed-origins: "${entry}" is not an origin (expected scheme://host[:port], e.g. http://localhost:5173)`);
+    }
+    return origin;
+  });
+}
+function originAllowed(origin, allowed) {
+  if (origin === void 0) return true;
+  const normalized = serializedOrigin(origin);
+  return normalized !== null && allowed.has(normalized);
+}
+function isJsonContentType(header) {
+  if (header === void 0) return false;
+  const essence = header.split(";")[0].trim().toLowerCase();
+  return essence === "application/json";
+}
+var LOOPBACK;
+var init_http_guard = __esm({
+  "templates/runtime/http-guard.ts"() {
+    "use strict";
+    init_types();
+    LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+  }
+});
+
+// templates/runtime/log.ts
+function setLogName(name) {
+  prefix = name;
+}
+function markBroken() {
+  broken = true;
+}
+function log(message) {
+  if (broken) return;
+  const stderr = process.stderr;
+  if (!listening) {
+    listening = true;
+    stderr.on("error", markBroken);
+  }
+  if (stderr.destroyed || !stderr.writable) return markBroken();
+  try {
+    stderr.write(`${prefix}: ${message}
+`);
+  } catch {
+    markBroken();
+  }
+}
+function describeError(err) {
+  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
+  return String(err);
+}
+var prefix, broken, listening;
+var init_log = __esm({
+  "templates/runtime/log.ts"() {
+    "use strict";
+    prefix = "kervan";
+    broken = false;
+    listening = false;
+  }
+});
+
+// templates/runtime/http-limits.ts
+function serverOptions(limits) {
+  const requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1e3, Math.floor(limits.headersTimeoutMs / 4)))
+  };
+}
+function markBusy(socket, value) {
+  if (value) busy.add(socket);
+  else busy.delete(socket);
+}
+function capConnections(server2, maxConnections) {
+  const open = /* @__PURE__ */ new Set();
+  let lastNotice = 0;
+  server2.on("connection", (socket) => {
+    if (open.size >= maxConnections) {
+      let victim;
+      for (const s of open) {
+        if (!busy.has(s)) {
+          victim = s;
+          break;
+        }
+      }
+      const now = Date.now();
+      if (now - lastNotice > 6e4) {
+        lastNotice = now;
+        log(`connection cap (${maxConnections}) reached: ${victim ? "closing the oldest connection not being served" : "refusing new connections while all are busy"}`);
+      }
+      if (!victim) return void socket.destroy();
+      open.delete(victim);
+      victim.destroy();
+    }
+    open.add(socket);
+    socket.once("close", () => open.delete(socket));
+  });
+}
+function readBody(req, max) {
+  return new Promise((resolve) => {
+    if (Number(req.headers["content-length"] ?? 0) > max) return resolve(null);
+    const chunks = [];
+    let size = 0;
+    let settled = false;
+    const settle = (value) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    req.on("data", (chunk) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        settle(null);
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => settle(Buffer.concat(chunks)));
+    req.on("error", () => settle("aborted"));
+    req.on("close", () => settle(req.complete ? Buffer.concat(chunks) : "aborted"));
+  });
+}
+var DEFAULT_LIMITS, busy;
+var init_http_limits = __esm({
+  "templates/runtime/http-limits.ts"() {
+    "use strict";
+    init_log();
+    DEFAULT_LIMITS = { headersTimeoutMs: 1e4, requestTimeoutMs: 3e4, maxConnections: 256 };
+    busy = /* @__PURE__ */ new WeakSet();
+  }
+});
+
+// templates/runtime/clip.ts
+function clipText(text, max = 200) {
+  if (text.length <= max) return text;
+  let units = 0;
+  let points = 0;
+  while (units < text.length && points < max) {
+    const code = text.codePointAt(units);
+    units += code > 65535 ? 2 : 1;
+    points += 1;
+  }
+  if (units >= text.length) return text;
+  return `${text.slice(0, units)}… (clipped; ${[...text].length} characters in all)`;
+}
+function quoteValue(value, max = 200) {
+  let text;
+  try {
+    text = value === void 0 ? "undefined" : JSON.stringify(value);
+  } catch {
+    text = Array.isArray(value) ? "[…] (an array too deeply nested to quote)" : typeof value === "object" && value !== null ? "{…} (an object too deeply nested to quote)" : typeof value;
+  }
+  return clipText(text, max);
+}
+var init_clip = __esm({
+  "templates/runtime/clip.ts"() {
+    "use strict";
+  }
+});
+
 // templates/runtime/jsonrpc.ts
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -74,13 +281,21 @@ function classify(value) {
   }
   return { kind: "request", msg: value };
 }
+function tryStringify(value) {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return void 0;
+  }
+}
 function resultMessage(id, result) {
-  return JSON.stringify({ jsonrpc: "2.0", id, result });
+  return tryStringify({ jsonrpc: "2.0", id, result }) ?? errorMessage(id, new RpcError(INTERNAL_ERROR, UNSERIALIZABLE, void 0, 500));
 }
 function errorMessage(id, error) {
   const body = { code: error.code, message: error.message };
   if (error.data !== void 0) body.data = error.data;
-  return JSON.stringify(id === void 0 ? { jsonrpc: "2.0", error: body } : { jsonrpc: "2.0", id, error: body });
+  const envelope = (b) => id === void 0 ? { jsonrpc: "2.0", error: b } : { jsonrpc: "2.0", id, error: b };
+  return tryStringify(envelope(body)) ?? JSON.stringify(envelope({ code: error.code, message: error.message }));
 }
 function replyMessage(id, reply) {
   return "result" in reply ? resultMessage(id, reply.result) : errorMessage(id, reply.error);
@@ -89,7 +304,7 @@ function toRpcError(err) {
   if (err instanceof RpcError) return err;
   return new RpcError(INTERNAL_ERROR, "Internal error", void 0, 500);
 }
-var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, RpcError;
+var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, RpcError, UNSERIALIZABLE;
 var init_jsonrpc = __esm({
   "templates/runtime/jsonrpc.ts"() {
     "use strict";
@@ -111,34 +326,7 @@ var init_jsonrpc = __esm({
       data;
       status;
     };
-  }
-});
-
-// templates/runtime/clip.ts
-function clipText(text, max = 200) {
-  if (text.length <= max) return text;
-  let units = 0;
-  let points = 0;
-  while (units < text.length && points < max) {
-    const code = text.codePointAt(units);
-    units += code > 65535 ? 2 : 1;
-    points += 1;
-  }
-  if (units >= text.length) return text;
-  return `${text.slice(0, units)}… (clipped; ${[...text].length} characters in all)`;
-}
-function quoteValue(value, max = 200) {
-  let text;
-  try {
-    text = value === void 0 ? "undefined" : JSON.stringify(value);
-  } catch {
-    text = String(value);
-  }
-  return clipText(text, max);
-}
-var init_clip = __esm({
-  "templates/runtime/clip.ts"() {
-    "use strict";
+    UNSERIALIZABLE = "Internal error: the result could not be serialized";
   }
 });
 
@@ -223,42 +411,6 @@ function capText(text, max) {
 var init_output = __esm({
   "templates/runtime/output.ts"() {
     "use strict";
-  }
-});
-
-// templates/runtime/log.ts
-function setLogName(name) {
-  prefix = name;
-}
-function markBroken() {
-  broken = true;
-}
-function log(message) {
-  if (broken) return;
-  const stderr = process.stderr;
-  if (!listening) {
-    listening = true;
-    stderr.on("error", markBroken);
-  }
-  if (stderr.destroyed || !stderr.writable) return markBroken();
-  try {
-    stderr.write(`${prefix}: ${message}
-`);
-  } catch {
-    markBroken();
-  }
-}
-function describeError(err) {
-  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
-  return String(err);
-}
-var prefix, broken, listening;
-var init_log = __esm({
-  "templates/runtime/log.ts"() {
-    "use strict";
-    prefix = "kervan";
-    broken = false;
-    listening = false;
   }
 });
 
@@ -375,9 +527,13 @@ function createCore(def) {
     }
   };
 }
+function echo(value) {
+  if (value === void 0) return void 0;
+  return typeof value === "string" ? clipText(value) : `(not a string: ${quoteValue(value, 80)})`;
+}
 function rejectCursor(params) {
   if (params?.cursor !== void 0 && params.cursor !== null) {
-    throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: params.cursor });
+    throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: echo(params.cursor) });
   }
 }
 function progressReporter(params, notify) {
@@ -406,10 +562,10 @@ function handleCall(core, params, era, signal, notify) {
   return callTool(tool5, args, progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 });
 }
 function resourceNotFound(params) {
-  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: params?.uri });
+  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
 }
 function unknownPrompt(params) {
-  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${String(params?.name)}`);
+  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${echo(params?.name) ?? "(no name)"}`);
 }
 function methodNotFound(method) {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, void 0, 404);
@@ -417,6 +573,7 @@ function methodNotFound(method) {
 var init_core = __esm({
   "templates/runtime/core.ts"() {
     "use strict";
+    init_clip();
     init_jsonrpc();
     init_tools();
   }
@@ -621,6 +778,32 @@ var init_modern = __esm({
   }
 });
 
+// templates/runtime/dispatch.ts
+async function dispatch(core, msg, route2, signal, notify) {
+  const { method, params } = msg;
+  try {
+    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };
+    const requested = requireMeta(params);
+    route2.checkModern?.(requested);
+    requireSupported(requested);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify) : await serveModern(core, method, params, signal, notify);
+    return { result };
+  } catch (err) {
+    if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
+    return { error: toRpcError(err) };
+  }
+}
+var init_dispatch = __esm({
+  "templates/runtime/dispatch.ts"() {
+    "use strict";
+    init_jsonrpc();
+    init_protocol();
+    init_legacy();
+    init_modern();
+    init_log();
+  }
+});
+
 // templates/runtime/http-headers.ts
 function mismatch(message) {
   throw new RpcError(HEADER_MISMATCH, `Header mismatch: ${message}`, void 0, 400);
@@ -725,28 +908,6 @@ __export(http_exports, {
   MAX_BODY_BYTES: () => MAX_BODY_BYTES,
   startHttp: () => startHttp
 });
-function bracket(host) {
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host.toLowerCase();
-}
-function allowList(opts) {
-  const names = /* @__PURE__ */ new Set([...LOOPBACK, ...opts.allowedHosts.map(bracket)]);
-  if (opts.host !== "0.0.0.0" && opts.host !== "::") names.add(bracket(opts.host));
-  return names;
-}
-function hostnameOf(hostHeader) {
-  const host = hostHeader.trim().toLowerCase();
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  const colon = host.indexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
-function originHost(origin) {
-  try {
-    const url = new URL(origin);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.hostname.toLowerCase() : null;
-  } catch {
-    return null;
-  }
-}
 function sendJson(res, status, body, extra = {}) {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...extra });
   res.end(body);
@@ -754,29 +915,23 @@ function sendJson(res, status, body, extra = {}) {
 function sendError(res, status, message, extra) {
   sendJson(res, status, errorMessage(void 0, new RpcError(INVALID_REQUEST, message)), extra);
 }
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return resolve(null);
-    const chunks = [];
-    let size = 0;
-    req.on("data", (chunk) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners("data");
-        req.pause();
-        resolve(null);
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
+function clientErrorLine(err) {
+  switch (err.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return "request timed out before it was complete; connection closed";
+    case "HPE_INVALID_EOF_STATE":
+      return "request aborted by the client before it was complete";
+    default:
+      return `malformed request (${err.code ?? err.message}); connection closed`;
+  }
 }
 async function startHttp(core, opts) {
   const http = await import("node:http");
-  const allowed = allowList(opts);
+  const allowedHosts = hostAllowList(opts.host, opts.allowedHosts);
+  const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
   async function serve(req, res, msg) {
-    const { method, params } = msg;
+    const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === void 0 || isLegacyVersion(version));
     const { controller, release } = trackCall();
@@ -799,19 +954,10 @@ data: ${JSON.stringify(message)}
 
 `);
     } : void 0;
+    const route2 = { legacy, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
-      if (legacy) reply = { result: await serveLegacy(core, method, params, controller.signal, notify) };
-      else {
-        const requested = requireMeta(params);
-        validateHeaders(req.headers, msg, requested);
-        requireSupported(requested);
-        const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, controller.signal, notify) : await serveModern(core, method, params, controller.signal, notify);
-        reply = { result };
-      }
-    } catch (err) {
-      if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
-      reply = { error: toRpcError(err) };
+      reply = await dispatch(core, msg, route2, controller.signal, notify);
     } finally {
       release();
     }
@@ -834,19 +980,23 @@ data: ${body}
   }
   async function handle(req, res) {
     const host = req.headers.host;
-    if (host === void 0 || !allowed.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
-    const origin = req.headers.origin;
-    if (origin !== void 0) {
-      const name = originHost(origin);
-      if (name === null || !allowed.has(name)) return sendError(res, 403, "Forbidden: Origin not allowed");
-    }
+    if (host === void 0 || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
+    if (!originAllowed(req.headers.origin, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
     const path = (req.url ?? "").split("?")[0];
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });
       return void res.end("Not Found\n");
     }
     if (req.method !== "POST") return sendError(res, 405, "Method not allowed: POST only", { allow: "POST" });
-    const raw = await readBody(req);
+    if (!isJsonContentType(req.headers["content-type"])) {
+      sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
+      return void res.on("finish", () => req.destroy());
+    }
+    const raw = await readBody(req, MAX_BODY_BYTES);
+    if (raw === "aborted") {
+      if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
+      return;
+    }
     if (raw === null) {
       sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
       return void res.on("finish", () => req.destroy());
@@ -863,14 +1013,35 @@ data: ${body}
       res.writeHead(202);
       return void res.end();
     }
-    await serve(req, res, inbound.msg);
+    markBusy(req.socket, true);
+    try {
+      await serve(req, res, inbound.msg);
+    } finally {
+      markBusy(req.socket, false);
+    }
   }
-  const server2 = http.createServer((req, res) => {
+  const server2 = http.createServer(serverOptions(opts.limits), (req, res) => {
     handle(req, res).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");
       else res.destroy();
     });
+  });
+  capConnections(server2, opts.limits.maxConnections);
+  server2.on("clientError", (err, socket) => {
+    if (err.code !== "ECONNRESET") {
+      reported.add(socket);
+      log(clientErrorLine(err));
+    }
+    if (socket.writable && socket.bytesWritten === 0) {
+      const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : err.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
+      socket.write(`HTTP/1.1 ${status}\r
+Connection: close\r
+Content-Length: 0\r
+\r
+`);
+    }
+    socket.destroy();
   });
   await new Promise((resolve, reject) => {
     server2.once("error", reject);
@@ -889,20 +1060,21 @@ data: ${body}
     })
   );
 }
-var MAX_BODY_BYTES, ENDPOINT, LOOPBACK;
+var MAX_BODY_BYTES, ENDPOINT, reported;
 var init_http = __esm({
   "templates/runtime/http.ts"() {
     "use strict";
     init_jsonrpc();
     init_protocol();
-    init_legacy();
-    init_modern();
+    init_dispatch();
     init_http_headers();
+    init_http_guard();
+    init_http_limits();
     init_log();
     init_shutdown();
     MAX_BODY_BYTES = 4 * 1024 * 1024;
     ENDPOINT = "/mcp";
-    LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+    reported = /* @__PURE__ */ new WeakSet();
   }
 });
 
@@ -932,22 +1104,27 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// templates/runtime/types.ts
-var StartupError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "StartupError";
-  }
-};
-
 // templates/runtime/cli.ts
+init_types();
+init_http_guard();
+init_http_limits();
 var DEFAULT_HOST = "127.0.0.1";
+function parseSeconds(name, text) {
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(seconds > 0 && seconds <= 86400)) throw new StartupError(`${name}: "${text}" is not a number of seconds (0 < seconds <= 86400)`);
+  return Math.max(1, Math.round(seconds * 1e3));
+}
+function parseCount(name, text) {
+  const count = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(count >= 1)) throw new StartupError(`${name}: "${text}" is not a positive whole number`);
+  return count;
+}
 function parsePort(text) {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new StartupError(`invalid port "${text}" (expected 0-65535)`);
   return Number(text);
 }
 function parseArgs(argv) {
-  const opts = { allowedHosts: [], help: false, version: false };
+  const opts = { allowedHosts: [], allowedOrigins: [], limits: { ...DEFAULT_LIMITS }, help: false, version: false };
   let host;
   let port;
   for (let i = 0; i < argv.length; i++) {
@@ -974,6 +1151,18 @@ function parseArgs(argv) {
       case "--allowed-hosts":
         opts.allowedHosts.push(...value().split(",").map((h) => h.trim().toLowerCase()).filter(Boolean));
         break;
+      case "--allowed-origins":
+        opts.allowedOrigins.push(...parseOrigins(value().split(",").map((o) => o.trim()).filter(Boolean)));
+        break;
+      case "--headers-timeout":
+        opts.limits.headersTimeoutMs = parseSeconds(name, value());
+        break;
+      case "--request-timeout":
+        opts.limits.requestTimeoutMs = parseSeconds(name, value());
+        break;
+      case "--max-connections":
+        opts.limits.maxConnections = parseCount(name, value());
+        break;
       case "-h":
       case "--help":
         opts.help = true;
@@ -991,12 +1180,17 @@ function parseArgs(argv) {
 }
 function usage(name) {
   return [
-    `usage: ${name} [--http PORT] [--host HOST] [--allowed-hosts NAME,...]`,
+    `usage: ${name} [--http PORT] [--host HOST] [--allowed-hosts NAME,...] [--allowed-origins ORIGIN,...]`,
+    `       ${" ".repeat(name.length)} [--headers-timeout SECONDS] [--request-timeout SECONDS] [--max-connections N]`,
     "",
     "Serves MCP (2026-07-28 and 2025-11-25) over stdio, newline-delimited JSON-RPC, by default.",
     `  --http PORT            serve Streamable HTTP at http://HOST:PORT/mcp instead (PORT 0 picks a free port)`,
     `  --host HOST            address to bind with --http (default ${DEFAULT_HOST})`,
-    "  --allowed-hosts LIST   extra Host/Origin names to accept besides localhost (DNS-rebinding protection)",
+    "  --allowed-hosts LIST   extra Host names to accept besides localhost (DNS-rebinding protection)",
+    "  --allowed-origins LIST browser origins (scheme://host[:port]) allowed to call the server; none by default",
+    `  --headers-timeout S    close a connection whose request headers take longer (default ${DEFAULT_LIMITS.headersTimeoutMs / 1e3})`,
+    `  --request-timeout S    close a connection whose whole request takes longer (default ${DEFAULT_LIMITS.requestTimeoutMs / 1e3})`,
+    `  --max-connections N    open connections at most; the oldest one not being served makes room (default ${DEFAULT_LIMITS.maxConnections})`,
     "  --version              print the server name and version"
   ].join("\n");
 }
@@ -1009,8 +1203,7 @@ init_shutdown();
 // templates/runtime/stdio.ts
 init_jsonrpc();
 init_protocol();
-init_legacy();
-init_modern();
+init_dispatch();
 init_log();
 init_shutdown();
 var MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -1042,19 +1235,9 @@ function startStdio(core) {
       if (!done && !entry.cancelled) send(JSON.stringify(message));
     };
     try {
-      let result;
-      if (hasModernMeta(params) || legacyVersion === null && method !== "initialize") {
-        const version = requireMeta(params);
-        requireSupported(version);
-        result = isLegacyVersion(version) ? await serveLegacy(core, method, params, controller.signal, notify) : await serveModern(core, method, params, controller.signal, notify);
-      } else {
-        if (method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-        result = await serveLegacy(core, method, params, controller.signal, notify);
-      }
-      return { result };
-    } catch (err) {
-      if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
-      return { error: toRpcError(err) };
+      const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
+      if (legacy && method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
+      return await dispatch(core, msg, { legacy }, controller.signal, notify);
     } finally {
       done = true;
       release();
@@ -1139,6 +1322,7 @@ function startStdio(core) {
 }
 
 // templates/runtime/server.ts
+init_types();
 function fail(def, err) {
   if (err instanceof StartupError) {
     process.stderr.write(`${def.name}: ${err.message}
@@ -1159,7 +1343,7 @@ async function main(def, opts) {
   if (!opts.http) return startStdio(core);
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));
   try {
-    await startHttp2(core, { ...opts.http, allowedHosts: opts.allowedHosts });
+    await startHttp2(core, { ...opts.http, allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins, limits: opts.limits });
   } catch (err) {
     const where = `${opts.http.host}:${opts.http.port}`;
     fail(def, new StartupError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`));
@@ -1193,8 +1377,10 @@ function runServer(def, argv = process.argv.slice(2)) {
 // templates/runtime/index.ts
 init_shutdown();
 init_clip();
+init_types();
 
 // templates/kinds/http/handler.ts
+init_types();
 init_clip();
 
 // templates/kinds/http/encode.ts

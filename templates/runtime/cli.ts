@@ -1,15 +1,32 @@
 // Command-line options of a generated server: stdio by default, Streamable HTTP with --http.
 import { StartupError } from "./types.js";
+import { parseOrigins } from "./http-guard.js";
+import { DEFAULT_LIMITS, type Limits } from "./http-limits.js";
 
 export interface CliOptions {
   http?: { host: string; port: number };
   /** Extra Host/Origin names accepted besides loopback ones (DNS-rebinding allow-list). */
   allowedHosts: string[];
+  /** Browser origins (scheme://host[:port]) allowed to call the HTTP endpoint; none by default. */
+  allowedOrigins: string[];
+  limits: Limits;
   help: boolean;
   version: boolean;
 }
 
 export const DEFAULT_HOST = "127.0.0.1";
+
+function parseSeconds(name: string, text: string): number {
+  const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(seconds > 0 && seconds <= 86_400)) throw new StartupError(`${name}: "${text}" is not a number of seconds (0 < seconds <= 86400)`);
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+function parseCount(name: string, text: string): number {
+  const count = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(count >= 1)) throw new StartupError(`${name}: "${text}" is not a positive whole number`);
+  return count;
+}
 
 function parsePort(text: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new StartupError(`invalid port "${text}" (expected 0-65535)`);
@@ -17,7 +34,7 @@ function parsePort(text: string): number {
 }
 
 export function parseArgs(argv: readonly string[]): CliOptions {
-  const opts: CliOptions = { allowedHosts: [], help: false, version: false };
+  const opts: CliOptions = { allowedHosts: [], allowedOrigins: [], limits: { ...DEFAULT_LIMITS }, help: false, version: false };
   let host: string | undefined;
   let port: number | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -45,6 +62,18 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case "--allowed-hosts":
         opts.allowedHosts.push(...value().split(",").map((h) => h.trim().toLowerCase()).filter(Boolean));
         break;
+      case "--allowed-origins":
+        opts.allowedOrigins.push(...parseOrigins(value().split(",").map((o) => o.trim()).filter(Boolean)));
+        break;
+      case "--headers-timeout":
+        opts.limits.headersTimeoutMs = parseSeconds(name, value());
+        break;
+      case "--request-timeout":
+        opts.limits.requestTimeoutMs = parseSeconds(name, value());
+        break;
+      case "--max-connections":
+        opts.limits.maxConnections = parseCount(name, value());
+        break;
       case "-h":
       case "--help":
         opts.help = true;
@@ -63,12 +92,17 @@ export function parseArgs(argv: readonly string[]): CliOptions {
 
 export function usage(name: string): string {
   return [
-    `usage: ${name} [--http PORT] [--host HOST] [--allowed-hosts NAME,...]`,
+    `usage: ${name} [--http PORT] [--host HOST] [--allowed-hosts NAME,...] [--allowed-origins ORIGIN,...]`,
+    `       ${" ".repeat(name.length)} [--headers-timeout SECONDS] [--request-timeout SECONDS] [--max-connections N]`,
     "",
     "Serves MCP (2026-07-28 and 2025-11-25) over stdio, newline-delimited JSON-RPC, by default.",
     `  --http PORT            serve Streamable HTTP at http://HOST:PORT/mcp instead (PORT 0 picks a free port)`,
     `  --host HOST            address to bind with --http (default ${DEFAULT_HOST})`,
-    "  --allowed-hosts LIST   extra Host/Origin names to accept besides localhost (DNS-rebinding protection)",
+    "  --allowed-hosts LIST   extra Host names to accept besides localhost (DNS-rebinding protection)",
+    "  --allowed-origins LIST browser origins (scheme://host[:port]) allowed to call the server; none by default",
+    `  --headers-timeout S    close a connection whose request headers take longer (default ${DEFAULT_LIMITS.headersTimeoutMs / 1000})`,
+    `  --request-timeout S    close a connection whose whole request takes longer (default ${DEFAULT_LIMITS.requestTimeoutMs / 1000})`,
+    `  --max-connections N    open connections at most; the oldest one not being served makes room (default ${DEFAULT_LIMITS.maxConnections})`,
     "  --version              print the server name and version",
   ].join("\n");
 }

@@ -20,7 +20,8 @@ export function quoteValue(value: unknown, max = 200): string {
   try {
     text = value === undefined ? "undefined" : JSON.stringify(value);
   } catch {
-    text = String(value);
+    // Too deep for the stack, a cycle or a BigInt: name the kind of value instead of quoting it.
+    text = Array.isArray(value) ? "[…] (an array too deeply nested to quote)" : typeof value === "object" && value !== null ? "{…} (an object too deeply nested to quote)" : typeof value;
   }
   return clipText(text, max);
 }

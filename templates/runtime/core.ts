@@ -1,4 +1,5 @@
 // Era-independent server state and the request handlers both eras share.
+import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
 import type { CallContext, Era, ServerDef, ToolDef } from "./types.js";
@@ -35,10 +36,16 @@ export function createCore(def: ServerDef): Core {
   };
 }
 
+/** A client value echoed in error data: strings clipped; anything else only by kind (it may be huge or deep). */
+function echo(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? clipText(value) : `(not a string: ${quoteValue(value, 80)})`;
+}
+
 /** All tools fit in one page; we never hand out cursors, so any cursor is one we did not issue. */
 export function rejectCursor(params: Record<string, unknown> | undefined): void {
   if (params?.cursor !== undefined && params.cursor !== null) {
-    throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: params.cursor });
+    throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: echo(params.cursor) });
   }
 }
 
@@ -76,11 +83,11 @@ export function handleCall(
 }
 
 export function resourceNotFound(params: Record<string, unknown> | undefined): never {
-  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: params?.uri });
+  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
 }
 
 export function unknownPrompt(params: Record<string, unknown> | undefined): never {
-  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${String(params?.name)}`);
+  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${echo(params?.name) ?? "(no name)"}`);
 }
 
 /** -32601; Streamable HTTP answers it with 404 so clients can tell it from a legacy server's bare 404. */

@@ -2,51 +2,27 @@
 // Legacy 2025 clients are served per request, with no sticky state: a request without modern _meta whose
 // MCP-Protocol-Version header is absent or a legacy version gets 2025 semantics (initialize included).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { classify, errorMessage, INVALID_REQUEST, PARSE_ERROR, replyMessage, RpcError, toRpcError, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
-import { hasModernMeta, isLegacyVersion, requireMeta, requireSupported } from "./protocol.js";
-import { serveLegacy } from "./legacy.js";
-import { serveModern } from "./modern.js";
+import type { AddressInfo, Socket } from "node:net";
+import { classify, errorMessage, INVALID_REQUEST, PARSE_ERROR, replyMessage, RpcError, type JsonRpcRequest } from "./jsonrpc.js";
+import { hasModernMeta, isLegacyVersion } from "./protocol.js";
+import { dispatch } from "./dispatch.js";
 import { createHeaderValidator, headerValue } from "./http-headers.js";
+import { bracket, hostAllowList, hostnameOf, isJsonContentType, originAllowed } from "./http-guard.js";
+import { capConnections, markBusy, readBody, serverOptions, type Limits } from "./http-limits.js";
 import { describeError, log } from "./log.js";
 import { onShutdown, trackCall } from "./shutdown.js";
 import type { Core } from "./core.js";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const ENDPOINT = "/mcp";
-const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 
 export interface HttpOptions {
   host: string;
   port: number;
   allowedHosts: string[];
-}
-
-function bracket(host: string): string {
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host.toLowerCase();
-}
-
-/** Host names a browser may legitimately send for this server; everything else is DNS rebinding. */
-function allowList(opts: HttpOptions): Set<string> {
-  const names = new Set([...LOOPBACK, ...opts.allowedHosts.map(bracket)]);
-  if (opts.host !== "0.0.0.0" && opts.host !== "::") names.add(bracket(opts.host));
-  return names;
-}
-
-function hostnameOf(hostHeader: string): string {
-  const host = hostHeader.trim().toLowerCase();
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  const colon = host.indexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
-
-function originHost(origin: string): string | null {
-  try {
-    const url = new URL(origin);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.hostname.toLowerCase() : null;
-  } catch {
-    return null; // includes the opaque "null" origin
-  }
+  /** Serialized origins (scheme://host[:port]) browsers may call from; empty by default. */
+  allowedOrigins: string[];
+  limits: Limits;
 }
 
 function sendJson(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
@@ -59,31 +35,28 @@ function sendError(res: ServerResponse, status: number, message: string, extra?:
   sendJson(res, status, errorMessage(undefined, new RpcError(INVALID_REQUEST, message)), extra);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return resolve(null);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners("data");
-        req.pause();
-        resolve(null);
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
+/** Sockets whose failure has already been logged, so one aborted request is one line. */
+const reported = new WeakSet<Socket>();
+
+function clientErrorLine(err: Error & { code?: string }): string {
+  switch (err.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return "request timed out before it was complete; connection closed";
+    case "HPE_INVALID_EOF_STATE": // the client hung up in the middle of a request
+      return "request aborted by the client before it was complete";
+    default:
+      return `malformed request (${err.code ?? err.message}); connection closed`;
+  }
 }
 
 export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   const http = await import("node:http");
-  const allowed = allowList(opts);
+  const allowedHosts = hostAllowList(opts.host, opts.allowedHosts);
+  const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
 
   async function serve(req: IncomingMessage, res: ServerResponse, msg: JsonRpcRequest): Promise<void> {
-    const { method, params } = msg;
+    const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === undefined || isLegacyVersion(version));
     const { controller, release } = trackCall();
@@ -107,21 +80,10 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
           res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
         }
       : undefined;
-    let reply: Reply;
+    const route = { legacy, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
+    let reply;
     try {
-      if (legacy) reply = { result: await serveLegacy(core, method, params, controller.signal, notify) };
-      else {
-        const requested = requireMeta(params); // -32602 before header checks: a missing _meta is not a header problem
-        validateHeaders(req.headers, msg, requested);
-        requireSupported(requested);
-        const result = isLegacyVersion(requested)
-          ? await serveLegacy(core, method, params, controller.signal, notify)
-          : await serveModern(core, method, params, controller.signal, notify);
-        reply = { result };
-      }
-    } catch (err) {
-      if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
-      reply = { error: toRpcError(err) };
+      reply = await dispatch(core, msg, route, controller.signal, notify);
     } finally {
       release();
     }
@@ -140,12 +102,8 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const host = req.headers.host;
-    if (host === undefined || !allowed.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      const name = originHost(origin);
-      if (name === null || !allowed.has(name)) return sendError(res, 403, "Forbidden: Origin not allowed");
-    }
+    if (host === undefined || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
+    if (!originAllowed(req.headers.origin, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
     const path = (req.url ?? "").split("?")[0];
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });
@@ -153,7 +111,15 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     }
     // GET (standalone SSE stream) and DELETE (session end) belong to the 2025 transport; this server has neither.
     if (req.method !== "POST") return sendError(res, 405, "Method not allowed: POST only", { allow: "POST" });
-    const raw = await readBody(req);
+    if (!isJsonContentType(req.headers["content-type"])) {
+      sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
+      return void res.on("finish", () => req.destroy());
+    }
+    const raw = await readBody(req, MAX_BODY_BYTES);
+    if (raw === "aborted") {
+      if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
+      return;
+    }
     if (raw === null) {
       sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
       return void res.on("finish", () => req.destroy());
@@ -171,15 +137,33 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       res.writeHead(202);
       return void res.end();
     }
-    await serve(req, res, inbound.msg);
+    markBusy(req.socket, true);
+    try {
+      await serve(req, res, inbound.msg);
+    } finally {
+      markBusy(req.socket, false);
+    }
   }
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(serverOptions(opts.limits), (req, res) => {
     handle(req, res).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");
       else res.destroy();
     });
+  });
+  capConnections(server, opts.limits.maxConnections);
+  server.on("clientError", (err: Error & { code?: string }, socket: Socket) => {
+    // A reset is logged (once) by the body reader when a request was under way; idle resets are not news.
+    if (err.code !== "ECONNRESET") {
+      reported.add(socket);
+      log(clientErrorLine(err));
+    }
+    if (socket.writable && socket.bytesWritten === 0) {
+      const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : err.code === "HPE_HEADER_OVERFLOW" ? "431 Request Header Fields Too Large" : "400 Bad Request";
+      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    }
+    socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -81,15 +81,29 @@ export function classify(value: unknown): Inbound {
   return { kind: "request", msg: value as unknown as JsonRpcRequest };
 }
 
+/** JSON.stringify, or undefined when the value cannot be written (too deep for the stack, a cycle, a BigInt). */
+function tryStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reply when a result cannot be serialized: still exactly one well-formed answer for the request. */
+const UNSERIALIZABLE = "Internal error: the result could not be serialized";
+
 export function resultMessage(id: RequestId, result: Record<string, unknown>): string {
-  return JSON.stringify({ jsonrpc: "2.0", id, result });
+  return tryStringify({ jsonrpc: "2.0", id, result }) ?? errorMessage(id, new RpcError(INTERNAL_ERROR, UNSERIALIZABLE, undefined, 500));
 }
 
 export function errorMessage(id: RequestId | null | undefined, error: RpcError): string {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
   if (error.data !== undefined) body.data = error.data;
   // JSON-RPC 2.0: an error for a message whose id could not be read carries id null; undefined omits it.
-  return JSON.stringify(id === undefined ? { jsonrpc: "2.0", error: body } : { jsonrpc: "2.0", id, error: body });
+  const envelope = (b: Record<string, unknown>) => (id === undefined ? { jsonrpc: "2.0", error: b } : { jsonrpc: "2.0", id, error: b });
+  // Error data that cannot be written is dropped; code and message always go out.
+  return tryStringify(envelope(body)) ?? JSON.stringify(envelope({ code: error.code, message: error.message }));
 }
 
 export function replyMessage(id: RequestId, reply: Reply): string {

@@ -26,7 +26,7 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
   if (!opts.http) return startStdio(core);
   const { startHttp } = await import("./http.js");
   try {
-    await startHttp(core, { ...opts.http, allowedHosts: opts.allowedHosts });
+    await startHttp(core, { ...opts.http, allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins, limits: opts.limits });
   } catch (err) {
     const where = `${opts.http.host}:${opts.http.port}`;
     fail(def, new StartupError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`));

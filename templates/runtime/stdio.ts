@@ -1,10 +1,9 @@
 // stdio transport: newline-delimited JSON-RPC on stdin/stdout. stdout carries protocol only.
 // A legacy `initialize` switches requests without modern _meta to 2025 semantics for this process.
-import { classify, errorMessage, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, toRpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
-import { hasModernMeta, isLegacyVersion, negotiateLegacy, requireMeta, requireSupported } from "./protocol.js";
-import { serveLegacy } from "./legacy.js";
-import { serveModern } from "./modern.js";
-import { describeError, log } from "./log.js";
+import { classify, errorMessage, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
+import { hasModernMeta, negotiateLegacy } from "./protocol.js";
+import { dispatch } from "./dispatch.js";
+import { log } from "./log.js";
 import { isShuttingDown, shutdown, trackCall } from "./shutdown.js";
 import type { Core } from "./core.js";
 
@@ -52,21 +51,9 @@ export function startStdio(core: Core): void {
       if (!done && !entry.cancelled) send(JSON.stringify(message));
     };
     try {
-      let result: Record<string, unknown>;
-      if (hasModernMeta(params) || (legacyVersion === null && method !== "initialize")) {
-        const version = requireMeta(params);
-        requireSupported(version);
-        result = isLegacyVersion(version)
-          ? await serveLegacy(core, method, params, controller.signal, notify)
-          : await serveModern(core, method, params, controller.signal, notify);
-      } else {
-        if (method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-        result = await serveLegacy(core, method, params, controller.signal, notify);
-      }
-      return { result };
-    } catch (err) {
-      if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
-      return { error: toRpcError(err) };
+      const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
+      if (legacy && method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
+      return await dispatch(core, msg, { legacy }, controller.signal, notify);
     } finally {
       done = true;
       release();

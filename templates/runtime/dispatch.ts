@@ -1,0 +1,33 @@
+// One era dispatch for both transports: picks 2025-11-25 or 2026-07-28 semantics for a request, checks
+// the modern _meta (and, on HTTP, the request headers), runs the method and turns any failure into
+// a JSON-RPC error. The transports only decide whether a request arrives in the legacy era.
+import { RpcError, toRpcError, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
+import { isLegacyVersion, requireMeta, requireSupported } from "./protocol.js";
+import { serveLegacy } from "./legacy.js";
+import { serveModern } from "./modern.js";
+import { describeError, log } from "./log.js";
+import type { Core, Notify } from "./core.js";
+
+export interface Route {
+  /** True when the transport has placed this request in the initialize era (no modern _meta). */
+  legacy: boolean;
+  /** Transport checks run once the requested version is known (Streamable HTTP header validation). */
+  checkModern?: (requested: string) => void;
+}
+
+export async function dispatch(core: Core, msg: JsonRpcRequest, route: Route, signal: AbortSignal, notify?: Notify): Promise<Reply> {
+  const { method, params } = msg;
+  try {
+    if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };
+    const requested = requireMeta(params); // -32602 before header checks: a missing _meta is not a header problem
+    route.checkModern?.(requested);
+    requireSupported(requested);
+    const result = isLegacyVersion(requested)
+      ? await serveLegacy(core, method, params, signal, notify)
+      : await serveModern(core, method, params, signal, notify);
+    return { result };
+  } catch (err) {
+    if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
+    return { error: toRpcError(err) };
+  }
+}
