@@ -67,10 +67,11 @@ function parseOrigins(entries) {
     return origin;
   });
 }
-function originAllowed(origin, allowed) {
+function originAllowed(origin, hostHeader, allowed) {
   if (origin === void 0) return true;
   const normalized = serializedOrigin(origin);
-  return normalized !== null && allowed.has(normalized);
+  if (normalized === null) return false;
+  return allowed.has(normalized) || normalized === serializedOrigin(`http://${hostHeader.trim()}`);
 }
 function isJsonContentType(header) {
   if (header === void 0) return false;
@@ -954,7 +955,7 @@ data: ${body}
   async function handle(req, res) {
     const host = req.headers.host;
     if (host === void 0 || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
-    if (!originAllowed(req.headers.origin, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
+    if (!originAllowed(req.headers.origin, host, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
     const path = (req.url ?? "").split("?")[0];
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });

@@ -1,6 +1,8 @@
 // Who may send requests to the Streamable HTTP endpoint. Host must name this server (DNS rebinding);
 // a browser's Origin must be one the operator listed, compared whole (scheme, host and port), and the
-// list is empty by default: this server serves no web pages, so no page has a reason to call it. A body
+// list is empty by default: this server serves no web pages, so no page has a reason to call it. The one
+// origin accepted without listing is the server's own (http://<the Host it was reached by>): no page can
+// live there, since this server serves none, and the conformance suite's DNS-rebinding check sends it. A body
 // must be declared application/json, which a page cannot send cross-origin without a CORS preflight.
 import { StartupError } from "./types.js";
 
@@ -50,11 +52,12 @@ export function parseOrigins(entries: readonly string[]): string[] {
   });
 }
 
-/** True when the request may proceed: no Origin (not a browser), or exactly a listed one. */
-export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+/** True when the request may proceed: no Origin (not a browser), the server's own, or exactly a listed one. */
+export function originAllowed(origin: string | undefined, hostHeader: string, allowed: ReadonlySet<string>): boolean {
   if (origin === undefined) return true;
   const normalized = serializedOrigin(origin);
-  return normalized !== null && allowed.has(normalized);
+  if (normalized === null) return false;
+  return allowed.has(normalized) || normalized === serializedOrigin(`http://${hostHeader.trim()}`);
 }
 
 /** application/json, any letter case, with or without parameters (charset=utf-8). */

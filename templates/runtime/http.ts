@@ -103,7 +103,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const host = req.headers.host;
     if (host === undefined || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
-    if (!originAllowed(req.headers.origin, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
+    if (!originAllowed(req.headers.origin, host, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
     const path = (req.url ?? "").split("?")[0];
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });

@@ -27,11 +27,20 @@ const echo = modernRequest("tools/call", { name: "echo", arguments: { text: "sid
 
 describe("Origin", () => {
   it("refuses every browser origin by default, loopback ones included", async () => {
-    const own = new URL(plain.url).origin;
-    for (const origin of ["http://localhost:5173", "http://127.0.0.1:3000", own, "http://localhost", "null", "http://evil.example.com"]) {
+    const own = new URL(plain.url);
+    const https = `https://${own.host}`;
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1:3000", https, `http://localhost:${own.port}`, "http://localhost", "null", "http://evil.example.com"]) {
       const res = await rawPost(plain.url, echo.body, { ...echo.headers, origin });
       expect([res.status, res.json?.error?.message], origin).toEqual([403, "Forbidden: Origin not allowed"]);
     }
+  });
+
+  it("accepts the server's own origin (no page can live there: the server serves none)", async () => {
+    const own = new URL(plain.url).origin;
+    const res = await rawPost(plain.url, echo.body, { ...echo.headers, origin: own });
+    expect(res.status).toBe(200);
+    // The same origin reached under another Host name is not its own origin.
+    expect((await rawPost(plain.url, echo.body, { ...echo.headers, origin: own, host: "localhost:1" })).status).toBe(403);
   });
 
   it("accepts requests that carry no Origin (non-browser clients)", async () => {
