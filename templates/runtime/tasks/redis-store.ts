@@ -1,0 +1,157 @@
+// The Redis store: every replica of a server shares one Redis, so any replica answers tasks/get for a
+// task another one runs. Cancellation and input reach the running replica over pub/sub. Each replica
+// holds a lease key it renews; a task whose runner's lease has lapsed (the replica died) is reported
+// failed by the next reader, never left working forever. Built on the node-redis client.
+import { randomUUID } from "node:crypto";
+import { createClient, type RedisClientType } from "@redis/client";
+import { describeError, log } from "../log.js";
+import { ANSWER, GET, TAKE, UPDATE } from "./redis-scripts.js";
+import { isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
+
+export const LOST_RUNNER_REASON = "The server replica running this task stopped (its lease expired); the work was lost.";
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+type Client = RedisClientType<{}, {}, {}, 3, {}>;
+
+export interface RedisStoreOptions {
+  url: string;
+  /** Key prefix: servers sharing one Redis keep apart by it. */
+  prefix: string;
+  /** A replica that has not renewed its lease for this long is taken for dead. */
+  leaseMs: number;
+}
+
+function pairs(reply: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (Array.isArray(reply)) for (let i = 0; i + 1 < reply.length; i += 2) out[String(reply[i])] = String(reply[i + 1]);
+  return out;
+}
+
+function toRecord(hash: Record<string, string>): TaskRecord | undefined {
+  if (!hash.base || !hash.status) return undefined;
+  const record = { ...JSON.parse(hash.base), status: hash.status, lastUpdatedAt: hash.lastUpdatedAt, runner: hash.runner } as TaskRecord;
+  if (hash.statusMessage) record.statusMessage = hash.statusMessage;
+  if (hash.result) record.result = JSON.parse(hash.result);
+  if (hash.error) record.error = JSON.parse(hash.error);
+  const inputs: Record<string, unknown> = {};
+  const answers: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(hash)) {
+    if (field.startsWith("in:")) inputs[field.slice(3)] = JSON.parse(value);
+    else if (field.startsWith("ans:")) answers[field.slice(4)] = JSON.parse(value);
+  }
+  if (Object.keys(inputs).length > 0) record.inputRequests = inputs;
+  if (Object.keys(answers).length > 0) record.inputResponses = answers;
+  return record;
+}
+
+export class RedisTaskStore implements TaskStore {
+  readonly kind = "redis" as const;
+  readonly replicaId = randomUUID();
+  private readonly listeners: ((signal: TaskSignal) => void)[] = [];
+  private renewer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly subscriber: Client,
+    private readonly opts: RedisStoreOptions,
+  ) {}
+
+  static async open(opts: RedisStoreOptions): Promise<RedisTaskStore> {
+    const client = createClient({ url: opts.url });
+    client.on("error", (err) => log(`task store (redis): ${describeError(err)}`));
+    await client.connect();
+    const subscriber = client.duplicate();
+    subscriber.on("error", (err) => log(`task store (redis, signals): ${describeError(err)}`));
+    await subscriber.connect();
+    const store = new RedisTaskStore(client, subscriber, opts);
+    await subscriber.subscribe(store.channel, (message) => store.deliver(message));
+    await store.renew();
+    store.renewer = setInterval(() => void store.renew().catch((err) => log(`task lease renewal failed: ${describeError(err)}`)), Math.max(50, Math.floor(opts.leaseMs / 3)));
+    store.renewer.unref();
+    return store;
+  }
+
+  private get channel(): string {
+    return `${this.opts.prefix}signals`;
+  }
+
+  private key(taskId: string): string {
+    return `${this.opts.prefix}task:${taskId}`;
+  }
+
+  private get leasePrefix(): string {
+    return `${this.opts.prefix}replica:`;
+  }
+
+  private async renew(): Promise<void> {
+    await this.client.set(this.leasePrefix + this.replicaId, String(process.pid), { expiration: { type: "PX", value: this.opts.leaseMs } });
+  }
+
+  private deliver(message: string): void {
+    let signal: TaskSignal;
+    try {
+      signal = JSON.parse(message) as TaskSignal;
+    } catch {
+      return;
+    }
+    for (const listener of this.listeners) listener(signal);
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    const { status, lastUpdatedAt, runner, statusMessage, inputRequests, inputResponses, result, error, ...base } = record;
+    void inputResponses;
+    const fields: Record<string, string> = { base: JSON.stringify(base), status, lastUpdatedAt, runner };
+    if (statusMessage !== undefined) fields.statusMessage = statusMessage;
+    if (result !== undefined) fields.result = JSON.stringify(result);
+    if (error !== undefined) fields.error = JSON.stringify(error);
+    for (const [k, v] of Object.entries(inputRequests ?? {})) fields[`in:${k}`] = JSON.stringify(v);
+    const key = this.key(record.taskId);
+    await this.client.multi().hSet(key, fields).pExpireAt(key, Date.parse(record.createdAt) + record.ttlMs).exec();
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const error = JSON.stringify({ code: -32603, message: LOST_RUNNER_REASON });
+    const reply = await this.client.eval(GET, { keys: [this.key(taskId)], arguments: [this.leasePrefix, LOST_RUNNER_REASON, error, new Date().toISOString()] });
+    return reply === null ? undefined : toRecord(pairs(reply));
+  }
+
+  async update(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
+    const args: string[] = [];
+    if (patch.status !== undefined) args.push("status", patch.status);
+    if (patch.statusMessage !== undefined) args.push("statusMessage", patch.statusMessage);
+    if (patch.result !== undefined) args.push("result", JSON.stringify(patch.result));
+    if (patch.error !== undefined) args.push("error", JSON.stringify(patch.error));
+    for (const [k, v] of Object.entries(patch.inputRequests ?? {})) args.push(`in:${k}`, JSON.stringify(v));
+    const clear = patch.inputRequests !== undefined || (patch.status !== undefined && isTerminal(patch.status));
+    const reply = await this.client.eval(UPDATE, { keys: [this.key(taskId)], arguments: [new Date().toISOString(), clear ? "1" : "0", ...args] });
+    return reply === null ? undefined : toRecord(pairs(reply));
+  }
+
+  async answer(taskId: string, responses: Record<string, unknown>): Promise<string[]> {
+    const args: string[] = [];
+    for (const [k, v] of Object.entries(responses)) args.push(k, JSON.stringify(v ?? null));
+    const reply = await this.client.eval(ANSWER, { keys: [this.key(taskId)], arguments: [new Date().toISOString(), ...args] });
+    return Array.isArray(reply) ? reply.map(String) : [];
+  }
+
+  async takeResponses(taskId: string): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(pairs(await this.client.eval(TAKE, { keys: [this.key(taskId)] })))) out[k] = JSON.parse(v);
+    return out;
+  }
+
+  async signal(signal: TaskSignal): Promise<void> {
+    await this.client.publish(this.channel, JSON.stringify(signal));
+  }
+
+  onSignal(listener: (signal: TaskSignal) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Ends the lease at once: tasks this replica still runs read as failed from now on. */
+  async close(): Promise<void> {
+    clearInterval(this.renewer);
+    await this.client.del(this.leasePrefix + this.replicaId).catch(() => undefined);
+    await Promise.allSettled([this.subscriber.close(), this.client.close()]);
+  }
+}

@@ -1,0 +1,86 @@
+// Task records and the store contract shared by the memory, file and Redis stores (tasks extension,
+// io.modelcontextprotocol/tasks). A store keeps what every replica must see; the running work itself
+// (child processes, sockets) stays on the replica that runs it and is reached through signals.
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
+
+export function isTerminal(status: TaskStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/** A JSON-RPC error object, as a failed task carries it. */
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface TaskRecord {
+  taskId: string;
+  /** Who may read, answer or cancel it: the principal that started it. */
+  owner: string;
+  tool: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** Outstanding server-to-client requests, keyed by ids unique over the task's life. */
+  inputRequests?: Record<string, unknown>;
+  /** Answers received through tasks/update and not yet taken by the running work. */
+  inputResponses?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: TaskError;
+  /** The replica running the work. */
+  runner: string;
+}
+
+/** What may change after creation. An `inputRequests` value replaces the outstanding set. */
+export interface TaskPatch {
+  status?: TaskStatus;
+  statusMessage?: string;
+  inputRequests?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: TaskError;
+}
+
+/** Tells the replica running a task that it was cancelled or received input. */
+export interface TaskSignal {
+  taskId: string;
+  kind: "cancel" | "input";
+}
+
+export interface TaskStore {
+  readonly kind: "memory" | "file" | "redis";
+  /** This process's identity among replicas sharing the store. */
+  readonly replicaId: string;
+  /** Durable once resolved: a tasks/get for it then succeeds on any replica. */
+  create(record: TaskRecord): Promise<void>;
+  /** undefined when unknown or expired. Tasks whose runner is gone are reported failed. */
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /** Applies a patch unless the task is unknown or already terminal (terminal states are final). */
+  update(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined>;
+  /**
+   * Moves answers for outstanding input requests into inputResponses (unknown or already answered keys
+   * are ignored); the task is back to working once nothing is outstanding. Returns the keys taken.
+   */
+  answer(taskId: string, responses: Record<string, unknown>): Promise<string[]>;
+  /** Removes and returns the answers received so far (the running work consumes them). */
+  takeResponses(taskId: string): Promise<Record<string, unknown>>;
+  /** Delivers a signal to whichever replica runs the task (this one included). */
+  signal(signal: TaskSignal): Promise<void>;
+  onSignal(listener: (signal: TaskSignal) => void): void;
+  close(): Promise<void>;
+}
+
+/** Task ids are server-minted UUIDs; anything else is unknown without touching the store. */
+export function isTaskId(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
+}
+
+export function expired(record: TaskRecord, now = Date.now()): boolean {
+  return Date.parse(record.createdAt) + record.ttlMs <= now;
+}
