@@ -8,6 +8,7 @@ import { join, posix } from "node:path";
 import type { EmittedFile, BundleResult } from "./model/output.js";
 import type { ServerPlan } from "./model/plan.js";
 import { PACKAGE_ROOT, TEMPLATES } from "./paths.js";
+import { allKinds } from "./kinds/index.js";
 import { header } from "./emit/header.js";
 
 // Named like the checked-in folder so comments in the bundle point at the real emitted sources.
@@ -50,6 +51,13 @@ function packagesOf(meta: Metafile): Record<string, string> {
   return Object.fromEntries(Object.entries(found).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/** `@kervan/runtime` and each kind's runtime module (`@kervan/kinds/<key>`), resolved to their folders. */
+function runtimeAliases(): Record<string, string> {
+  const aliases: Record<string, string> = { "@kervan/runtime": join(TEMPLATES, "runtime/index.ts") };
+  for (const kind of allKinds()) aliases[`@kervan/kinds/${kind.key}`] = join(PACKAGE_ROOT, kind.runtime.dir);
+  return aliases;
+}
+
 export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {
   const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
   const result = await build({
@@ -61,10 +69,10 @@ export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Prom
     format: "esm",
     target: "node20",
     outfile: join(VIRTUAL_ROOT, plan.dir, "server.mjs"),
-    alias: { "@kervan/runtime": join(TEMPLATES, "runtime/index.ts"), "@kervan/kinds": join(TEMPLATES, "kinds") },
+    alias: runtimeAliases(),
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
     plugins: [emittedFiles(files)],
-    banner: { js: header(plan.server.origin.file) },
+    banner: { js: `${header(plan.server.origin.file)}\n` },
     legalComments: "inline",
     metafile: true,
     logLevel: "silent",

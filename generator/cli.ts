@@ -9,7 +9,7 @@ import { readSources, UsageError } from "./cli/sources.js";
 import { toolFlagsSource } from "./cli/tool-flags.js";
 import { specSchema } from "./check/spec-schema.js";
 import { generatorVersion } from "./manifest.js";
-import { sha256 } from "./load.js";
+import { sha256 } from "./shared/hash.js";
 import { auditCommand, changelogCommand } from "./cli/audit.js";
 import { initCommand } from "./cli/init.js";
 

@@ -5,8 +5,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createHash } from "node:crypto";
 import { PACKAGE_ROOT } from "./paths.js";
+import { allKinds } from "./kinds/index.js";
 
-const PACKAGES = ["ajv", "ajv-formats", "esbuild", "json-schema-to-typescript", "prettier", "ts-morph", "@jmespath-community/jmespath"];
+// Packages that shape every server's output; each kind adds the packages its runtime bundles.
+const PACKAGES = ["ajv", "ajv-formats", "esbuild", "json-schema-to-typescript", "prettier", "ts-morph"];
 
 function listFiles(dir: string, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -21,11 +23,13 @@ export function generatorFingerprint(): string {
   if (cached) return cached;
   const hash = createHash("sha256");
   const files: string[] = [];
-  for (const dir of ["generator", "templates"]) listFiles(join(PACKAGE_ROOT, dir), files);
+  // The generator, the runtime templates, and each kind's runtime folder (a kind may live elsewhere).
+  const dirs = [...new Set(["generator", "templates", ...allKinds().map((k) => k.runtime.dir)])];
+  for (const dir of dirs.filter((d) => !dirs.some((o) => o !== d && d.startsWith(`${o}/`)))) listFiles(join(PACKAGE_ROOT, dir), files);
   for (const file of files.map((f) => relative(PACKAGE_ROOT, f).split("\\").join("/")).sort()) {
     hash.update(file).update("\0").update(readFileSync(join(PACKAGE_ROOT, file))).update("\0");
   }
-  for (const name of PACKAGES) {
+  for (const name of [...new Set([...PACKAGES, ...allKinds().flatMap((k) => k.runtime.packages ?? [])])]) {
     try {
       hash.update(`${name}@${JSON.parse(readFileSync(join(PACKAGE_ROOT, "node_modules", name, "package.json"), "utf8")).version}\0`);
     } catch {

@@ -1,14 +1,10 @@
 // load: YAML/JSON text -> plain data with source positions kept for every JSON pointer.
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, resolve, relative } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { LoadedSpec, Position, SourceFile } from "./model/spec.js";
-
-export function sha256(text: string | Buffer): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+import { sha256 } from "./shared/hash.js";
 
 export function escapePointer(segment: string | number): string {
   return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");

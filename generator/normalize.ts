@@ -3,14 +3,13 @@ import type { Json } from "../templates/runtime/types.js";
 import type { LoadedSpec } from "./model/spec.js";
 import type { ServerIR, ToolIR, AnnotationsIR } from "./model/ir.js";
 import type { Diagnostic } from "./model/diagnostic.js";
-import { kindOf } from "./kinds/index.js";
+import { kindOf, toolIR } from "./kinds/index.js";
 import type { RawTool } from "./kinds/types.js";
 import { contextFor } from "./check/index.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
-/** One comparator for everything sorted, so order never depends on locale. */
-export const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+import { byCodeUnit } from "./shared/order.js";
 
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
@@ -18,7 +17,7 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
   const n = kind.normalize(tool, contextFor(spec, pointer, out));
   const given = (tool.annotations ?? {}) as Partial<AnnotationsIR>;
   const annotations: AnnotationsIR = { ...n.annotations, ...given };
-  return {
+  return toolIR(kind, {
     name: String(tool.name ?? n.name),
     ...(typeof tool.title === "string" ? { title: tool.title } : n.title ? { title: n.title } : {}),
     description: typeof tool.description === "string" ? tool.description : (n.description ?? ""),
@@ -26,10 +25,8 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
     inputSchema: n.inputSchema,
     ...(n.outputSchema ? { outputSchema: n.outputSchema } : {}),
     maxOutputChars: typeof tool.maxOutputChars === "number" ? tool.maxOutputChars : serverMax,
-    kind: kind.key,
-    config: n.config,
     origin: { file: spec.file, pointer },
-  };
+  }, n.config);
 }
 
 /** The spec file and the files it includes, with their sha256, sorted. */

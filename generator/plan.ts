@@ -1,7 +1,7 @@
 // plan: every output path and identifier decided once, collisions resolved here so emitters only look up.
 import type { ServerIR } from "./model/ir.js";
 import type { EmitPlan, ServerPlan, ToolPlan } from "./model/plan.js";
-import { ident, typeName } from "./emit/literal.js";
+import { ident, typeName } from "./shared/codegen.js";
 
 function unique(base: string, taken: Set<string>): string {
   let name = base;
@@ -14,8 +14,8 @@ export function planServer(server: ServerIR): ServerPlan {
   const files = new Set<string>();
   const types = new Set<string>();
   const tools = server.tools.map((tool): ToolPlan => {
-    const stem = unique(ident(tool.name), files);
-    const type = unique(typeName(tool.name), types);
+    const stem = unique(ident(tool.name).toString(), files);
+    const type = unique(typeName(tool.name).toString(), types);
     return {
       tool,
       file: `src/tools/${stem}.ts`,

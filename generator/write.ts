@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative } from "node:path";
 import type { EmittedFile, WriteReport } from "./model/output.js";
 import { generatedServers } from "./manifest.js";
-import { byCodeUnit } from "./normalize.js";
+import { byCodeUnit } from "./shared/order.js";
 
 function filesUnder(root: string, dir: string, out: string[]): void {
   if (!existsSync(dir)) return;

@@ -1,14 +1,15 @@
 // The manifest's audit facts for one server, built from the plan: per tool its definition (full
-// schemas, so the changelog can compare versions), kind facts and limits; server-wide capabilities.
+// schemas, so the changelog can compare versions), its effects, kind facts and limits;
+// server-wide capabilities.
 import type { ServerPlan } from "../model/plan.js";
-import { KINDS } from "../kinds/index.js";
-import { sha256 } from "../load.js";
+import { kindFor } from "../kinds/index.js";
+import { sha256 } from "../shared/hash.js";
 import { capabilitiesOf } from "./capabilities.js";
 import type { ManifestTool, Capabilities } from "./types.js";
 
 export function manifestTools(plan: ServerPlan): ManifestTool[] {
   return plan.tools.map(({ tool: t }) => {
-    const kind = KINDS.find((k) => k.key === t.kind)!;
+    const kind = kindFor(t);
     return {
       name: t.name,
       ...(t.title !== undefined ? { title: t.title } : {}),
@@ -20,7 +21,8 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       ...(t.outputSchema ? { outputSchema: t.outputSchema, outputSchemaSha256: sha256(JSON.stringify(t.outputSchema)) } : {}),
       maxOutputChars: t.maxOutputChars,
       config: t.config,
-      ...(kind.facts ? { facts: kind.facts(t) } : {}),
+      effects: kind.effects(t),
+      facts: kind.facts(t),
     };
   });
 }

@@ -1,33 +1,40 @@
 // Compares two manifests of one server: tools added and removed, descriptions, schemas field by
-// field, annotations, kind facts, server-wide capabilities and bundled packages. A change is
-// breaking when it can fail a client that worked before, or widens what the server can reach.
+// field, annotations, kind facts, effects, server-wide capabilities and bundled packages. A change
+// is breaking when it can fail a client that worked before, or widens what the server can reach
+// (judged on effects alone, the same for every kind).
 import type { Json } from "../../templates/runtime/types.js";
-import type { Manifest, ManifestTool } from "./types.js";
+import type { Effects, Manifest, ManifestTool } from "./types.js";
 import { capabilitiesOf } from "./capabilities.js";
+import { effectsOf } from "./legacy.js";
 import { diffSchema } from "./schema-diff.js";
 import { isObject, same, type Change, type Changelog } from "./change.js";
 
 // A hint flipping this way lets the tool do more than clients were told it would.
 const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** Kind facts: listed when they change; what widens reach is judged on the effects. */
 function diffFacts(a: Record<string, Json>, b: Record<string, Json>, legacy: boolean, out: Change[]): void {
   for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
     if (legacy && (!(key in a) || !(key in b))) continue;
     if (same(a[key], b[key])) continue;
-    if (key === "paths") {
-      const [pa, pb] = [(isObject(a.paths) ? a.paths : {}) as Record<string, string[]>, (isObject(b.paths) ? b.paths : {}) as Record<string, string[]>];
-      const roots = (pb.allow ?? []).filter((r) => !(pa.allow ?? []).includes(r));
-      const undenied = (pa.deny ?? []).filter((d) => !(pb.deny ?? []).includes(d));
-      const why = roots.length ? `widened capability: new path root ${roots.join(", ")}` : undenied.length ? `widened capability: no longer denied ${undenied.join(", ")}` : undefined;
-      out.push({ path: ["Facts", "paths"], change: "changed", old: a.paths ?? null, new: b.paths ?? null, ...(why ? { breaking: why } : {}) });
-      continue;
-    }
-    let why: string | undefined;
-    if (key === "shell" && b.shell === true) why = "widened capability: now runs a shell";
-    if (key === "method" && WRITE_METHODS.has(String(b.method)) && !WRITE_METHODS.has(String(a.method))) why = `widened capability: now sends ${b.method}`;
     const change = a[key] === undefined ? "added" : b[key] === undefined ? "removed" : "changed";
-    out.push({ path: ["Facts", key], change, ...(a[key] !== undefined ? { old: a[key] } : {}), ...(b[key] !== undefined ? { new: b[key] } : {}), ...(why ? { breaking: why } : {}) });
+    out.push({ path: ["Facts", key], change, ...(a[key] !== undefined ? { old: a[key] } : {}), ...(b[key] !== undefined ? { new: b[key] } : {}) });
+  }
+}
+
+/** The breaking-change rules on one tool's effects (commands, hosts and variables are judged server-wide). */
+function diffEffects(a: Effects, b: Effects, out: Change[]): void {
+  const widened = (path: string, old: Json, now: Json, why: string) => out.push({ path: ["Effects", path], change: "changed", old, new: now, breaking: `widened capability: ${why}` });
+  if (b.shell && !a.shell) widened("shell", false, true, "now runs a shell");
+  if (b.network && !a.network) widened("network", false, true, "now reaches the network");
+  if (b.filesystem && !a.filesystem) widened("filesystem", false, true, "now reaches the filesystem");
+  const roots = b.pathRoots.filter((r) => !a.pathRoots.includes(r));
+  if (roots.length) widened("pathRoots", a.pathRoots, b.pathRoots, `new path root ${roots.join(", ")}`);
+  const undenied = a.pathDenied.filter((d) => !b.pathDenied.includes(d));
+  if (undenied.length) widened("pathDenied", a.pathDenied, b.pathDenied, `no longer denied ${undenied.join(", ")}`);
+  if (b.changes && b.changes !== a.changes && !(a.changes && !b.changes)) {
+    if (!a.changes) widened("changes", a.readsOnly ?? null, b.changes, `now ${b.changes}`);
+    else out.push({ path: ["Effects", "changes"], change: "changed", old: a.changes, new: b.changes });
   }
 }
 
@@ -59,6 +66,7 @@ function diffTool(a: ManifestTool, b: ManifestTool, legacy: boolean): Change[] {
   diffSchemas("Input schema", a, b, "input", out);
   diffSchemas("Output schema", a, b, "output", out);
   diffFacts(a.facts ?? {}, b.facts ?? {}, legacy, out);
+  diffEffects(effectsOf(a), effectsOf(b), out);
   return out.map((c) => ({ tool: b.name, ...c }));
 }
 

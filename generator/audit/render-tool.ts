@@ -1,52 +1,27 @@
-// One tool's section of AUDIT.md, from its manifest entry. Kind facts are rendered generically:
-// known keys get a label and a readable form, any other key is listed as JSON, so a new kind
-// shows up in the audit without a change here.
+// One tool's section of AUDIT.md, from its manifest entry: the common definition, its kind's facts
+// (labelled and rendered by the kind's definition; a key no kind labels is listed by name), and its
+// effects in the same lines for every kind. A new kind shows up here without a change to this file.
 import type { Json } from "../../templates/runtime/types.js";
-import type { ManifestTool } from "./types.js";
-import { code, names, plain } from "./markdown.js";
+import type { Effects, ManifestTool } from "./types.js";
+import { findKind } from "../kinds/index.js";
+import { code, plain } from "../shared/markdown.js";
 
-const LABELS: Record<string, string> = {
-  command: "Command",
-  argv: "Argument template (argv)",
-  shell: "Runs a shell",
-  cwd: "Working directory",
-  paths: "Filesystem policy",
-  method: "HTTP method",
-  host: "Host",
-  origin: "Origin",
-  originEnv: "Origin override variable",
-  path: "Path template",
-  query: "Query parameters",
-  headers: "Request headers",
-  body: "Request body",
-  env: "Environment variables read",
-  envSet: "Environment variables set",
-  secrets: "Secrets read (environment)",
-  limits: "Limits",
-  output: "Output",
-  reads: "Reads",
-  network: "Network access",
-  filesystem: "Filesystem access",
-};
-
-function fact(key: string, v: Json): string {
-  if (key === "argv" && Array.isArray(v)) return code(JSON.stringify(v));
-  if (key === "reads" && typeof v === "string") return v;
-  if (key === "shell" || key === "network" || key === "filesystem") return v === true ? "**yes**" : "no";
-  if (key === "paths") {
-    if (v === null) return "none (no argument is a path)";
-    const p = v as Record<string, string[]>;
-    return `path fields ${names(p.fields ?? [])}; allowed roots ${names(p.allow ?? [])}; denied ${names(p.deny ?? [])}`;
-  }
-  if (key === "envSet" && v && typeof v === "object" && !Array.isArray(v)) {
-    const entries = Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return entries.length ? entries.map(([k, x]) => code(`${k}=${String(x)}`)).join(", ") : "none";
-  }
-  if ((key === "limits" || key === "output") && v && typeof v === "object" && !Array.isArray(v)) {
+/** A fact in readable form: the kind's own rendering first, else a generic one. */
+function fact(render: ((key: string, v: Json) => string | undefined) | undefined, key: string, v: Json): string {
+  const own = render?.(key, v);
+  if (own !== undefined) return own;
+  if (typeof v === "boolean") return v ? "**yes**" : "no";
+  if (v && typeof v === "object" && !Array.isArray(v)) {
     const entries = Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return entries.map(([k, x]) => `${k} ${x === null ? "none" : typeof x === "object" ? code(JSON.stringify(x)) : typeof x === "string" ? code(x) : String(x)}`).join(", ");
   }
   return plain(v);
+}
+
+/** What the tool reaches, the same lines for every kind. */
+function effectLines(e: Effects): string[] {
+  const yes = (b: boolean) => (b ? "**yes**" : "no");
+  return [`- Runs a shell: ${yes(e.shell)}`, `- Network access: ${yes(e.network)}`, `- Filesystem access: ${yes(e.filesystem)}`];
 }
 
 function fields(schema: Record<string, Json> | undefined): string {
@@ -76,10 +51,14 @@ export function renderTool(t: ManifestTool): string[] {
     `- Output cap: ${t.maxOutputChars} characters of text`,
   );
   const facts = t.facts ?? {};
-  // Known keys in the order a reviewer reads them, then any other key sorted.
-  const order = Object.keys(LABELS);
-  const keys = Object.keys(facts).sort((x, y) => (order.includes(x) ? order.indexOf(x) : order.length) - (order.includes(y) ? order.indexOf(y) : order.length) || (x < y ? -1 : x > y ? 1 : 0));
-  for (const key of keys) out.push(`- ${LABELS[key] ?? key}: ${fact(key, facts[key])}`);
+  // The kind's labels, in its order; a key it does not label (an older manifest's) by name, sorted.
+  const kind = findKind(t.kind);
+  const labels: Record<string, string> = kind?.factLabels ?? {};
+  const order = Object.keys(labels);
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  const keys = Object.keys(facts).sort((x, y) => rank(x) - rank(y) || (x < y ? -1 : x > y ? 1 : 0));
+  for (const key of keys) out.push(`- ${labels[key] ?? key}: ${fact(kind?.renderFact?.bind(kind), key, facts[key])}`);
+  if (t.effects) out.push(...effectLines(t.effects));
   out.push("");
   return out;
 }

@@ -3,7 +3,7 @@
 import type { Manifest, BundledPackage } from "./types.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { renderTool } from "./render-tool.js";
-import { cell, code, names } from "./markdown.js";
+import { cell, code, names } from "../shared/markdown.js";
 
 export const AUDIT = "AUDIT.md";
 

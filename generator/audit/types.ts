@@ -1,6 +1,9 @@
 // The manifest as plain data: what kervan.manifest.json holds and what AUDIT.md and the
 // changelog are rendered from. Older manifests may lack the optional fields.
 import type { Json } from "../../templates/runtime/types.js";
+import type { Effects } from "../model/ir.js";
+
+export type { Effects };
 
 export interface ManifestTool {
   name: string;
@@ -13,7 +16,11 @@ export interface ManifestTool {
   outputSchema?: Record<string, Json>;
   outputSchemaSha256?: string;
   maxOutputChars: number;
-  config?: Json;
+  /** Its kind's normalized config, as plain data. */
+  config?: unknown;
+  /** What the tool reaches and changes (older manifests lack it: see legacy.ts). */
+  effects?: Effects;
+  /** Its kind's facts, for AUDIT.md. */
   facts?: Record<string, Json>;
 }
 

@@ -3,7 +3,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { kindOf, KINDS } from "../kinds/index.js";
+import { allKinds, kindOf } from "../kinds/index.js";
 import type { RawTool, RuleContext } from "../kinds/types.js";
 import { checkShape } from "./spec-shape.js";
 import { checkSchemaLimits, type SchemaProblem } from "./schema-limits.js";
@@ -17,7 +17,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   const ctx = contextFor(spec, pointer, out);
   const kinds = kindOf(tool);
   if (kinds.length !== 1) {
-    const keys = KINDS.map((k) => k.key).join(", ");
+    const keys = allKinds().map((k) => k.key).join(", ");
     ctx.report("KV401", kinds.length ? `a tool has exactly one kind; this one has ${kinds.map((k) => k.key).join(" and ")}` : `tool '${tool.name}' has no kind: give one of ${keys}`, pointer);
     return;
   }

@@ -4,8 +4,10 @@
 // through `properties` alone.
 import type { Json } from "../../templates/runtime/types.js";
 import type { SchemaProblem } from "./schema-limits.js";
+import { MCP_HEADER } from "../shared/schema.js";
 
-export const MCP_HEADER = "x-mcp-header";
+export { MCP_HEADER };
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const TYPES = ["string", "integer", "boolean"];
 

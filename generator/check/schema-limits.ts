@@ -3,9 +3,9 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
-import { DRAFT_2020_12 } from "../kinds/exec/input-contract.js";
+import { DRAFT_2020_12 } from "../shared/schema.js";
 import { checkMcpHeaders, MCP_HEADER } from "./mcp-header.js";
-import { pythonDifference } from "./pattern-portability.js";
+import { pythonDifference } from "../shared/pattern-portability.js";
 
 export const SCHEMA_LIMITS = { depth: 32, nodes: 2000, combinators: 64, bytes: 64 * 1024, patternLength: 512 };
 

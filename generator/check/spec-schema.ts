@@ -1,7 +1,7 @@
 // kervan.schema.json: the spec format's own JSON Schema, composed from the common part and
 // each kind's fragment. Editors use it for completion (yaml-language-server); `check` uses it first.
 import type { Json } from "../../templates/runtime/types.js";
-import { KINDS } from "../kinds/index.js";
+import { allKinds } from "../kinds/index.js";
 
 export const NAME_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
 export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
@@ -9,7 +9,7 @@ export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
 export function specSchema(): Record<string, Json> {
   const kindProps: Record<string, Json> = {};
   const extraProps: Record<string, Json> = {};
-  for (const kind of KINDS) {
+  for (const kind of allKinds()) {
     kindProps[kind.key] = kind.schema;
     Object.assign(extraProps, kind.toolProperties ?? {});
   }

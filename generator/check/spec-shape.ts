@@ -4,7 +4,7 @@ import type { LoadedSpec } from "../model/spec.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import { specSchema } from "./spec-schema.js";
 import { at } from "./locate.js";
-import { levenshtein } from "../lint/words.js";
+import { levenshtein } from "../shared/levenshtein.js";
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;
 function getValidator() {

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { SourceFile } from "../model/spec.js";
-import { byCodeUnit } from "../normalize.js";
+import { byCodeUnit } from "../shared/order.js";
 
 export class UsageError extends Error {}
 

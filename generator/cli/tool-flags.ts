@@ -4,8 +4,9 @@ import { readFileSync } from "node:fs";
 import { stringify } from "yaml";
 import type { SourceFile } from "../model/spec.js";
 import { UsageError } from "./sources.js";
+import { CLI_SOURCE } from "../shared/sources.js";
 
-export const CLI_SOURCE = "<command line>";
+export { CLI_SOURCE };
 
 const INT_FLAGS: Record<string, [string, string?]> = {
   "--process-timeout-ms": ["timeoutMs"],

@@ -59,5 +59,5 @@ export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
     if (t.outputType && t.tool.outputSchema) parts.push(await typeOf(t.tool.outputSchema, t.outputType));
   }
   const body = indentTypes(parts.join("\n\n"));
-  return { path: `${plan.dir}/src/types.ts`, contents: header(plan.server.origin.file) + "\n" + body };
+  return { path: `${plan.dir}/src/types.ts`, contents: `${header(plan.server.origin.file)}\n\n${body}` };
 }

@@ -6,7 +6,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
-import { MCP_HEADER } from "../check/mcp-header.js";
+import { MCP_HEADER } from "../shared/schema.js";
 
 /**
  * ajv's ESM output still reaches its runtime helpers (ucs2length, equal, formats) with require();
@@ -57,14 +57,15 @@ export function emitValidators(plan: ServerPlan): EmittedFile[] {
   const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
   // Declarations, so the typed tool modules see each validator as the runtime's Validator.
   const declarations = [
-    header(plan.server.origin.file),
+    header(plan.server.origin.file).toString(),
+    "",
     'import type { Validator } from "@kervan/runtime";',
     "",
     ...names.map((n) => `export declare const ${n}: Validator;`),
     "",
   ].join("\n");
   return [
-    { path: `${plan.dir}/src/validators.mjs`, contents: header(plan.server.origin.file) + code + tail },
+    { path: `${plan.dir}/src/validators.mjs`, contents: `${header(plan.server.origin.file)}\n${code}${tail}` },
     { path: `${plan.dir}/src/validators.d.mts`, contents: declarations },
   ];
 }

@@ -1,11 +1,49 @@
-// The registry of tool kinds. Adding a kind adds one line here and touches no other kind.
+// The registry of tool kinds. Adding a kind adds its two folders and one line here; the registry is
+// typed by `KindConfigs`, so a kind that declares its config but is missing here does not compile.
+import type { KindConfigs, KindName, ToolIR, ToolIRBase } from "../model/ir.js";
 import { execKind } from "./exec/index.js";
 import { httpKind } from "./http/index.js";
 import { validateJsonKind } from "./validate_json/index.js";
-import type { ToolKind } from "./types.js";
+import type { AnyKind, ToolKind } from "./types.js";
 
-export const KINDS: ToolKind[] = [execKind, httpKind, validateJsonKind];
+const REGISTRY: { [K in KindName]: ToolKind<KindConfigs[K], any> } = {
+  exec: execKind,
+  http: httpKind,
+  validate_json: validateJsonKind,
+};
 
-export function kindOf(tool: Record<string, unknown>): ToolKind[] {
-  return KINDS.filter((k) => k.key in tool);
+// Kinds added at run time (a plug-in, or a test's fixture kind): same seam, checked at run time only.
+const added: AnyKind[] = [];
+
+for (const [key, kind] of Object.entries(REGISTRY)) if (kind.key !== key) throw new Error(`kind '${kind.key}' is registered as '${key}'`);
+
+/** Every kind, registered ones first, each once. */
+export function allKinds(): AnyKind[] {
+  return [...Object.values(REGISTRY), ...added];
+}
+
+/** Adds a kind defined outside generator/kinds (its key must be new). */
+export function addKind(kind: AnyKind): void {
+  if (allKinds().some((k) => k.key === kind.key)) throw new Error(`tool kind '${kind.key}' is already defined`);
+  added.push(kind);
+}
+
+/** The kinds whose key a tool entry carries (exactly one in a valid spec). */
+export function kindOf(tool: Record<string, unknown>): AnyKind[] {
+  return allKinds().filter((k) => k.key in tool);
+}
+
+/** The definition of a normalized tool's kind. */
+export function kindFor(tool: { kind: string }): AnyKind {
+  const kind = allKinds().find((k) => k.key === tool.kind);
+  if (!kind) throw new Error(`unknown tool kind '${tool.kind}'`);
+  return kind;
+}
+
+/** The definition of a kind by name, when it exists (older manifests may name a kind no longer known). */
+export const findKind = (key: string): AnyKind | undefined => allKinds().find((k) => k.key === key);
+
+/** A normalized tool: the one place where a kind's config joins the union typed by kind name. */
+export function toolIR<C>(kind: ToolKind<C, any>, base: ToolIRBase, config: C): ToolIR {
+  return { ...base, kind: kind.key, config } as ToolIR;
 }

@@ -1,10 +1,12 @@
-// The seam every tool kind plugs into. A kind is one folder here and one under templates/kinds/,
-// with the same shape; the pipeline only sees this interface.
+// The seam every tool kind plugs into: one typed definition, `defineKind<Config, Facts>({...})`.
+// A kind is one folder here and one runtime folder (templates/kinds/<key>); the stages only see
+// this interface, and a kind's functions see its own typed config, never another kind's.
 import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
-import type { AnnotationsIR, ToolIR } from "../model/ir.js";
+import type { AnnotationsIR, Effects, ToolOf } from "../model/ir.js";
 import type { ToolPlan } from "../model/plan.js";
+import type { Code, Name } from "../shared/codegen.js";
 
 /** A tool entry as written in the spec (already checked against kervan.schema.json). */
 export type RawTool = Record<string, Json>;
@@ -18,10 +20,10 @@ export interface RuleContext {
 }
 
 /** What a kind decides when normalizing one tool. */
-export interface KindNormalized {
+export interface KindNormalized<Config> {
   inputSchema: Record<string, Json>;
   outputSchema?: Record<string, Json>;
-  config: Json;
+  config: Config;
   /** Defaults for this kind; the spec's own annotations override them. */
   annotations: AnnotationsIR;
   /** Used when the spec gives none (builtins). */
@@ -30,27 +32,33 @@ export interface KindNormalized {
   description?: string;
 }
 
-/** What a kind contributes to its tool's handler module; the common emitter assembles it. */
+/** The plan of one tool of this kind, as its emitter sees it. */
+export type KindPlan<Config> = Omit<ToolPlan, "tool"> & { tool: ToolOf<Config> };
+
+/** What a kind contributes to its tool's handler module, as code values; the common emitter assembles it. */
 export interface KindEmit {
   /** Named imports: module specifier -> names (a name may be "type X"). */
   imports: Record<string, string[]>;
-  /** `export const NAME: TYPE = INITIALIZER;` statements, in order. Initializers are built with literal(). */
-  constants: { name: string; type?: string; initializer: string; doc?: string }[];
+  /** `export const NAME: TYPE = INITIALIZER;` statements, in order. */
+  constants: { name: Name; type?: Code; initializer: Code; doc?: string; comment?: string[] }[];
   /** Expression of type ToolHandler. */
-  handler: string;
+  handler: Code;
   /** Optional statements run at server startup (they throw StartupError on bad configuration). */
-  startup?: string[];
+  startup?: Code[];
   /**
    * Expressions naming schemas the kind's runtime already exports (exec's fixed result schema,
    * validate_json's definition), used instead of printing the same literal into every module.
    */
-  schemaRefs?: { input?: string; output?: string };
+  schemaRefs?: { input?: Code; output?: Code };
   /** Worker roles this kind runs inside the bundle (name of an imported function returning boolean). */
-  workerRole?: string;
+  workerRole?: Name;
 }
 
-export interface ToolKind {
-  /** The tool-entry key that selects this kind; also its folder name. */
+/** Plain-data facts a kind reports about one tool, for the manifest and AUDIT.md. */
+export type FactsShape = Record<string, Json>;
+
+export interface ToolKind<Config, Facts extends FactsShape> {
+  /** The tool-entry key that selects this kind; also its folder name here and under templates/kinds. */
   key: string;
   /** JSON Schema of the value under `key` (part of kervan.schema.json). */
   schema: Record<string, Json>;
@@ -60,14 +68,42 @@ export interface ToolKind {
   needsDescription: boolean;
   /** A built-in tool brings its own name, description, schemas and annotations (the lint skips its wording). */
   builtin?: boolean;
-  check(tool: RawTool, ctx: RuleContext): void;
-  normalize(tool: RawTool, ctx: RuleContext): KindNormalized;
-  emit(plan: ToolPlan): KindEmit;
   /**
-   * Runtime-facing facts for the manifest and AUDIT.md. Plain data; the audit aggregates these keys
-   * server-wide: `command` (string), `host` (string), `env` (variables read from the server's
-   * environment), `secrets` (the subset of env that holds secrets), `shell` (boolean),
-   * `paths.allow` (filesystem roots), `limits` (object).
+   * Its runtime module: the folder (relative to the package root) that emitted code imports as
+   * `@kervan/kinds/<key>`, and the npm packages it bundles (part of the generator's fingerprint).
    */
-  facts?(tool: ToolIR): Record<string, Json>;
+  runtime: { dir: string; packages?: string[] };
+  check(tool: RawTool, ctx: RuleContext): void;
+  normalize(tool: RawTool, ctx: RuleContext): KindNormalized<Config>;
+  emit(plan: KindPlan<Config>): KindEmit;
+  /** What it reaches and changes; the audit, manifest, changelog and lint read only this. */
+  effects(tool: ToolOf<Config>): Effects;
+  /** Kind-specific facts for the manifest and AUDIT.md (what it runs or sends, its limits). */
+  facts(tool: ToolOf<Config>): Facts;
+  /** AUDIT.md's label of every fact, in the order a reviewer reads them. */
+  factLabels: { [K in keyof Facts]-?: string };
+  /** A fact rendered for AUDIT.md (markdown), when the generic rendering would not read well. */
+  renderFact?(key: keyof Facts & string, value: Json): string | undefined;
 }
+
+/** A kind of any config, as the registry and the stages hold it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKind = ToolKind<any, any>;
+
+/** Declares a kind; the type parameters tie its functions to its config and facts. */
+export function defineKind<Config, Facts extends FactsShape>(kind: ToolKind<Config, Facts>): ToolKind<Config, Facts> {
+  return kind;
+}
+
+/** An Effects value with nothing reached; kinds spread it and set what they do. */
+export const NO_EFFECTS: Effects = Object.freeze({
+  commands: [],
+  hosts: [],
+  env: [],
+  secrets: [],
+  shell: false,
+  filesystem: false,
+  network: false,
+  pathRoots: [],
+  pathDenied: [],
+}) as Effects;

@@ -3,10 +3,10 @@
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { ServerIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { KINDS } from "../kinds/index.js";
+import { kindFor } from "../kinds/index.js";
 import type { RawTool } from "../kinds/types.js";
 import { at } from "../check/locate.js";
-import { CLI_SOURCE } from "../cli/tool-flags.js";
+import { CLI_SOURCE } from "../shared/sources.js";
 import type { LintServer, LintTool, Report, Rule } from "./types.js";
 import { descriptionRules } from "./rules/description.js";
 import { paramRules } from "./rules/params.js";
@@ -22,7 +22,8 @@ function lintServer(spec: LoadedSpec, server: ServerIR): LintServer {
   const tools: LintTool[] = server.tools
     .map((ir): LintTool => {
       const r = raw[Number(ir.origin.pointer.split("/").pop())];
-      const builtin = KINDS.find((k) => k.key === ir.kind)?.builtin === true;
+      const kind = kindFor(ir);
+      const builtin = kind.builtin === true;
       return {
         name: ir.name,
         ...(ir.title !== undefined ? { title: ir.title } : {}),
@@ -35,6 +36,7 @@ function lintServer(spec: LoadedSpec, server: ServerIR): LintServer {
         builtin,
         raw: r,
         ir,
+        effects: kind.effects(ir),
         pointer: ir.origin.pointer,
       };
     })

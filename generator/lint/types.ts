@@ -1,7 +1,7 @@
 // The tool-definition lint: deterministic checks modelled on the public Tool Definition Quality
 // Score (TDQS). Rules see each tool as an MCP client would list it, plus where it came from.
 import type { Json } from "../../templates/runtime/types.js";
-import type { AnnotationsIR, ServerIR, ToolIR } from "../model/ir.js";
+import type { AnnotationsIR, Effects, ServerIR, ToolIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
 import type { RawTool } from "../kinds/types.js";
 
@@ -18,8 +18,11 @@ export interface LintTool {
   kind: string;
   /** A built-in kind brings its own definition; the spec cannot change its wording. */
   builtin: boolean;
+  /** The tool entry as written: common properties only (a kind's own block is read through `effects`). */
   raw: RawTool;
   ir: ToolIR;
+  /** What the tool reaches and changes, from its kind. */
+  effects: Effects;
   /** Pointer of the tool entry in the spec, e.g. /tools/2. */
   pointer: string;
 }

@@ -1,4 +1,5 @@
 // Text helpers for the lint: word lists and distances, all deterministic.
+export { levenshtein } from "../shared/levenshtein.js";
 
 /** Lower-case words of a text; names split at _, -, and camelCase humps. */
 export function words(text: string): string[] {
@@ -11,20 +12,6 @@ export function words(text: string): string[] {
 
 /** Words that carry no meaning of their own when comparing a description with a name. */
 export const FILLER = new Set(["a", "an", "the", "this", "that", "tool", "function", "of", "for", "to", "and", "or", "it", "is", "in", "on", "with", "by", "from"]);
-
-export function levenshtein(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
-}
 
 /** Jaccard similarity of two word sets. */
 export function jaccard(a: Set<string>, b: Set<string>): number {

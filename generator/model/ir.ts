@@ -13,7 +13,17 @@ export interface AnnotationsIR {
   openWorldHint: boolean;
 }
 
-export interface ToolIR {
+/**
+ * Each kind's normalized config, by kind name. A kind adds its entry from its own folder
+ * (`declare module ".../model/ir.js" { interface KindConfigs { exec: ExecIRConfig } }`), and the
+ * registry in generator/kinds/index.ts must list a definition for every entry, or it does not compile.
+ */
+export interface KindConfigs {}
+
+export type KindName = keyof KindConfigs;
+
+/** What every tool has, whatever its kind. */
+export interface ToolIRBase {
   name: string;
   title?: string;
   description: string;
@@ -21,11 +31,46 @@ export interface ToolIR {
   inputSchema: Record<string, Json>;
   outputSchema?: Record<string, Json>;
   maxOutputChars: number;
-  /** The tool kind's name (a folder under generator/kinds and templates/kinds). */
-  kind: string;
-  /** Kind-specific plain data the kind's emitter turns into its runtime config. */
-  config: Json;
   origin: Origin;
+}
+
+/** A tool of a kind whose config is `C` (what a kind's own functions see). */
+export interface ToolOf<C, K extends string = string> extends ToolIRBase {
+  /** The tool kind's name (a folder under generator/kinds and templates/kinds). */
+  kind: K;
+  /** Kind-specific plain data the kind's emitter turns into its runtime config. */
+  config: C;
+}
+
+/** A normalized tool: `config` is typed by `kind` (narrow on `t.kind` to read it). */
+export type ToolIR = { [K in KindName]: ToolOf<KindConfigs[K], K> }[KindName];
+
+/**
+ * What a tool can reach and change, in one shape for every kind. The audit, the manifest's
+ * capabilities, the changelog's breaking-change rules and the lint read these, never a kind's spec.
+ */
+export interface Effects {
+  /** Commands it runs (as written in the spec). */
+  commands: string[];
+  /** Hosts it contacts (host[:port]). */
+  hosts: string[];
+  /** Environment variables it reads from the server's environment, secrets included. */
+  env: string[];
+  /** The variables among `env` that hold secrets. */
+  secrets: string[];
+  /** It runs a shell, or an interpreter on an inline script (sh -c, python -c, node -e). */
+  shell: boolean;
+  /** It may read or write the filesystem beyond the server's own files. */
+  filesystem: boolean;
+  /** It may reach the network. */
+  network: boolean;
+  /** Roots that path arguments may resolve into, and paths denied under them. */
+  pathRoots: string[];
+  pathDenied: string[];
+  /** What it visibly changes, as a phrase after "the tool", e.g. "sends POST", "runs rm". */
+  changes?: string;
+  /** Why it visibly changes nothing, as a phrase after "the tool", e.g. "only sends GET". */
+  readsOnly?: string;
 }
 
 export interface ServerIR {

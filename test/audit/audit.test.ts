@@ -46,7 +46,9 @@ describe("audit facts", () => {
     const m = manifest("repo-explorer");
     expect(m.capabilities).toEqual({ commands: ["cat", "grep", "ls"], hosts: [], env: ["PATH"], secrets: [], pathRoots: ["."], shellTools: [] });
     const read = tool("repo-explorer", "read_file");
-    expect(read.facts).toMatchObject({ argv: ["cat", "--", "{path}"], shell: false, paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] } });
+    expect(read.facts).toMatchObject({ argv: ["cat", "--", "{path}"], paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] } });
+    expect(read.effects).toMatchObject({ commands: ["cat"], shell: false, pathRoots: ["."], pathDenied: [".env", ".git"] });
+    expect(read.effects!.changes).toBeUndefined();
     expect(read.description).toMatch(/^Print the contents/);
     expect((read.inputSchema!.properties as Record<string, unknown>).path).toBeDefined();
     expect(audit("repo-explorer")).toContain('- Argument template (argv): `["cat","--","{path}"]`');

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
 import type { Manifest } from "../../generator/audit/types.js";
+import { capabilitiesOf } from "../../generator/audit/capabilities.js";
 
 const OUT = "out";
 const servers = readdirSync(OUT).filter((d) => existsSync(join(OUT, d, "kervan.manifest.json"))).sort();
@@ -27,6 +28,11 @@ describe("bundles in out/", () => {
       const manifest: Manifest = JSON.parse(readFileSync(join(OUT, server, "kervan.manifest.json"), "utf8"));
       const audit = readFileSync(join(OUT, server, "AUDIT.md"), "utf8");
       const caps = manifest.capabilities!;
+
+      it("declares capabilities that are the union of its tools' effects", () => {
+        for (const t of manifest.tools) expect(t.effects, t.name).toBeDefined();
+        expect(caps).toEqual(capabilitiesOf(manifest.tools));
+      });
 
       it("is the bundle the manifest and AUDIT.md name", () => {
         const sha = createHash("sha256").update(code).digest("hex");

@@ -1,7 +1,8 @@
 // The changelog between two versions of a server: a fixture pair against its golden text, one
 // test per breaking-change kind, and the CLI's exit codes (0 none, 1 breaking, 2 usage).
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { expectGolden } from "../helpers/golden.js";
 import { spawnSync } from "node:child_process";
 import { changelog } from "../../generator/audit/changelog.js";
 import { renderChangelog } from "../../generator/audit/changelog-render.js";
@@ -21,15 +22,35 @@ function variant(edit: (tools: ManifestTool[]) => void): [Manifest, Manifest] {
   return [a, b];
 }
 const tool = (tools: ManifestTool[], name: string) => tools.find((t) => t.name === name)!;
+const effects = (tools: ManifestTool[], name: string) => tool(tools, name).effects!;
 const prop = (tools: ManifestTool[], name: string, p: string) => (tool(tools, name).inputSchema!.properties as Record<string, Record<string, unknown>>)[p];
 const breaking = (a: Manifest, b: Manifest) => changelog(a, b).changes.filter((c) => c.breaking);
 
 describe("changelog", () => {
   it("matches the golden output for the fixture pair", () => {
     const text = renderChangelog(changelog(read("old.json"), read("new.json")));
-    const golden = `${DIR}/expected.txt`;
-    if (process.env.UPDATE_GOLDEN || !existsSync(golden)) writeFileSync(golden, text);
-    expect(text).toBe(readFileSync(golden, "utf8"));
+    expectGolden(`${DIR}/expected.txt`, text);
+  });
+
+  it("reads an older manifest's facts as effects (before tools recorded effects)", () => {
+    const legacy = (m: Manifest): Manifest => {
+      const facts = (t: ManifestTool) => ({ ...t.facts, shell: t.effects!.shell, ...(t.effects!.pathRoots.length ? { paths: { fields: ["path"], allow: t.effects!.pathRoots, deny: t.effects!.pathDenied } } : {}) });
+      return { ...m, capabilities: undefined, tools: m.tools.map(({ effects: _e, ...t }) => ({ ...t, facts: facts({ ...t, effects: _e }) })) };
+    };
+    const [a, b] = variant((t) => void (effects(t, "export_notes").shell = true));
+    b.tools.find((t) => t.name === "export_notes")!.facts!.shell = true;
+    const found = changelog(legacy(a), legacy(b)).changes.filter((c) => c.breaking);
+    expect(found.map((c) => c.breaking)).toContain("widened capability: now runs a shell");
+  });
+
+  it("flags new network or filesystem reach as breaking", () => {
+    const a = read("old.json");
+    Object.assign(tool(a.tools, "export_notes").effects!, { network: false, filesystem: false });
+    for (const [key, why] of [["network", /now reaches the network/], ["filesystem", /now reaches the filesystem/]] as const) {
+      const b = structuredClone(a);
+      tool(b.tools, "export_notes").effects![key] = true;
+      expect(breaking(a, b).map((c) => c.breaking).join("\n")).toMatch(why);
+    }
   });
 
   it("reports no change between a manifest and itself", () => {
@@ -55,21 +76,25 @@ describe("changelog", () => {
     ["an input property removed", (t) => void delete (tool(t, "search_notes").inputSchema!.properties as Record<string, unknown>).tag, /input property removed/],
     ["an output field removed", (t) => void delete (tool(t, "search_notes").outputSchema!.properties as Record<string, unknown>).total, /output field removed/],
     ["an output type widened", (t) => void ((tool(t, "search_notes").outputSchema!.properties as Record<string, Record<string, unknown>>).total.type = "number"), /widened type/],
-    ["a new host", (t) => void (tool(t, "search_notes").facts!.host = "api.other.example"), /new host is contacted \(api\.other\.example\)/],
-    ["a new command", (t) => void (tool(t, "read_note").facts!.command = "less"), /new command is run \(less\)/],
-    ["a new environment variable", (t) => void (tool(t, "read_note").facts!.env = ["HOME", "PATH"]), /new environment variable is read \(HOME\)/],
+    ["a new host", (t) => void (effects(t, "search_notes").hosts = ["api.other.example"]), /new host is contacted \(api\.other\.example\)/],
+    ["a new command", (t) => void (effects(t, "read_note").commands = ["less"]), /new command is run \(less\)/],
+    ["a new environment variable", (t) => void (effects(t, "read_note").env = ["HOME", "PATH"]), /new environment variable is read \(HOME\)/],
     ["a new secret", (t) => {
-      const f = tool(t, "search_notes").facts!;
-      f.secrets = ["NOTES_TOKEN", "NOTES_ADMIN_TOKEN"];
-      f.env = ["NOTES_ADMIN_TOKEN", "NOTES_TOKEN"];
+      const e = effects(t, "search_notes");
+      e.secrets = ["NOTES_ADMIN_TOKEN", "NOTES_TOKEN"];
+      e.env = ["NOTES_ADMIN_TOKEN", "NOTES_TOKEN"];
     }, /new secret is read \(NOTES_ADMIN_TOKEN\)/],
-    ["a new path root", (t) => void (tool(t, "read_note").facts!.paths = { fields: ["path"], allow: ["/", "notes"], deny: [".git"] }), /new path root \//],
-    ["a denied path allowed again", (t) => void (tool(t, "read_note").facts!.paths = { fields: ["path"], allow: ["notes"], deny: [] }), /no longer denied \.git/],
+    ["a new path root", (t) => void (effects(t, "read_note").pathRoots = ["/", "notes"]), /new path root \//],
+    ["a denied path allowed again", (t) => void (effects(t, "read_note").pathDenied = []), /no longer denied \.git/],
     ["readOnlyHint true -> false", (t) => void (tool(t, "read_note").annotations.readOnlyHint = false), /readOnlyHint true -> false/],
     ["destructiveHint false -> true", (t) => void (tool(t, "read_note").annotations.destructiveHint = true), /destructiveHint false -> true/],
     ["openWorldHint false -> true", (t) => void (tool(t, "read_note").annotations.openWorldHint = true), /openWorldHint false -> true/],
-    ["a shell", (t) => void (tool(t, "export_notes").facts!.shell = true), /now runs a shell/],
-    ["a read method becoming a write", (t) => void (tool(t, "search_notes").facts!.method = "POST"), /now sends POST/],
+    ["a shell", (t) => void (effects(t, "export_notes").shell = true), /now runs a shell/],
+    ["a tool that now changes things", (t) => {
+      const e = effects(t, "search_notes");
+      delete e.readsOnly;
+      e.changes = "sends POST";
+    }, /now sends POST/],
   ];
   for (const [name, edit, why] of cases) {
     it(`flags ${name} as breaking`, () => {
@@ -86,7 +111,8 @@ describe("changelog", () => {
     ["an enum gaining a value", (t) => void (prop(t, "search_notes", "sort").enum = ["newest", "oldest", "relevance", "title"])],
     ["a changed description", (t) => void (tool(t, "read_note").description = "Print one note file. Use it after search_notes.")],
     ["readOnlyHint false -> true", (t) => void (tool(t, "delete_note").annotations.readOnlyHint = true)],
-    ["a command no longer run", (t) => void (tool(t, "delete_note").facts!.command = "cat")],
+    ["a command no longer run", (t) => void (effects(t, "delete_note").commands = ["cat"])],
+    ["a kind fact changed", (t) => void (tool(t, "read_note").facts!.cwd = "notes")],
   ];
   for (const [name, edit] of harmless) {
     it(`does not flag ${name}`, () => {

@@ -2,7 +2,8 @@
 // that rule's warnings, golden text with file:line:col); the example specs are clean, and
 // `gen --strict` turns warnings into errors and writes nothing.
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { expectGolden } from "../helpers/golden.js";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,9 +50,7 @@ describe("lint rules", () => {
           expect(w.severity).toBe("warning");
           expect(w.location.line).toBeGreaterThan(0);
         }
-        const golden = `${DIR}/${rule.code}-bad.expected.txt`;
-        if (process.env.UPDATE_GOLDEN || !existsSync(golden)) writeFileSync(golden, text);
-        expect(text).toBe(readFileSync(golden, "utf8"));
+        expectGolden(`${DIR}/${rule.code}-bad.expected.txt`, text);
       });
     });
   }

@@ -1,7 +1,8 @@
 // The bad-spec corpus: each spec under test/fixtures/bad-specs must fail the check with exactly
-// its golden diagnostics (file:line:col, code, message, source line). UPDATE_GOLDEN=1 rewrites them.
+// its golden diagnostics (file:line:col, code, message, source line). `npm run update-goldens` rewrites them.
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { expectGolden } from "../helpers/golden.js";
 import { spawnSync } from "node:child_process";
 import { readSources } from "../../generator/cli/sources.js";
 import { checkSources } from "../../generator/pipeline.js";
@@ -24,9 +25,7 @@ describe("bad-spec corpus", () => {
         expect(d.location.column).toBeGreaterThan(0);
       }
       const text = formatAll(diagnostics, new Map(sources.map((s) => [s.path, s.text.split(/\r?\n/)])));
-      const golden = `${DIR}/${name.replace(/\.yaml$/, ".expected.txt")}`;
-      if (process.env.UPDATE_GOLDEN || !existsSync(golden)) writeFileSync(golden, text);
-      expect(text).toBe(readFileSync(golden, "utf8"));
+      expectGolden(`${DIR}/${name.replace(/\.yaml$/, ".expected.txt")}`, text);
     });
   }
 

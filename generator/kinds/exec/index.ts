@@ -1,33 +1,69 @@
 // The exec tool kind: a fixed local command run directly, with argv templates.
 import type { Json } from "../../../templates/runtime/types.js";
-import type { ToolKind } from "../types.js";
+import { code, names } from "../../shared/markdown.js";
+import { shellUse } from "../../shared/shells.js";
+import { sortedUnique } from "../../shared/order.js";
+import { defineKind } from "../types.js";
 import { checkExec } from "./check.js";
 import { emitExec } from "./emit.js";
+import { mutation } from "./mutation.js";
 import { normalizeExec, type ExecIRConfig } from "./normalize.js";
 import { execSchema } from "./schema.js";
 
-const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "fish", "cmd", "powershell", "pwsh"];
+declare module "../../model/ir.js" {
+  interface KindConfigs {
+    exec: ExecIRConfig;
+  }
+}
 
-export const execKind: ToolKind = {
+export type ExecFacts = {
+  command: string;
+  argv: string[];
+  cwd: string;
+  paths: { fields: string[]; allow: string[]; deny: string[] } | null;
+  env: string[];
+  envSet: Record<string, string>;
+  limits: Record<string, Json>;
+};
+
+const argText = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p : `{${p.field}}`)).join("");
+const argTemplate = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p.replace(/[{}]/g, (b) => b + b) : `{${p.field}}`)).join("");
+// Read from the server's environment: PATH always (the runtime passes it on), plus env.pass.
+const envRead = (c: ExecIRConfig) => sortedUnique(["PATH", ...c.env.pass]);
+
+export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   key: "exec",
   schema: execSchema,
   needsDescription: false,
+  runtime: { dir: "templates/kinds/exec" },
   check: checkExec,
   normalize: normalizeExec,
   emit: emitExec,
-  facts(tool) {
-    const c = tool.config as unknown as ExecIRConfig;
-    const render = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p.replace(/[{}]/g, (b) => b + b) : `{${p.field}}`)).join("");
-    const command = c.argv[0].join("");
+  effects({ config: c }) {
+    const argv = c.argv.map(argText);
+    const changes = mutation(argv);
     return {
-      command,
-      argv: c.argv.map(render),
-      shell: SHELLS.includes(command.split("/").pop() ?? ""),
+      commands: [argv[0]],
+      hosts: [],
+      env: envRead(c),
+      secrets: [],
+      shell: shellUse(argv) !== undefined,
+      // A local command outside any sandbox: it may read, write and connect wherever the server may.
+      filesystem: true,
+      network: true,
+      pathRoots: c.paths?.allow ?? [],
+      pathDenied: c.paths?.deny ?? [],
+      ...(changes ? { changes } : {}),
+    };
+  },
+  facts({ config: c }) {
+    return {
+      command: c.argv[0].join(""),
+      argv: c.argv.map(argTemplate),
       cwd: c.cwd ?? ".",
       // null: no argument is a path, so no filesystem policy applies to this tool.
       paths: c.paths ?? null,
-      // Read from the server's environment: PATH always (the runtime passes it on), plus env.pass.
-      env: [...new Set(["PATH", ...c.env.pass])].sort(),
+      env: envRead(c),
       envSet: c.env.set,
       limits: {
         timeoutMs: c.timeoutMs,
@@ -37,6 +73,28 @@ export const execKind: ToolKind = {
         queue: c.queue,
         rateLimit: c.rateLimit ?? null,
       },
-    } as Record<string, Json>;
+    };
   },
-};
+  factLabels: {
+    command: "Command",
+    argv: "Argument template (argv)",
+    cwd: "Working directory",
+    paths: "Filesystem policy",
+    env: "Environment variables read",
+    envSet: "Environment variables set",
+    limits: "Limits",
+  },
+  renderFact(key, v) {
+    if (key === "argv") return code(JSON.stringify(v));
+    if (key === "paths") {
+      if (v === null) return "none (no argument is a path)";
+      const p = v as Record<string, string[]>;
+      return `path fields ${names(p.fields ?? [])}; allowed roots ${names(p.allow ?? [])}; denied ${names(p.deny ?? [])}`;
+    }
+    if (key === "envSet" && v && typeof v === "object" && !Array.isArray(v)) {
+      const entries = Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      return entries.length ? entries.map(([k, x]) => code(`${k}=${String(x)}`)).join(", ") : "none";
+    }
+    return undefined;
+  },
+});

@@ -2,7 +2,7 @@
 // Shared by the spec checker and the CLI form, so both refuse the same things with the same words.
 import type { Json } from "../../../templates/runtime/types.js";
 
-export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+import { DRAFT_2020_12 } from "../../shared/schema.js";
 const ROOT_KEYS = ["$schema", "$comment", "title", "description", "type", "properties", "required", "additionalProperties"];
 const PROPERTY_KEYS = ["$comment", "title", "description", "type"];
 export const SCALAR_TYPES = ["string", "number", "integer", "boolean"] as const;

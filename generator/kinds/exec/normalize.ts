@@ -3,14 +3,14 @@ import type { Json } from "../../../templates/runtime/types.js";
 import type { KindNormalized, RawTool } from "../types.js";
 import { inferInputSchema } from "./input-contract.js";
 import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
-import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA } from "../../../templates/kinds/exec/config.js";
+import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldType } from "../../../templates/kinds/exec/config.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
 export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
 
 export interface ExecIRConfig {
   argv: ArgPart[][];
-  fields: Record<string, string>;
+  fields: Record<string, FieldType>;
   cwd?: string;
   env: { pass: string[]; set: Record<string, string> };
   timeoutMs: number;
@@ -25,13 +25,13 @@ export interface ExecIRConfig {
 
 const sorted = (xs: string[] | undefined) => [...new Set(xs ?? [])].sort();
 
-export function normalizeExec(tool: RawTool): KindNormalized {
+export function normalizeExec(tool: RawTool): KindNormalized<ExecIRConfig> {
   const exec = tool.exec as Record<string, any>;
   const argv = (exec.argv as string[]).map((a) => (parseArgTemplate(a) as { parts: ArgPart[] }).parts);
   const names = placeholderNames(argv.slice(1));
   const inputSchema = (tool.input as Record<string, Json> | undefined) ?? inferInputSchema(names);
-  const props = (inputSchema.properties ?? {}) as Record<string, { type: string }>;
-  const fields: Record<string, string> = {};
+  const props = (inputSchema.properties ?? {}) as Record<string, { type: FieldType }>;
+  const fields: Record<string, FieldType> = {};
   for (const name of Object.keys(props).sort()) fields[name] = props[name].type;
   const setEnv: Record<string, string> = {};
   for (const k of Object.keys(exec.env?.set ?? {}).sort()) setEnv[k] = exec.env.set[k];
@@ -52,7 +52,7 @@ export function normalizeExec(tool: RawTool): KindNormalized {
   return {
     inputSchema,
     outputSchema: EXEC_OUTPUT_SCHEMA,
-    config: config as unknown as Json,
+    config,
     // MCP's own defaults: a local command may write and may reach the network unless the spec says otherwise.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     description: `Run ${(exec.argv as string[])[0]} with a fixed argument template.`,

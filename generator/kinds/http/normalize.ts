@@ -39,11 +39,14 @@ function annotationsFor(method: string) {
   };
 }
 
-export function normalizeHttp(tool: RawTool): KindNormalized {
+/** An http tool's config in IR form: the runtime's config without the tool name. */
+export type HttpIRConfig = Omit<HttpToolConfig, "tool">;
+
+export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
   const http = tool.http as Record<string, any>;
   const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; schema?: Record<string, Json> };
   const base = new URL(http.baseUrl);
-  const config: Omit<HttpToolConfig, "tool"> = {
+  const config: HttpIRConfig = {
     method: http.method,
     origin: base.origin,
     ...(http.baseUrlEnv ? { originEnv: http.baseUrlEnv } : {}),
@@ -68,7 +71,7 @@ export function normalizeHttp(tool: RawTool): KindNormalized {
   return {
     inputSchema: (tool.input as Record<string, Json> | undefined) ?? { type: "object", properties: {}, additionalProperties: false },
     ...(output.schema ? { outputSchema: output.schema } : {}),
-    config: config as unknown as Json,
+    config,
     annotations: annotationsFor(http.method),
   };
 }

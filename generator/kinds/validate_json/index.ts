@@ -8,12 +8,23 @@ import {
   VALIDATE_JSON_OUTPUT_SCHEMA,
   VALIDATE_JSON_TITLE,
 } from "../../../templates/kinds/validate_json/definition.js";
-import { code } from "../../emit/literal.js";
-import type { ToolKind } from "../types.js";
+import { _, code, name } from "../../shared/codegen.js";
+import { defineKind, NO_EFFECTS } from "../types.js";
+
+/** The spec's `validate_json: {}` block. */
+export type ValidateJsonIRConfig = { maxWorkers?: number };
+
+declare module "../../model/ir.js" {
+  interface KindConfigs {
+    validate_json: ValidateJsonIRConfig;
+  }
+}
+
+export type ValidateJsonFacts = { reads: string; env: string[]; limits: { maxWorkers: number } };
 
 const clone = <T>(v: T) => structuredClone(v) as unknown as Record<string, Json>;
 
-export const validateJsonKind: ToolKind = {
+export const validateJsonKind = defineKind<ValidateJsonIRConfig, ValidateJsonFacts>({
   key: "validate_json",
   schema: {
     type: "object",
@@ -25,6 +36,7 @@ export const validateJsonKind: ToolKind = {
   },
   needsDescription: false,
   builtin: true,
+  runtime: { dir: "templates/kinds/validate_json" },
   check(tool, ctx) {
     for (const key of ["input", "output"]) {
       if (tool[key] !== undefined) ctx.report("KV431", `validate_json has a fixed ${key} schema; remove '${key}'`, `${ctx.pointer}/${key}`, { atKey: true });
@@ -35,28 +47,30 @@ export const validateJsonKind: ToolKind = {
     return {
       inputSchema: clone(VALIDATE_JSON_INPUT_SCHEMA),
       outputSchema: clone(VALIDATE_JSON_OUTPUT_SCHEMA),
-      config: (tool.validate_json ?? {}) as Json,
+      config: (tool.validate_json ?? {}) as ValidateJsonIRConfig,
       annotations: { ...annotations },
       title: VALIDATE_JSON_TITLE,
       description: VALIDATE_JSON_DESCRIPTION,
     };
   },
   emit(plan) {
-    const options = plan.tool.config as Record<string, Json>;
+    const options = plan.tool.config;
     return {
       imports: { "@kervan/kinds/validate_json": ["createValidateJsonHandler", "runWorkerRoleIfAny", "VALIDATE_JSON_INPUT_SCHEMA", "VALIDATE_JSON_OUTPUT_SCHEMA"] },
       constants: [],
-      handler: `createValidateJsonHandler(${Object.keys(options).length ? code(options) : ""})`,
-      workerRole: "runWorkerRoleIfAny",
+      handler: Object.keys(options).length ? _`createValidateJsonHandler(${code(options)})` : _`createValidateJsonHandler()`,
+      workerRole: name("runWorkerRoleIfAny"),
       // The tool's schemas are part of its definition in the runtime.
-      schemaRefs: { input: "VALIDATE_JSON_INPUT_SCHEMA", output: "VALIDATE_JSON_OUTPUT_SCHEMA" },
+      schemaRefs: { input: name("VALIDATE_JSON_INPUT_SCHEMA"), output: name("VALIDATE_JSON_OUTPUT_SCHEMA") },
     };
   },
+  // Reads its two arguments only: no command, host, variable, file or network.
+  effects: () => ({ ...NO_EFFECTS, readsOnly: "only checks its arguments" }),
   facts: (tool) => ({
     reads: "its two arguments only",
-    network: false,
-    filesystem: false,
     env: [],
-    limits: { maxWorkers: ((tool.config ?? {}) as Record<string, Json>).maxWorkers ?? 4 },
+    limits: { maxWorkers: tool.config.maxWorkers ?? 4 },
   }),
-};
+  factLabels: { env: "Environment variables read", limits: "Limits", reads: "Reads" },
+  renderFact: (key, v) => (key === "reads" && typeof v === "string" ? v : undefined),
+});

@@ -11,6 +11,13 @@ export type Input = AddCommentInput;
 export type Output = AddCommentOutput;
 
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
+// Request as written: POST https://api.github.com/repos/{{input.owner}}/{{input.repo}}/issues/{{input.issue_number}}/comments
+//   (GITHUB_API_URL, when set, replaces https://api.github.com at startup)
+//   header  Accept: application/vnd.github+json
+//   header  Authorization: Bearer {{secrets.token}}
+//   header  User-Agent: kervan-github-issues
+//   header  X-GitHub-Api-Version: 2022-11-28
+//   body    json {"body":"{{input.body}}"}
 export const config: HttpToolConfig = {
   tool: "add_comment",
   method: "POST",

@@ -11,6 +11,12 @@ export type Input = GetIssueInput;
 export type Output = GetIssueOutput;
 
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
+// Request as written: GET https://api.github.com/repos/{{input.owner}}/{{input.repo}}/issues/{{input.issue_number}}
+//   (GITHUB_API_URL, when set, replaces https://api.github.com at startup)
+//   header  Accept: application/vnd.github+json
+//   header  Authorization: Bearer {{secrets.token}}
+//   header  User-Agent: kervan-github-issues
+//   header  X-GitHub-Api-Version: 2022-11-28
 export const config: HttpToolConfig = {
   tool: "get_issue",
   method: "GET",

@@ -11,6 +11,15 @@ export type Input = ListIssuesInput;
 export type Output = ListIssuesOutput;
 
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
+// Request as written: GET https://api.github.com/repos/{{input.owner}}/{{input.repo}}/issues
+//   (GITHUB_API_URL, when set, replaces https://api.github.com at startup)
+//   query   state={{input.state}}
+//   query   labels={{input.labels}} (array, comma)
+//   query   per_page={{input.per_page}}
+//   header  Accept: application/vnd.github+json
+//   header  Authorization: Bearer {{secrets.token}}
+//   header  User-Agent: kervan-github-issues
+//   header  X-GitHub-Api-Version: 2022-11-28
 export const config: HttpToolConfig = {
   tool: "list_issues",
   method: "GET",

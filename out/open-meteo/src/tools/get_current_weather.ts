@@ -11,6 +11,13 @@ export type Input = GetCurrentWeatherInput;
 export type Output = GetCurrentWeatherOutput;
 
 /** The request this tool sends: method, fixed origin, templates by place, secrets, limits, output. */
+// Request as written: GET https://api.open-meteo.com/v1/forecast
+//   (OPEN_METEO_BASE_URL, when set, replaces https://api.open-meteo.com at startup)
+//   query   latitude={{input.latitude}}
+//   query   longitude={{input.longitude}}
+//   query   current=temperature_2m,wind_speed_10m,weather_code
+//   query   temperature_unit={{input.units}} (mapped: metric -> celsius, imperial -> fahrenheit)
+//   query   wind_speed_unit={{input.units}} (mapped: metric -> kmh, imperial -> mph)
 export const config: HttpToolConfig = {
   tool: "get_current_weather",
   method: "GET",

@@ -1,0 +1,10 @@
+// Constants of the JSON Schema dialect and the MCP schema extensions the generator understands.
+
+/** The only dialect a spec's schemas may declare. */
+export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
+/**
+ * `x-mcp-header` (MCP 2026-07-28, Streamable HTTP): a property whose value clients mirror into an
+ * `Mcp-Param-{Name}` header. An annotation for clients: nothing for a validator to check.
+ */
+export const MCP_HEADER = "x-mcp-header";
