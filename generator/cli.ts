@@ -17,7 +17,7 @@ const USAGE = `kervan ${"<version>"}: MCP servers from YAML tool specs
 
 Usage:
   kervan init [NAME] [--dir DIR]             write a starter spec (specs/NAME.yaml)
-  kervan gen [SPEC|DIR ...] [--out DIR] [--check] [--strict]
+  kervan gen [SPEC|DIR ...] [--out DIR] [--check] [--strict] [--verbose]
   kervan gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
   kervan serve SPEC [--http PORT] [--host HOST]
   kervan [serve] [--http PORT] [--server-name NAME] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
@@ -54,7 +54,7 @@ function parseArgs(args: string[]): Parsed {
     if (VALUE_OPTIONS.has(a)) {
       if (head[i + 1] === undefined) throw new UsageError(`${a} requires a value`);
       parsed.options.set(a, head[++i]);
-    } else if (a === "--check" || a === "--strict" || a === "--help" || a === "-h") parsed.options.set(a, true);
+    } else if (a === "--check" || a === "--strict" || a === "--verbose" || a === "--help" || a === "-h") parsed.options.set(a, true);
     else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
     else parsed.positional.push(a);
   }
@@ -82,6 +82,7 @@ async function gen(p: Parsed): Promise<number> {
     // Whole-folder runs own the output root; a run over some specs never deletes other servers.
     pruneServers: !p.toolArgs.length && p.positional.length === 0,
     progress: (server, ms, cached) => process.stderr.write(`kervan: ${server} ${cached ? "unchanged" : "generated"} in ${Math.round(ms)} ms\n`),
+    ...(p.options.has("--verbose") ? { stageTime: (stage: string, ms: number) => process.stderr.write(`kervan: stage ${stage} ${ms.toFixed(1)} ms\n`) } : {}),
   });
   if (result.diagnostics.length) {
     const lines = new Map(sources.map((s) => [s.path, s.text.split(/\r?\n/)]));

@@ -1,5 +1,6 @@
 // out/<server>/kervan.manifest.json: what went in (input hashes, generator version) and what came
-// out (output hashes), plus the audit facts AUDIT.md is rendered from (generator/audit/). Also the cache: an unchanged input hash with intact outputs means no work.
+// out (output hashes), plus the audit facts AUDIT.md is rendered from (generator/audit/). The cache
+// (cache.ts) reads these: an unchanged input hash with intact outputs means no work.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EmittedFile, BundleResult } from "./model/output.js";
@@ -84,27 +85,4 @@ export function readManifest(outRoot: string, dir: string): StoredManifest | und
 /** The manifests of every server generated under an output root. */
 export function generatedManifests(outRoot: string): StoredManifest[] {
   return generatedServers(outRoot).flatMap((dir) => readManifest(outRoot, dir) ?? []);
-}
-
-/** The files of a previous run that can be reused as they are, or undefined when anything differs. */
-export function reusable(outRoot: string, plan: ServerPlan): EmittedFile[] | undefined {
-  const stored = readManifest(outRoot, plan.dir);
-  return stored?.manifest.inputHash === inputHash(plan) ? cachedOutputs(outRoot, stored) : undefined;
-}
-
-/** A server's files as a previous run left them, when every output still has its recorded hash. */
-export function cachedOutputs(outRoot: string, stored: StoredManifest): EmittedFile[] | undefined {
-  const { dir, text, manifest } = stored;
-  if (!manifest.outputs) return undefined;
-  const files: EmittedFile[] = [{ path: `${dir}/${MANIFEST}`, contents: text }];
-  for (const [rel, hash] of Object.entries(manifest.outputs)) {
-    try {
-      const contents = readFileSync(join(outRoot, dir, rel), "utf8");
-      if (sha256(contents) !== hash) return undefined;
-      files.push({ path: `${dir}/${rel}`, contents });
-    } catch {
-      return undefined;
-    }
-  }
-  return files;
 }

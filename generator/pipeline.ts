@@ -1,20 +1,18 @@
 // The only file that knows the stage order:
 // load -> check -> normalize -> lint -> plan -> emit -> bundle -> manifest + audit -> write.
 // (Bundling runs on the emitted sources in memory, before write, so `--check` compares the bundle too.)
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+// Under `--verbose` each stage reports its name and time.
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { EmittedFile, WriteReport } from "./model/output.js";
 import type { SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
 import { load } from "./load.js";
-import { sha256 } from "./shared/hash.js";
 import { check } from "./check/index.js";
 import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
-import { cachedOutputs, generatedManifests, reusable, sourceHash } from "./manifest.js";
 import { write } from "./write.js";
 import { lint, strict as strictLint } from "./lint/index.js";
+import { reusable, unchanged } from "./cache.js";
 
 export interface GenerateOptions {
   outRoot: string;
@@ -24,6 +22,8 @@ export interface GenerateOptions {
   strict?: boolean;
   /** Called once per server with its time, for the progress line. */
   progress?: (server: string, ms: number, cached: boolean) => void;
+  /** Called after each stage with its name (and server, for per-server stages) and time (`--verbose`). */
+  stageTime?: (stage: string, ms: number) => void;
 }
 
 export interface GenerateResult {
@@ -32,87 +32,66 @@ export interface GenerateResult {
   servers: string[];
 }
 
+type Timer = GenerateOptions["stageTime"];
+
+/** Runs one stage, reporting its time when asked. */
+function stage<T>(name: string, timer: Timer, run: () => T): T {
+  if (!timer) return run();
+  const started = performance.now();
+  const result = run();
+  if (result instanceof Promise) return result.finally(() => timer(name, performance.now() - started)) as T;
+  timer(name, performance.now() - started);
+  return result;
+}
+
 /** Emits and bundles one server, or reuses the previous output when its input hash is unchanged. */
-export async function buildServer(p: ServerPlan, outRoot: string | undefined): Promise<{ files: EmittedFile[]; cached: boolean }> {
-  const previous = outRoot ? reusable(outRoot, p) : undefined;
+export async function buildServer(p: ServerPlan, outRoot: string | undefined, timer?: Timer): Promise<{ files: EmittedFile[]; cached: boolean }> {
+  const previous = outRoot ? stage(`cache ${p.dir}`, timer, () => reusable(outRoot, p)) : undefined;
   if (previous) return { files: previous, cached: true };
   // Loaded on first use: ts-morph, json-schema-to-typescript and esbuild cost half a second, and a
   // spec with errors never needs them.
   const [{ emitServer }, { bundleServer }, { buildManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
-  const files = await emitServer(p);
-  const bundle = await bundleServer(p, files);
-  const manifestAndAudit = buildManifestAndAudit(p, files, bundle);
+  const files = await stage(`emit ${p.dir}`, timer, () => emitServer(p));
+  const bundle = await stage(`bundle ${p.dir}`, timer, () => bundleServer(p, files));
+  const manifestAndAudit = stage(`manifest + audit ${p.dir}`, timer, () => buildManifestAndAudit(p, files, bundle));
   return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
 }
 
-export function checkSources(sources: SourceFile[]): { diagnostics: Diagnostic[]; specs: ReturnType<typeof load> } {
+export function checkSources(sources: SourceFile[], timer?: Timer): { diagnostics: Diagnostic[]; specs: ReturnType<typeof load> } {
   const diagnostics: Diagnostic[] = [];
-  const specs = load(sources, diagnostics);
-  diagnostics.push(...check(specs));
+  const specs = stage("load", timer, () => load(sources, diagnostics));
+  diagnostics.push(...stage("check", timer, () => check(specs)));
   return { diagnostics, specs };
-}
-
-type Cached = { name: string; files: EmittedFile[] };
-
-/**
- * When every spec (and each file it includes) and the generator are unchanged and every output is
- * intact, the previous run's files stand as they are: nothing is parsed, checked, linted, emitted
- * or bundled. Found by content hashes alone, through the manifests under the output root.
- * (Warnings were printed by the run that built them.)
- */
-function unchanged(sources: SourceFile[], outRoot: string): Cached[] | undefined {
-  const manifests = generatedManifests(outRoot);
-  const found: Cached[] = [];
-  for (const source of sources) {
-    const hash = sha256(source.text);
-    const match = manifests.find((m) => m.manifest.inputs?.[source.path] === hash);
-    const inputs = match?.manifest.inputs;
-    const name = match?.manifest.server?.name;
-    if (!match || !inputs || name !== match.dir || found.some((f) => f.name === name)) return undefined;
-    // Included schema files are named relative to the spec's folder; they must hash the same today.
-    for (const [path, h] of Object.entries(inputs)) {
-      if (path === source.path) continue;
-      try {
-        if (sha256(readFileSync(join(dirname(source.path), path), "utf8")) !== h) return undefined;
-      } catch {
-        return undefined;
-      }
-    }
-    if (match.manifest.sourceHash !== sourceHash(inputs)) return undefined;
-    const files = cachedOutputs(outRoot, match);
-    if (!files) return undefined;
-    found.push({ name, files });
-  }
-  return found.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 export async function generate(sources: SourceFile[], options: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
+  const timer = options.stageTime;
   // --check proves the checked-in bytes from scratch, and --strict must see every warning again.
   if (!options.check && !options.strict) {
-    const cached = unchanged(sources, options.outRoot);
+    const cached = stage("cache", timer, () => unchanged(sources, options.outRoot));
     if (cached) {
       for (const c of cached) options.progress?.(c.name, performance.now() - started, true);
       const names = cached.map((c) => c.name);
-      const report = write(options.outRoot, cached.flatMap((c) => c.files), names, { check: false, pruneServers: options.pruneServers });
+      const report = stage("write", timer, () => write(options.outRoot, cached.flatMap((c) => c.files), names, { check: false, pruneServers: options.pruneServers }));
       return { diagnostics: [], report, servers: names };
     }
   }
-  const { diagnostics, specs } = checkSources(sources);
+  const { diagnostics, specs } = checkSources(sources, timer);
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, servers: [] };
-  const servers = normalize(specs, diagnostics);
-  const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...lint(specs, servers)];
+  const servers = stage("normalize", timer, () => normalize(specs, diagnostics));
+  const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...stage("lint", timer, () => lint(specs, servers))];
   // --strict holds every warning, the check stage's too, to the bar of an error.
   if (options.strict && warnings.length) return { diagnostics: strictLint(warnings), servers: [] };
-  const emitPlan = plan(servers);
+  const emitPlan = stage("plan", timer, () => plan(servers));
   const files: EmittedFile[] = [];
   for (const p of emitPlan.servers) {
     const serverStarted = performance.now();
-    const built = await buildServer(p, options.check ? undefined : options.outRoot);
+    const built = await buildServer(p, options.check ? undefined : options.outRoot, timer);
     files.push(...built.files);
     options.progress?.(p.server.name, performance.now() - serverStarted, built.cached);
   }
   const names = emitPlan.servers.map((p) => p.dir);
-  const report = write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers });
+  const report = stage("write", timer, () => write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers }));
   return { diagnostics: warnings, report, servers: names };
 }

@@ -1,4 +1,5 @@
-// Same spec, same bytes: twice, in shuffled order, and against what is checked in; --check writes
+// Same spec, same bytes: twice, in shuffled order, and against what is checked in (no file more,
+// none less); --check writes
 // nothing and names every differing file; an unchanged spec is served from the manifest cache.
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -36,6 +37,8 @@ describe("determinism", () => {
     expect(snapshot(b)).toEqual(sa);
     const checkedIn = snapshot("out");
     for (const [path, text] of Object.entries(sa)) expect(checkedIn[path], path).toBe(text);
+    // Nothing else either: a stale file left in out/ (a removed tool's module, say) fails too.
+    expect(Object.keys(checkedIn).sort().filter((p) => !(p in sa)), "stale files in out/").toEqual([]);
   });
 
   it("--check writes nothing and lists changed, missing and stale files", async () => {
