@@ -1,5 +1,6 @@
 // The shared 500 ms pattern budget: catastrophic patterns are stopped in their worker and answered
-// with one refusal sentence, while other calls keep being answered.
+// with one refusal sentence, while other calls keep being answered. Every assertion here is about
+// answers and their order, never about durations (those are measured by `npm run bench`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
 import { bundleEntry } from "../helpers/bundle.js";
@@ -7,12 +8,15 @@ import { createValidateJsonHandler, type ValidateJsonHandler } from "../../templ
 
 const ctx = () => ({ signal: new AbortController().signal, era: "2026-07-28" as const });
 const EVIL = "a".repeat(40) + "b";
-const MARGIN_MS = 250; // timers, worker restart and message passing on a busy CI machine
+const CATASTROPHIC = { output: JSON.stringify(EVIL), schema: { type: "string", pattern: "^(a+)+$" } };
+// Alternation sends this pattern to a worker (it is not a flat sequence the main thread may run).
+const CHEAP_IN_WORKER = { output: '"abcd"', schema: { pattern: "^(ab|cd)+$" } };
 
+let script: string;
 let handler: ValidateJsonHandler;
 
 beforeAll(async () => {
-  const script = await bundleEntry(fileURLToPath(new URL("./worker-entry.ts", import.meta.url)));
+  script = await bundleEntry(fileURLToPath(new URL("./worker-entry.ts", import.meta.url)));
   handler = createValidateJsonHandler({ workerScript: script });
   // First call warms the pool (worker start-up is not part of any document's budget).
   await handler({ output: '"x"', schema: { pattern: "^x$" } }, ctx());
@@ -20,17 +24,13 @@ beforeAll(async () => {
 afterAll(async () => handler?.close());
 
 describe("shared pattern budget", () => {
-  it("refuses a catastrophic pattern within 500 ms plus a margin, naming it", async () => {
-    const t0 = performance.now();
-    const r = await handler({ output: JSON.stringify(EVIL), schema: { type: "string", pattern: "^(a+)+$" } }, ctx());
-    const ms = performance.now() - t0;
+  it("refuses a catastrophic pattern, naming it", async () => {
+    const r = await handler(CATASTROPHIC, ctx());
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       'Refused: pattern matching for this document ran out of its shared 500 ms budget on the pattern "^(a+)+$" at #/pattern; no partial validation is given.',
     );
     expect(r.value).toEqual({ valid: false, feedback: r.text });
-    expect(ms).toBeGreaterThanOrEqual(450);
-    expect(ms).toBeLessThan(500 + MARGIN_MS);
   });
 
   it("shares one budget across several catastrophic patterns in one schema", async () => {
@@ -42,27 +42,22 @@ describe("shared pattern budget", () => {
         c: { pattern: "^(a|a?)+$" },
       },
     };
-    const t0 = performance.now();
     const r = await handler({ output: JSON.stringify({ a: EVIL, b: EVIL, c: EVIL }), schema }, ctx());
-    const ms = performance.now() - t0;
     expect(r.isError).toBe(true);
+    // One sentence for the first pattern that ran out: the budget is not granted again per pattern.
     expect(r.text).toMatch(/^Refused: pattern matching for this document ran out of its shared 500 ms budget on the pattern "\^\(a\+\)\+\$" at #\/properties\/a\/pattern; no partial validation is given\.$/);
-    expect(ms).toBeLessThan(500 + MARGIN_MS);
   });
 
   it("answers concurrent calls while a catastrophic pattern runs", async () => {
-    const t0 = performance.now();
-    const slow = handler({ output: JSON.stringify(EVIL), schema: { pattern: "^(a+)+$" } }, ctx()).then((r) => ({ r, ms: performance.now() - t0 }));
-    const cheapNoPattern = handler({ output: '{"n": 1}', schema: { properties: { n: { type: "integer" } } } }, ctx()).then((r) => ({ r, ms: performance.now() - t0 }));
-    const cheapPattern = handler({ output: '"ABC-1234"', schema: { pattern: "^[A-Z]{3}-\\d{4}$" } }, ctx()).then((r) => ({ r, ms: performance.now() - t0 }));
+    const order: string[] = [];
+    const slow = handler(CATASTROPHIC, ctx()).then((r) => (order.push("slow"), r));
+    const cheapNoPattern = handler({ output: '{"n": 1}', schema: { properties: { n: { type: "integer" } } } }, ctx()).then((r) => (order.push("no-pattern"), r));
+    const cheapPattern = handler({ output: '"ABC-1234"', schema: { pattern: "^[A-Z]{3}-\\d{4}$" } }, ctx()).then((r) => (order.push("pattern"), r));
     const [a, b, c] = await Promise.all([slow, cheapNoPattern, cheapPattern]);
-    expect(a.r.isError).toBe(true);
-    expect(b.r.value).toEqual({ valid: true, feedback: null });
-    expect(c.r.value).toEqual({ valid: true, feedback: null });
-    // Both are answered while the catastrophic pattern still runs (a second worker takes the
-    // patterned one), not after it: ordering, not absolute times, so a busy machine cannot fail it.
-    expect(b.ms).toBeLessThan(a.ms);
-    expect(c.ms).toBeLessThan(a.ms);
+    expect(a.isError).toBe(true);
+    expect(b.value).toEqual({ valid: true, feedback: null });
+    expect(c.value).toEqual({ valid: true, feedback: null });
+    expect(order.at(-1)).toBe("slow");
   });
 
   it("keeps serving after a worker was terminated", async () => {
@@ -71,5 +66,41 @@ describe("shared pattern budget", () => {
     const bad = await handler({ output: '"aab"', schema: { pattern: "^(a+)+$" } }, ctx());
     expect(bad.value).toMatchObject({ valid: false });
     expect((bad.value as { feedback: string }).feedback).toContain('must match the pattern "^(a+)+$"');
+  });
+});
+
+describe("many catastrophic calls at once", () => {
+  it("answers a cheap call that needs a worker before any of them", async () => {
+    const h = createValidateJsonHandler({ workerScript: script, maxWorkers: 2 });
+    try {
+      await h(CHEAP_IN_WORKER, ctx()); // warm
+      const order: string[] = [];
+      const bad = Array.from({ length: 12 }, () => h(CATASTROPHIC, ctx()).then((r) => (order.push("bad"), r)));
+      const cheap = h(CHEAP_IN_WORKER, ctx()).then((r) => (order.push("cheap"), r));
+      const results = await Promise.all([...bad, cheap]);
+      expect(results.at(-1)!.value).toEqual({ valid: true, feedback: null });
+      for (const r of results.slice(0, -1)) expect(r.text).toMatch(/^Refused: pattern matching for this document ran out of its shared 500 ms budget/);
+      // Least time used runs first: the newcomer is served ahead of the documents burning their budgets.
+      expect(order[0]).toBe("cheap");
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("refuses calls past the waiting bound with a clear sentence, and serves again afterwards", async () => {
+    const h = createValidateJsonHandler({ workerScript: script, maxWorkers: 1, maxWaiting: 2 });
+    try {
+      await h(CHEAP_IN_WORKER, ctx()); // warm
+      const results = await Promise.all(Array.from({ length: 6 }, () => h(CATASTROPHIC, ctx())));
+      const busy = results.filter((r) => r.text?.startsWith("Refused: the pattern matcher is busy"));
+      const ranOut = results.filter((r) => r.text?.includes("ran out of its shared 500 ms budget"));
+      expect(busy.length).toBe(3); // one running, two waiting, three turned away
+      expect(ranOut.length).toBe(3);
+      expect(busy[0].text).toBe("Refused: the pattern matcher is busy (2 documents are already waiting for it); nothing was validated, call again shortly.");
+      expect(busy[0].isError).toBe(true);
+      expect((await h(CHEAP_IN_WORKER, ctx())).value).toEqual({ valid: true, feedback: null });
+    } finally {
+      await h.close();
+    }
   });
 });
