@@ -1619,18 +1619,24 @@ function now() {
 // templates/kinds/validate_json/matcher/pool.ts
 var GRACE_MS = 8;
 var POLL_MS = 20;
+var FIRST_SLICE_MS = 50;
 var MatcherPool = class {
   constructor(options) {
     this.options = options;
     this.max = options.maxWorkers ?? 4;
+    this.maxWaiting = options.maxWaiting ?? 32;
     this.keepIdle = options.keepIdle ?? 1;
   }
   options;
   idle = [];
-  waiting = [];
   live = /* @__PURE__ */ new Set();
+  waiting = [];
+  running = /* @__PURE__ */ new Set();
   max;
+  maxWaiting;
   keepIdle;
+  seq = 0;
+  preemptTimer;
   /** Starts one worker ahead of the first call, so a call's budget never waits on a cold start. */
   warm() {
     if (this.idle.length === 0 && this.live.size < this.max) this.idle.push(this.spawn());
@@ -1652,72 +1658,127 @@ var MatcherPool = class {
     });
     return { worker, state: stateViews(sab), ready };
   }
-  acquire() {
-    const slot = this.idle.pop();
-    if (slot) return Promise.resolve(slot);
-    if (this.live.size < this.max) return Promise.resolve(this.spawn());
-    return new Promise((resolve) => this.waiting.push(resolve));
+  /** Runs one batch under a deadline of `req.budgetMs` of running time, however it is sliced. */
+  run(req, signal) {
+    if (signal?.aborted) return Promise.resolve({ kind: "failed", message: "the call was cancelled" });
+    if (this.running.size >= this.max && this.waiting.length >= this.maxWaiting) {
+      return Promise.resolve({ kind: "busy", waiting: this.waiting.length });
+    }
+    return new Promise((resolve) => {
+      const job = { req, used: 0, slice: FIRST_SLICE_MS, seq: this.seq++, signal, resolve };
+      signal?.addEventListener("abort", () => this.cancel(job), { once: true });
+      this.enqueue(job);
+      this.schedule();
+    });
   }
-  release(slot) {
-    const next = this.waiting.shift();
-    if (next) return next(slot);
-    if (this.idle.length < this.keepIdle) this.idle.push(slot);
+  /**
+   * Least time used first; among equals the newest first, so a newcomer runs at the next stop rather
+   * than after every queued batch has had a slice (those queued longest are the likeliest floods).
+   */
+  enqueue(job) {
+    let i = this.waiting.length;
+    while (i > 0 && (this.waiting[i - 1].used > job.used || this.waiting[i - 1].used === job.used && this.waiting[i - 1].seq < job.seq)) i--;
+    this.waiting.splice(i, 0, job);
+  }
+  cancel(job) {
+    const i = this.waiting.indexOf(job);
+    if (i >= 0) {
+      this.waiting.splice(i, 1);
+      job.resolve({ kind: "failed", message: "the call was cancelled" });
+    } else job.stop?.({ kind: "failed", message: "the call was cancelled" });
+  }
+  schedule() {
+    while (this.waiting.length > 0 && (this.idle.length > 0 || this.live.size < this.max)) {
+      const job = this.waiting.shift();
+      void this.start(job, this.idle.pop() ?? this.spawn());
+    }
+    this.watchFairness();
+  }
+  /** While batches wait and every worker is taken, stop the run that has used most, once past its slice. */
+  watchFairness() {
+    if (this.preemptTimer || this.waiting.length === 0) return;
+    this.preemptTimer = setTimeout(() => {
+      this.preemptTimer = void 0;
+      const head = this.waiting[0];
+      if (!head) return;
+      let victim;
+      let victimUsed = -1;
+      const t = now();
+      for (const job of this.running) {
+        if (job.startedAt === void 0) continue;
+        const ran = t - job.startedAt;
+        if (ran >= job.slice && job.used + ran > victimUsed) {
+          victim = job;
+          victimUsed = job.used + ran;
+        }
+      }
+      if (victim && victimUsed > head.used) victim.stop?.(null);
+      this.watchFairness();
+    }, FIRST_SLICE_MS / 2);
+    this.preemptTimer.unref?.();
+  }
+  release(slot, healthy) {
+    if (!healthy) {
+      this.live.delete(slot.worker);
+      void slot.worker.terminate();
+    } else if (this.waiting.length > 0 || this.idle.length < this.keepIdle) this.idle.push(slot);
     else {
       this.live.delete(slot.worker);
       void slot.worker.terminate();
     }
+    if (this.waiting.length > 0) this.schedule();
+    else if (!healthy) this.warm();
   }
-  replace(slot) {
-    this.live.delete(slot.worker);
-    void slot.worker.terminate();
-    const next = this.waiting.shift();
-    if (next) next(this.spawn());
-    else this.warm();
-  }
-  /** Runs one batch under a deadline of `req.budgetMs` from when the worker starts it. */
-  async run(req, signal) {
-    const slot = await this.acquire();
+  async start(job, slot) {
+    this.running.add(job);
     try {
       await slot.ready;
     } catch (e) {
-      this.replace(slot);
-      return { kind: "failed", message: `the regex matcher did not start: ${e.message}` };
+      this.running.delete(job);
+      this.release(slot, false);
+      return job.resolve({ kind: "failed", message: `the regex matcher did not start: ${e.message}` });
     }
-    return new Promise((resolve) => {
-      let timer;
-      const finish = (reply, healthy) => {
-        clearTimeout(timer);
-        slot.worker.off("message", onMessage);
-        slot.worker.off("error", onError);
-        signal?.removeEventListener("abort", onAbort);
-        if (healthy) this.release(slot);
-        else this.replace(slot);
-        resolve(reply);
-      };
-      const onMessage = (reply) => finish(reply, reply.kind !== "failed");
-      const onError = (e) => finish({ kind: "failed", message: e.message }, false);
-      const onAbort = () => finish({ kind: "failed", message: "the call was cancelled" }, false);
-      const watch = () => {
-        const deadline = slot.state.deadline[0];
-        if (deadline === 0) {
-          timer = setTimeout(watch, POLL_MS);
-          return;
-        }
-        const late = now() - deadline;
-        if (late >= GRACE_MS) {
-          const patternId = slot.state.pattern[0];
-          finish({ kind: "ran-out", patternId, usedMs: req.budgetMs + late }, false);
-        } else timer = setTimeout(watch, Math.max(1, GRACE_MS - late));
-      };
-      slot.worker.on("message", onMessage);
-      slot.worker.on("error", onError);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      slot.worker.postMessage(req);
-      timer = setTimeout(watch, Math.max(1, req.budgetMs));
-    });
+    const budgetMs = Math.max(1, job.req.budgetMs - job.used);
+    let timer;
+    const finish = (reply, healthy) => {
+      clearTimeout(timer);
+      slot.worker.off("message", onMessage);
+      slot.worker.off("error", onError);
+      this.running.delete(job);
+      const ran = job.startedAt === void 0 ? 0 : now() - job.startedAt;
+      job.stop = void 0;
+      job.startedAt = void 0;
+      if (reply === null) {
+        job.used += ran;
+        job.slice *= 2;
+        if (job.used >= job.req.budgetMs) reply = { kind: "ran-out", patternId: slot.state.pattern[0], usedMs: job.used };
+        else this.enqueue(job);
+      } else if (reply.kind === "done" || reply.kind === "ran-out") reply = { ...reply, usedMs: job.used + reply.usedMs };
+      this.release(slot, healthy);
+      if (reply) job.resolve(reply);
+    };
+    const onMessage = (reply) => finish(reply, reply.kind !== "failed");
+    const onError = (e) => finish({ kind: "failed", message: e.message }, false);
+    job.stop = (reply) => finish(reply, false);
+    const watch = () => {
+      const deadline = slot.state.deadline[0];
+      if (deadline === 0) {
+        timer = setTimeout(watch, POLL_MS);
+        return;
+      }
+      const late = now() - deadline;
+      if (late >= GRACE_MS) finish({ kind: "ran-out", patternId: slot.state.pattern[0], usedMs: budgetMs + late }, false);
+      else timer = setTimeout(watch, Math.max(1, GRACE_MS - late));
+    };
+    slot.worker.on("message", onMessage);
+    slot.worker.on("error", onError);
+    job.startedAt = now();
+    slot.worker.postMessage({ ...job.req, budgetMs });
+    timer = setTimeout(watch, budgetMs);
   }
   /** Stops every worker (tests, shutdown). */
   async close() {
+    clearTimeout(this.preemptTimer);
     const all = this.idle.splice(0);
     await Promise.all(all.map((s) => s.worker.terminate()));
   }
@@ -1832,6 +1893,7 @@ async function validateDocument(prepared, doc, pool, budgetMs = PATTERN_BUDGET_M
     for (const [id] of jobs) patterns[id] = prepared.patterns[id].js;
     const reply = await pool.run({ patterns, jobs, budgetMs: budgetMs - used }, signal);
     if (reply.kind === "failed") return { kind: "failed", message: reply.message };
+    if (reply.kind === "busy") return reply;
     if (reply.kind === "ran-out") return { kind: "ran-out", pattern: prepared.patterns[reply.patternId] };
     used += reply.usedMs;
     jobs.forEach(([id, strings], j) => strings.forEach((s, k) => memo.learn(id, s, reply.results[j][k])));
@@ -3163,7 +3225,7 @@ function refusal(sentence) {
 function createValidateJsonHandler(options = {}) {
   const budget = options.budgetMs ?? PATTERN_BUDGET_MS;
   const script = () => options.workerScript ?? new URL(import.meta.url);
-  const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers });
+  const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers, maxWaiting: options.maxWaiting });
   if (options.prewarm !== false && isMainThread && !String(script()).endsWith(".ts")) pool.warm();
   const cache = /* @__PURE__ */ new Map();
   const prepare = (schema) => {
@@ -3202,6 +3264,10 @@ function createValidateJsonHandler(options = {}) {
         return refusal(
           `Refused: pattern matching for this document ran out of its shared ${budget} ms budget on the pattern ${p} at ${result.pattern.where}; no partial validation is given.`
         );
+      }
+      if (result.kind === "busy") {
+        const n = result.waiting === 1 ? "1 document is" : `${result.waiting} documents are`;
+        return refusal(`Refused: the pattern matcher is busy (${n} already waiting for it); nothing was validated, call again shortly.`);
       }
       if (result.kind === "failed") return refusal(`Refused: pattern matching failed (${result.message}).`);
       return result.valid ? answer(true, null) : answer(false, formatFeedback(result.errors));

@@ -15,15 +15,20 @@ const sleeper = (extra: Partial<ExecToolConfig>): ExecToolConfig => ({
 
 describe("concurrency", () => {
   it("runs `concurrency` calls at once and queues the rest in order", async () => {
-    const h = createExecHandler(sleeper({ concurrency: 2, queue: 4 }));
+    // Each command prints when it started and ended (ns clock): overlap and order are read from the
+    // commands themselves, so a loaded machine cannot fail this.
+    const timed = sleeper({ concurrency: 2, queue: 4 });
+    timed.argv[2] = ["date +%s%N; sleep $0; date +%s%N"];
+    const h = createExecHandler(timed);
     const order: number[] = [];
-    const started = Date.now();
     const calls = [0, 1, 2, 3].map((i) => h({ s: "0.3" }, ctx()).then((o) => (order.push(i), o)));
     const outs = await Promise.all(calls);
-    const took = Date.now() - started;
     expect(outs.every((o) => !o.isError)).toBe(true);
-    expect(took).toBeGreaterThanOrEqual(550); // two waves of 300 ms
-    expect(took).toBeLessThan(2000);
+    const spans = outs.map((o) => (o.value as V).stdout.trim().split("\n").map(BigInt));
+    const [a, b, c, d] = spans;
+    expect(a[0] < b[1] && b[0] < a[1]).toBe(true); // the first two overlapped: two at once
+    const firstEnd = a[1] < b[1] ? a[1] : b[1];
+    expect(c[0] >= firstEnd && d[0] >= firstEnd).toBe(true); // the rest waited for a slot
     expect(order.slice(0, 2).sort()).toEqual([0, 1]);
   });
   it("refuses when every slot is busy and the queue is full", async () => {
@@ -57,12 +62,17 @@ describe("concurrency", () => {
     expect((await a).isError).toBe(true);
   });
   it("a call whose wait partly used its budget runs with what is left", async () => {
-    const h = createExecHandler(sleeper({ concurrency: 1, queue: 1, timeoutMs: 700, killGraceMs: 100 }));
+    // b's command prints when it started; it must be stopped before a whole 700 ms after that,
+    // because the ~400 ms it waited for a's slot came out of its budget.
+    const cfg = sleeper({ concurrency: 1, queue: 1, timeoutMs: 700, killGraceMs: 100 });
+    cfg.argv[2] = ["date +%s%N; sleep $0"];
+    const h = createExecHandler(cfg);
     const a = h({ s: "0.4" }, ctx());
-    const started = Date.now();
     const b = await h({ s: "5" }, ctx()); // waits ~400 ms, then ~300 ms remain
+    const answered = BigInt(Date.now()) * 1_000_000n;
     expect((b.value as V).timedOut).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1200);
+    const bStarted = BigInt((b.value as V).stdout.trim());
+    expect(answered - bStarted < 700_000_000n).toBe(true);
     await a;
   });
   it("a queued call can be cancelled and frees its queue place", async () => {

@@ -11,7 +11,7 @@ const spew = (stream: string, bytes: number, text: string, extra: Partial<ExecTo
 
 describe("output caps", () => {
   it("stdout past the cap is cut and flagged; the child is never blocked by a full pipe", async () => {
-    const started = Date.now();
+    // A blocked child would never exit: the call would hang past the test's timeout instead of answering.
     const out = await spew("stdout", 8 * 1024 * 1024, "abc", { maxOutputBytes: 1000 });
     const v = out.value as V;
     expect(v.exitCode).toBe(0);
@@ -19,7 +19,6 @@ describe("output caps", () => {
     expect(v.stdoutTruncated).toBe(true);
     expect(v.stderrTruncated).toBe(false);
     expect(out.text).toContain("--- stdout (truncated: only the first 1000 bytes were kept) ---");
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
   it("stderr has its own cap, and a failing command still carries the capped stderr", async () => {
     const out = await spew("stderr", 5000, "e", { maxOutputBytes: 100 }, 2);

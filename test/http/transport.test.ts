@@ -70,12 +70,10 @@ describe("HTTP errors", () => {
     expect(out.text!.length).toBeLessThan(400);
   });
 
-  it("a hostile error page costs linear time", async () => {
+  it("a hostile error page is answered with a short error (its scaling is measured by npm run bench)", async () => {
     for (const page of ["<script".repeat(100_000), "<a".repeat(300_000), "<style>" + "x".repeat(500_000)]) {
       up.route = (_q, res) => res.writeHead(500, { "content-type": "text/html" }).end(page);
-      const t0 = performance.now();
       expect((await handler({ maxResponseBytes: 1 << 21 })({}, ctx())).text).toMatch(/^the upstream answered HTTP 500/);
-      expect(performance.now() - t0).toBeLessThan(1000);
     }
   });
 });
@@ -83,10 +81,8 @@ describe("HTTP errors", () => {
 describe("network", () => {
   it("times out, covering a body that stalls", async () => {
     up.route = (_q, res) => void res.writeHead(200).write('{"a":');
-    const t0 = Date.now();
     const out = await handler({ timeoutMs: 150 })({}, ctx());
     expect(out).toEqual({ isError: true, text: "the request timed out after 150 ms" });
-    expect(Date.now() - t0).toBeLessThan(1500);
   });
 
   it("the caller's cancellation stops the request", async () => {

@@ -156,10 +156,8 @@ describe("raw stdio", () => {
     s.send(call(1, "slow"));
     s.send(call(2, "echo", { text: "ready" }));
     expect(await s.next()).toMatchObject({ id: 2 });
-    const started = Date.now();
     s.proc.kill("SIGTERM");
-    expect(await s.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await s.exited).toBe(0); // slow would run for 60 s: exiting at all means it was aborted
     expect(s.stderr()).toContain("slow: aborted");
     expect(s.stderr()).toContain("shutdown hook ran");
   });

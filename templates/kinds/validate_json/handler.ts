@@ -19,6 +19,8 @@ export interface ValidateJsonOptions {
   /** Shared pattern budget per document, in ms (the contract says 500). */
   budgetMs?: number;
   maxWorkers?: number;
+  /** Documents allowed to wait for a matcher worker; more are refused at once (default 32). */
+  maxWaiting?: number;
   /** Start a matcher worker now rather than on the first call with patterns (default true). */
   prewarm?: boolean;
 }
@@ -43,7 +45,7 @@ function refusal(sentence: string): ToolOutcome {
 export function createValidateJsonHandler(options: ValidateJsonOptions = {}): ValidateJsonHandler {
   const budget = options.budgetMs ?? PATTERN_BUDGET_MS;
   const script = () => options.workerScript ?? new URL(import.meta.url);
-  const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers });
+  const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers, maxWaiting: options.maxWaiting });
   // Never warm from TypeScript source (tests without a bundled worker): Node cannot run it as a worker.
   // The bundle is also the worker's script, so the handler is created inside workers too: only the
   // main thread warms, or each worker would start another.
@@ -88,6 +90,10 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
         return refusal(
           `Refused: pattern matching for this document ran out of its shared ${budget} ms budget on the pattern ${p} at ${result.pattern.where}; no partial validation is given.`,
         );
+      }
+      if (result.kind === "busy") {
+        const n = result.waiting === 1 ? "1 document is" : `${result.waiting} documents are`;
+        return refusal(`Refused: the pattern matcher is busy (${n} already waiting for it); nothing was validated, call again shortly.`);
       }
       if (result.kind === "failed") return refusal(`Refused: pattern matching failed (${result.message}).`);
       return result.valid ? answer(true, null) : answer(false, formatFeedback(result.errors));

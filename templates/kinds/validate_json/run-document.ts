@@ -46,7 +46,8 @@ class CheapHereElseWorker extends MemoRegex {
 export type DocumentOutcome =
   | ({ kind: "validated" } & ValidationResult)
   | { kind: "ran-out"; pattern: PatternInfo }
-  | { kind: "failed"; message: string };
+  | { kind: "failed"; message: string }
+  | { kind: "busy"; waiting: number };
 
 const NO_PATTERNS: RegexOracle = {
   test() {
@@ -75,6 +76,7 @@ export async function validateDocument(
     for (const [id] of jobs) patterns[id] = prepared.patterns[id].js;
     const reply = await pool.run({ patterns, jobs, budgetMs: budgetMs - used }, signal);
     if (reply.kind === "failed") return { kind: "failed", message: reply.message };
+    if (reply.kind === "busy") return reply;
     if (reply.kind === "ran-out") return { kind: "ran-out", pattern: prepared.patterns[reply.patternId] };
     used += reply.usedMs;
     jobs.forEach(([id, strings], j) => strings.forEach((s, k) => memo.learn(id, s, reply.results[j][k])));

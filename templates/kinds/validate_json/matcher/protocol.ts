@@ -14,7 +14,9 @@ export interface MatchRequest {
 export type MatchReply =
   | { kind: "done"; results: boolean[][]; usedMs: number }
   | { kind: "ran-out"; patternId: number; usedMs: number }
-  | { kind: "failed"; message: string };
+  | { kind: "failed"; message: string }
+  /** Not run: every worker is taken and the waiting line is full. */
+  | { kind: "busy"; waiting: number };
 
 /**
  * Shared state: [0] float64 deadline (ms on the performance.timeOrigin clock, 0 while idle);
