@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from "./paths.js";
 import { byCodeUnit } from "./shared/order.js";
 import { manifestTools, serverCapabilities } from "./audit/build.js";
 import { withLicenses } from "./audit/packages.js";
+import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
 
@@ -40,6 +41,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
       version: plan.server.version,
       ...(plan.server.title !== undefined ? { title: plan.server.title } : {}),
       ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
+      ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
     },
     inputs: plan.server.inputs,
     sourceHash: sourceHash(plan.server.inputs),

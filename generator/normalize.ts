@@ -6,6 +6,7 @@ import type { Diagnostic } from "./model/diagnostic.js";
 import { kindOf, toolIR } from "./kinds/index.js";
 import type { RawTool } from "./kinds/types.js";
 import { contextFor } from "./check/index.js";
+import { normalizeHttp } from "./normalize-http.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
@@ -25,6 +26,7 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
     inputSchema: n.inputSchema,
     ...(n.outputSchema ? { outputSchema: n.outputSchema } : {}),
     maxOutputChars: typeof tool.maxOutputChars === "number" ? tool.maxOutputChars : serverMax,
+    ...(Array.isArray(tool.scopes) && tool.scopes.length ? { scopes: [...new Set(tool.scopes.map(String))].sort(byCodeUnit) } : {}),
     origin: { file: spec.file, pointer },
   }, n.config);
 }
@@ -48,6 +50,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...(typeof s.title === "string" ? { title: s.title } : {}),
       ...(typeof s.instructions === "string" ? { instructions: s.instructions } : {}),
       maxOutputChars: max,
+      ...normalizeHttp(s.http),
       tools,
       origin: { file: spec.file, pointer: "" },
       inputs,

@@ -20,6 +20,7 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       inputSchemaSha256: sha256(JSON.stringify(t.inputSchema)),
       ...(t.outputSchema ? { outputSchema: t.outputSchema, outputSchemaSha256: sha256(JSON.stringify(t.outputSchema)) } : {}),
       maxOutputChars: t.maxOutputChars,
+      ...(t.scopes ? { scopes: t.scopes } : {}),
       config: t.config,
       effects: kind.effects(t),
       facts: kind.facts(t),

@@ -50,6 +50,7 @@ export function renderTool(t: ManifestTool): string[] {
     `- Output schema sha256: ${t.outputSchemaSha256 ? code(t.outputSchemaSha256) : "none (text output)"}`,
     `- Output cap: ${t.maxOutputChars} characters of text`,
   );
+  if (t.scopes) out.push(`- Scopes needed over authorized HTTP: ${t.scopes.map((s) => code(s)).join(", ")}`);
   const facts = t.facts ?? {};
   // The kind's labels, in its order; a key it does not label (an older manifest's) by name, sorted.
   const kind = findKind(t.kind);

@@ -4,6 +4,7 @@ import type { Manifest, BundledPackage } from "./types.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { renderTool } from "./render-tool.js";
 import { cell, code, names } from "../shared/markdown.js";
+import { SERVING_ENV } from "../../templates/runtime/serving-flags.js";
 
 export const AUDIT = "AUDIT.md";
 
@@ -36,8 +37,13 @@ export function renderAudit(m: Manifest, specFile: string): string {
     `| Destructive | ${cell(names(flagged("destructiveHint", true)))} |`,
     `| Open world | ${cell(names(flagged("openWorldHint", true)))} |`,
     "",
-    "The protocol runtime itself reads no environment variable, runs no command and contacts no host;",
-    "started with `--http PORT` it listens on 127.0.0.1 unless `--host` names another address.",
+    "The protocol runtime itself runs no command. Started with `--http PORT` it listens on 127.0.0.1 unless",
+    "`--host` names another address (a non-loopback one needs authorization or `--insecure-no-auth`), reads",
+    `its serving settings from ${SERVING_ENV.map((n) => code(n)).join(", ")} (flags win),`,
+    "reads the bearer token variables those settings or the spec name, and with OAuth fetches the issuer's",
+    "keys from the configured JWKS URL. Over stdio it reads none of these and contacts no host.",
+    "",
+    `HTTP authorization set in the spec: ${authText(m.server.http)}.`,
     "",
     "## Tools",
     "",
@@ -56,4 +62,14 @@ export function renderAudit(m: Manifest, specFile: string): string {
   out.push("", "## Provenance", "", `- Generator: ${m.generator.name} ${m.generator.version}`, `- Input hash: ${code(m.inputHash)}`);
   for (const path of Object.keys(m.inputs).sort()) out.push(`- Input ${code(path)} sha256 ${code(m.inputs[path])}`);
   return out.join("\n") + "\n";
+}
+
+/** One sentence about server.http.auth as the spec sets it (deploy-time flags may override it). */
+function authText(http: unknown): string {
+  const auth = (http as { auth?: { mode: string; oauth?: { issuer: string; resource: string; algorithms: string[]; scopes: string[] }; bearer?: { tokens: { env: string }[] } } } | undefined)?.auth;
+  if (!auth || auth.mode === "none") return "none (loopback only unless overridden)";
+  if (auth.mode === "bearer") return `static bearer tokens from ${auth.bearer!.tokens.map((t) => code(t.env)).join(", ")}`;
+  const o = auth.oauth!;
+  const scopes = o.scopes.length ? `; every request needs ${o.scopes.map((s) => code(s)).join(", ")}` : "";
+  return `OAuth 2.1 resource server for ${code(o.resource)}, tokens from ${code(o.issuer)} signed with ${o.algorithms.join(", ")}${scopes}`;
 }

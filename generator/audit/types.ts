@@ -16,6 +16,8 @@ export interface ManifestTool {
   outputSchema?: Record<string, Json>;
   outputSchemaSha256?: string;
   maxOutputChars: number;
+  /** OAuth scopes needed to see and call the tool over authorized HTTP. */
+  scopes?: string[];
   /** Its kind's normalized config, as plain data. */
   config?: unknown;
   /** What the tool reaches and changes (older manifests lack it: see legacy.ts). */
@@ -44,7 +46,7 @@ export interface BundledPackage {
 
 export interface Manifest {
   generator: { name: string; version: string };
-  server: { name: string; version: string; title?: string; instructions?: string };
+  server: { name: string; version: string; title?: string; instructions?: string; http?: Json };
   inputs: Record<string, string>;
   /** The generator's fingerprint with the input files' hashes: lets an unchanged spec skip every stage. */
   sourceHash: string;

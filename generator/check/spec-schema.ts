@@ -2,6 +2,7 @@
 // each kind's fragment. Editors use it for completion (yaml-language-server); `check` uses it first.
 import type { Json } from "../../templates/runtime/types.js";
 import { allKinds } from "../kinds/index.js";
+import { httpSchema, SCOPES_SCHEMA } from "./server-http-schema.js";
 
 export const NAME_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
 export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
@@ -32,6 +33,7 @@ export function specSchema(): Record<string, Json> {
           title: { type: "string", description: "Display name." },
           instructions: { type: "string", description: "Guidance for the model on using this server's tools." },
           maxOutputChars: { type: "integer", minimum: 100, description: "Default cap on a tool's text output (20000)." },
+          http: httpSchema(),
         },
       },
       tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },
@@ -57,6 +59,7 @@ export function specSchema(): Record<string, Json> {
           },
           input: { type: ["object", "string"], description: "JSON Schema 2020-12 of the arguments, or @path/to/schema.json." },
           maxOutputChars: { type: "integer", minimum: 100, description: "Cap on this tool's text output." },
+          scopes: { ...SCOPES_SCHEMA, description: "OAuth scopes a caller must hold (all of them) to see and call this tool over authorized HTTP." },
           ...extraProps,
           ...kindProps,
         },

@@ -17,6 +17,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     _`version: ${s.version}`,
     ...(s.title ? [_`title: ${s.title}`] : []),
     ...(s.instructions ? [_`instructions: ${s.instructions}`] : []),
+    ...(s.http ? [_`http: ${s.http}`] : []),
     _`tools: [${join(parts.map((p) => _`${p.id}.tool`))}]`,
     ...(withStartup.length ? [_`startup() {\n  ${join(withStartup.map((id) => _`${id}.startup();`), "\n  ")}\n}`] : []),
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),

@@ -40,6 +40,7 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
     _`validateInput: ${validateInput}`,
     ...(validateOutput ? [_`validateOutput: ${validateOutput}`] : []),
     _`maxOutputChars: ${literal(t.maxOutputChars)}`,
+    ...(t.scopes ? [_`scopes: ${t.scopes}`] : []),
     _`handler: ${part.handler}`,
   ];
   statements.push(constStatement(name("tool"), name("ToolDef"), objectCode(fields), docComment(`${t.name}: ${t.description.split("\n")[0]}`)));

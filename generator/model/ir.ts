@@ -1,5 +1,6 @@
 // The output of the normalize stage: one ServerIR per server, defaults filled, order fixed.
 import type { Json } from "../../templates/runtime/types.js";
+import type { AuthDef } from "../../templates/runtime/auth/types.js";
 
 export interface Origin {
   file: string;
@@ -31,6 +32,8 @@ export interface ToolIRBase {
   inputSchema: Record<string, Json>;
   outputSchema?: Record<string, Json>;
   maxOutputChars: number;
+  /** Scopes a caller must hold to see and call the tool over authorized HTTP (sorted, unique). */
+  scopes?: string[];
   origin: Origin;
 }
 
@@ -79,6 +82,8 @@ export interface ServerIR {
   title?: string;
   instructions?: string;
   maxOutputChars: number;
+  /** Streamable HTTP settings (server.http), defaults filled. */
+  http?: { auth?: AuthDef };
   /** Sorted by name. */
   tools: ToolIR[];
   origin: Origin;

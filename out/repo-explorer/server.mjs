@@ -21,8 +21,8 @@ var init_types = __esm({
   "templates/runtime/types.ts"() {
     "use strict";
     StartupError = class extends Error {
-      constructor(message) {
-        super(message);
+      constructor(message2) {
+        super(message2);
         this.name = "StartupError";
       }
     };
@@ -46,8 +46,8 @@ function hostnameOf(hostHeader) {
 }
 function serializedOrigin(text) {
   try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+    const url2 = new URL(text);
+    return url2.protocol === "http:" || url2.protocol === "https:" ? url2.origin : null;
   } catch {
     return null;
   }
@@ -56,8 +56,8 @@ function parseOrigins(entries) {
   return entries.map((entry) => {
     let bare = false;
     try {
-      const url = new URL(entry);
-      bare = /^[a-z]+:\/\//i.test(entry) && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+      const url2 = new URL(entry);
+      bare = /^[a-z]+:\/\//i.test(entry) && url2.pathname === "/" && !url2.search && !url2.hash && !url2.username && !url2.password;
     } catch {
     }
     const origin = serializedOrigin(entry);
@@ -94,7 +94,7 @@ function setLogName(name) {
 function markBroken() {
   broken = true;
 }
-function log(message) {
+function log(message2) {
   if (broken) return;
   const stderr = process.stderr;
   if (!listening) {
@@ -103,7 +103,7 @@ function log(message) {
   }
   if (stderr.destroyed || !stderr.writable) return markBroken();
   try {
-    stderr.write(`${prefix}: ${message}
+    stderr.write(`${prefix}: ${message2}
 `);
   } catch {
     markBroken();
@@ -137,12 +137,12 @@ function markBusy(socket, value) {
   else busy.delete(socket);
 }
 function capConnections(server2, maxConnections) {
-  const open = /* @__PURE__ */ new Set();
+  const open2 = /* @__PURE__ */ new Set();
   let lastNotice = 0;
   server2.on("connection", (socket) => {
-    if (open.size >= maxConnections) {
+    if (open2.size >= maxConnections) {
       let victim;
-      for (const s of open) {
+      for (const s of open2) {
         if (!busy.has(s)) {
           victim = s;
           break;
@@ -154,11 +154,11 @@ function capConnections(server2, maxConnections) {
         log(`connection cap (${maxConnections}) reached: ${victim ? "closing the oldest connection not being served" : "refusing new connections while all are busy"}`);
       }
       if (!victim) return void socket.destroy();
-      open.delete(victim);
+      open2.delete(victim);
       victim.destroy();
     }
-    open.add(socket);
-    socket.once("close", () => open.delete(socket));
+    open2.add(socket);
+    socket.once("close", () => open2.delete(socket));
   });
 }
 function readBody(req, max) {
@@ -290,8 +290,8 @@ var init_jsonrpc = __esm({
     HEADER_MISMATCH = -32020;
     UNSUPPORTED_PROTOCOL_VERSION = -32022;
     RpcError = class extends Error {
-      constructor(code, message, data, status = 200) {
-        super(message);
+      constructor(code, message2, data, status = 200) {
+        super(message2);
         this.code = code;
         this.data = data;
         this.status = status;
@@ -324,20 +324,20 @@ function describe(error, data) {
   const params = error.params ?? {};
   let pointer = error.instancePath ?? "";
   let reason;
-  let quote = true;
+  let quote2 = true;
   if (error.keyword === "required" && typeof params.missingProperty === "string") {
     pointer += `/${escapeSegment(params.missingProperty)}`;
     reason = "is required but missing (required)";
-    quote = false;
+    quote2 = false;
   } else if (error.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
     pointer += `/${escapeSegment(params.additionalProperty)}`;
     reason = "is not an allowed property (additionalProperties)";
   } else {
-    const message = error.message ?? `fails ${error.keyword} ${JSON.stringify(params)}`;
-    reason = `${message} (${error.keyword})`;
+    const message2 = error.message ?? `fails ${error.keyword} ${JSON.stringify(params)}`;
+    reason = `${message2} (${error.keyword})`;
   }
   let line = `- ${pointer === "" ? "(root)" : pointer}: ${reason}`;
-  if (quote) {
+  if (quote2) {
     const at = resolvePointer(data, pointer);
     if (at.found) line += `; got ${quoteValue(at.value)}`;
   }
@@ -458,8 +458,8 @@ async function callTool(tool4, args, ctx) {
   } catch (err) {
     log(`tool ${tool4.name} failed: ${describeError(err)}`);
     if (ctx.signal.aborted) return errorBody(`Tool "${tool4.name}" was cancelled.`, tool4.maxOutputChars);
-    const message = err instanceof Error ? err.message : String(err);
-    return errorBody(`Tool "${tool4.name}" failed: ${message}`, tool4.maxOutputChars);
+    const message2 = err instanceof Error ? err.message : String(err);
+    return errorBody(`Tool "${tool4.name}" failed: ${message2}`, tool4.maxOutputChars);
   }
   if (outcome2 === null || typeof outcome2 !== "object") {
     return errorBody(`Tool "${tool4.name}" returned no outcome (a fault in the tool).`, tool4.maxOutputChars);
@@ -515,12 +515,12 @@ function progressReporter(params, notify) {
   const token = isObject(meta) ? meta.progressToken : void 0;
   if (!notify || typeof token !== "string" && typeof token !== "number") return void 0;
   let last = -Infinity;
-  return (progress, total, message) => {
+  return (progress, total, message2) => {
     if (!(typeof progress === "number" && progress > last)) return;
     last = progress;
     const p = { progressToken: token, progress };
     if (total !== void 0) p.total = total;
-    if (message !== void 0) p.message = message;
+    if (message2 !== void 0) p.message = message2;
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
@@ -564,6 +564,9 @@ function trackCall() {
   inflight.add(controller);
   return { controller, release: () => inflight.delete(controller) };
 }
+function setDrainHandler(fn) {
+  drainHandler = fn;
+}
 function isShuttingDown() {
   return exiting;
 }
@@ -594,6 +597,13 @@ async function shutdown(code = 0) {
 function installProcessGuards() {
   const onSignal = () => {
     if (exiting) process.exit(1);
+    if (drainHandler && !signalled) {
+      signalled = true;
+      return void drainHandler().catch((err) => {
+        log(`drain failed: ${describeError(err)}`);
+        void shutdown(0);
+      });
+    }
     void shutdown(0);
   };
   process.on("SIGTERM", onSignal);
@@ -601,7 +611,7 @@ function installProcessGuards() {
   process.on("uncaughtException", (err) => log(`uncaught exception (still serving): ${describeError(err)}`));
   process.on("unhandledRejection", (err) => log(`unhandled rejection (still serving): ${describeError(err)}`));
 }
-var hooks, inflight, exiting, HOOK_TIMEOUT_MS;
+var hooks, inflight, exiting, drainHandler, signalled, HOOK_TIMEOUT_MS;
 var init_shutdown = __esm({
   "templates/runtime/shutdown.ts"() {
     "use strict";
@@ -609,6 +619,7 @@ var init_shutdown = __esm({
     hooks = /* @__PURE__ */ new Set();
     inflight = /* @__PURE__ */ new Set();
     exiting = false;
+    signalled = false;
     HOOK_TIMEOUT_MS = 3e3;
   }
 });
@@ -779,8 +790,8 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/http-headers.ts
-function mismatch(message) {
-  throw new RpcError(HEADER_MISMATCH, `Header mismatch: ${message}`, void 0, 400);
+function mismatch(message2) {
+  throw new RpcError(HEADER_MISMATCH, `Header mismatch: ${message2}`, void 0, 400);
 }
 function headerValue(headers, name) {
   const raw = headers[name];
@@ -800,10 +811,10 @@ function decodeHeaderValue(value, display) {
   if (!PLAIN.test(value)) mismatch(`${display} contains characters not allowed in a header value`);
   return value;
 }
-function expectEqual(headers, name, display, body, decode) {
+function expectEqual(headers, name, display, body, decode2) {
   const raw = headerValue(headers, name);
   if (raw === void 0) mismatch(`${display} header is required`);
-  const value = decode ? decodeHeaderValue(raw, display) : raw;
+  const value = decode2 ? decodeHeaderValue(raw, display) : raw;
   if (value !== body) mismatch(`${display} header value '${clipText(value)}' does not match body value '${clipText(body)}'`);
 }
 function collectParams(schema, path, out) {
@@ -876,6 +887,74 @@ var init_http_headers = __esm({
   }
 });
 
+// templates/runtime/drain.ts
+function isDraining() {
+  return draining;
+}
+function trackRequest(_req, res) {
+  open++;
+  if (draining) res.setHeader("connection", "close");
+  res.once("close", () => {
+    open--;
+    if (open === 0) onIdle?.();
+  });
+}
+function installDrain(server2, opts) {
+  setDrainHandler(async () => {
+    const start = Date.now();
+    draining = true;
+    log(`draining: /readyz is 503; ${open} request(s) in flight; accepting for ${opts.drainGraceMs} ms more, calls get ${opts.drainMs} ms`);
+    if (opts.drainGraceMs > 0) await delay(Math.min(opts.drainGraceMs, opts.drainMs));
+    server2.close();
+    server2.closeIdleConnections();
+    const idle = new Promise((resolve) => {
+      onIdle = resolve;
+      if (open === 0) resolve();
+    });
+    const left = Math.max(0, opts.drainMs - (Date.now() - start));
+    let timer;
+    const deadline = new Promise((resolve) => timer = setTimeout(() => resolve("deadline"), left));
+    const outcome2 = await Promise.race([idle.then(() => "idle"), deadline]);
+    clearTimeout(timer);
+    if (outcome2 === "deadline") log(`drain deadline (${opts.drainMs} ms) reached: cancelling ${open} request(s) still in flight`);
+    else log("drained: no request in flight");
+    await shutdown(0);
+  });
+}
+var draining, open, onIdle, delay;
+var init_drain = __esm({
+  "templates/runtime/drain.ts"() {
+    "use strict";
+    init_log();
+    init_shutdown();
+    draining = false;
+    open = 0;
+    delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  }
+});
+
+// templates/runtime/health.ts
+function serveHealth(req, res) {
+  const path = (req.url ?? "").split("?")[0];
+  if (path !== "/healthz" && path !== "/readyz") return false;
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.writeHead(405, { allow: "GET, HEAD" });
+    res.end();
+    return true;
+  }
+  const down = path === "/readyz" && isDraining();
+  const body = down ? "draining\n" : "ok\n";
+  res.writeHead(down ? 503 : 200, { "content-type": "text/plain", "content-length": body.length, "cache-control": "no-store" });
+  res.end(req.method === "HEAD" ? void 0 : body);
+  return true;
+}
+var init_health = __esm({
+  "templates/runtime/health.ts"() {
+    "use strict";
+    init_drain();
+  }
+});
+
 // templates/runtime/http.ts
 var http_exports = {};
 __export(http_exports, {
@@ -886,8 +965,8 @@ function sendJson(res, status, body, extra = {}) {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...extra });
   res.end(body);
 }
-function sendError(res, status, message, extra) {
-  sendJson(res, status, errorMessage(void 0, new RpcError(INVALID_REQUEST, message)), extra);
+function sendError(res, status, message2, extra) {
+  sendJson(res, status, errorMessage(void 0, new RpcError(INVALID_REQUEST, message2)), extra);
 }
 function clientErrorLine(err) {
   switch (err.code) {
@@ -901,10 +980,10 @@ function clientErrorLine(err) {
 }
 async function startHttp(core, opts) {
   const http = await import("node:http");
-  const allowedHosts = hostAllowList(opts.host, opts.allowedHosts);
+  const allowedHosts = hostAllowList(opts.host, [...opts.allowedHosts, ...opts.gate.hosts]);
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
-  async function serve(req, res, msg) {
+  async function serve(req, res, msg, core2) {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === void 0 || isLegacyVersion(version));
@@ -920,18 +999,18 @@ async function startHttp(core, opts) {
       streaming = true;
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
     };
-    const notify = sseOk ? (message) => {
+    const notify = sseOk ? (message2) => {
       if (res.destroyed || res.writableEnded) return;
       openStream();
       res.write(`event: message
-data: ${JSON.stringify(message)}
+data: ${JSON.stringify(message2)}
 
 `);
     } : void 0;
     const route2 = { legacy, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
-      reply = await dispatch(core, msg, route2, controller.signal, notify);
+      reply = await dispatch(core2, msg, route2, controller.signal, notify);
     } finally {
       release();
     }
@@ -953,10 +1032,12 @@ data: ${body}
     } else sendJson(res, 200, body);
   }
   async function handle(req, res) {
+    if (serveHealth(req, res)) return;
     const host = req.headers.host;
     if (host === void 0 || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
     if (!originAllowed(req.headers.origin, host, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
     const path = (req.url ?? "").split("?")[0];
+    if (opts.gate.serveMetadata(path, req, res)) return;
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });
       return void res.end("Not Found\n");
@@ -966,6 +1047,9 @@ data: ${body}
       sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
       return void res.on("finish", () => req.destroy());
     }
+    const principal = await opts.gate.authenticate(req, res);
+    if (principal === null) return;
+    const view = opts.gate.viewFor(principal);
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
@@ -987,14 +1071,17 @@ data: ${body}
       res.writeHead(202);
       return void res.end();
     }
+    const { method, params } = inbound.msg;
+    if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) return opts.gate.refuseCall(res);
     markBusy(req.socket, true);
     try {
-      await serve(req, res, inbound.msg);
+      await serve(req, res, inbound.msg, view);
     } finally {
       markBusy(req.socket, false);
     }
   }
   const server2 = http.createServer(serverOptions(opts.limits), (req, res) => {
+    trackRequest(req, res);
     handle(req, res).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");
@@ -1026,6 +1113,7 @@ Content-Length: 0\r
   });
   server2.on("error", (err) => log(`HTTP server error: ${describeError(err)}`));
   const address = server2.address();
+  installDrain(server2, opts);
   log(`listening on http://${bracket(address.address)}:${address.port}${ENDPOINT}`);
   onShutdown(
     () => new Promise((resolve) => {
@@ -1046,9 +1134,1104 @@ var init_http = __esm({
     init_http_limits();
     init_log();
     init_shutdown();
+    init_drain();
+    init_health();
     MAX_BODY_BYTES = 4 * 1024 * 1024;
     ENDPOINT = "/mcp";
     reported = /* @__PURE__ */ new WeakSet();
+  }
+});
+
+// templates/runtime/auth/bearer.ts
+import { createHash, timingSafeEqual } from "node:crypto";
+function bearerVerifier(tokens, env = process.env) {
+  const known = tokens.map((t) => {
+    const name = t.env;
+    const value = env[name];
+    if (value === void 0 || value === "") throw new StartupError(`bearer token variable ${name} is not set`);
+    if (value.length < 16) throw new StartupError(`bearer token in ${name} is too short (16 characters at least)`);
+    return { digest: sha256(value), principal: { id: `bearer:${t.env}`, scopes: t.scopes ? new Set(t.scopes) : null } };
+  });
+  return (token) => {
+    const digest = sha256(token);
+    let found = null;
+    for (const k of known) if (timingSafeEqual(k.digest, digest) && found === null) found = k.principal;
+    return found;
+  };
+}
+var sha256;
+var init_bearer = __esm({
+  "templates/runtime/auth/bearer.ts"() {
+    "use strict";
+    init_types();
+    sha256 = (text) => createHash("sha256").update(text, "utf8").digest();
+  }
+});
+
+// templates/runtime/auth/scopes.ts
+function permitted(tool4, held) {
+  return (tool4.scopes ?? []).every((s) => held.has(s));
+}
+function scopeViews(core, serverScopes) {
+  const all = [.../* @__PURE__ */ new Set([...serverScopes, ...core.def.tools.flatMap((t) => t.scopes ?? [])])].sort();
+  const cache2 = /* @__PURE__ */ new Map();
+  return {
+    all,
+    viewFor(principal) {
+      if (principal.scopes === null) return core;
+      const held = principal.scopes;
+      const visible = core.def.tools.filter((t) => permitted(t, held));
+      if (visible.length === core.def.tools.length) return core;
+      const key = visible.map((t) => t.name).join("\n");
+      let view = cache2.get(key);
+      if (!view) {
+        const tools = new Map(visible.map((t) => [t.name, t]));
+        const lists = /* @__PURE__ */ new Map();
+        view = {
+          ...core,
+          tools,
+          listTools(era) {
+            let list = lists.get(era);
+            if (!list) lists.set(era, list = visible.map((t) => describeTool(t, era)));
+            return list;
+          }
+        };
+        if (cache2.size < 1024) cache2.set(key, view);
+      }
+      return view;
+    }
+  };
+}
+var init_scopes = __esm({
+  "templates/runtime/auth/scopes.ts"() {
+    "use strict";
+    init_tools();
+  }
+});
+
+// node_modules/jose/dist/webapi/lib/buffer_utils.js
+function concat(...buffers) {
+  const size = buffers.reduce((acc, { length }) => acc + length, 0), buf = new Uint8Array(size);
+  let i = 0;
+  for (const buffer of buffers)
+    buf.set(buffer, i), i += buffer.length;
+  return buf;
+}
+function encode(string) {
+  if (typeof string == "string" && string.length >= 128) {
+    if (NON_ASCII.test(string))
+      throw new TypeError("non-ASCII string encountered in encode()");
+    return encoder.encode(string);
+  }
+  const bytes = new Uint8Array(string.length);
+  for (let i = 0; i < string.length; i++) {
+    const code = string.charCodeAt(i);
+    if (code > 127)
+      throw new TypeError("non-ASCII string encountered in encode()");
+    bytes[i] = code;
+  }
+  return bytes;
+}
+function decodeBase64(encoded, url2 = false) {
+  if (Uint8Array.fromBase64)
+    return Uint8Array.fromBase64(encoded, { alphabet: url2 ? "base64url" : "base64" });
+  if (url2) {
+    if (encoded.includes("+") || encoded.includes("/"))
+      throw new TypeError("Invalid base64url");
+    encoded = encoded.replace(/-/g, "+").replace(/_/g, "/");
+  }
+  const binary = atob(encoded), bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++)
+    bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+var encoder, decoder, strictDecoder, UINT32_RANGE, NON_ASCII;
+var init_buffer_utils = __esm({
+  "node_modules/jose/dist/webapi/lib/buffer_utils.js"() {
+    encoder = new TextEncoder();
+    decoder = new TextDecoder();
+    strictDecoder = new TextDecoder("utf-8", { fatal: true });
+    UINT32_RANGE = 2 ** 32;
+    NON_ASCII = /[^\x00-\x7f]/;
+  }
+});
+
+// node_modules/jose/dist/webapi/util/errors.js
+var errors_exports = {};
+__export(errors_exports, {
+  JOSEAlgNotAllowed: () => JOSEAlgNotAllowed,
+  JOSEError: () => JOSEError,
+  JOSENotSupported: () => JOSENotSupported,
+  JWEDecryptionFailed: () => JWEDecryptionFailed,
+  JWEInvalid: () => JWEInvalid,
+  JWKInvalid: () => JWKInvalid,
+  JWKSInvalid: () => JWKSInvalid,
+  JWKSMultipleMatchingKeys: () => JWKSMultipleMatchingKeys,
+  JWKSNoMatchingKey: () => JWKSNoMatchingKey,
+  JWKSTimeout: () => JWKSTimeout,
+  JWSInvalid: () => JWSInvalid,
+  JWSSignatureVerificationFailed: () => JWSSignatureVerificationFailed,
+  JWTClaimValidationFailed: () => JWTClaimValidationFailed,
+  JWTExpired: () => JWTExpired,
+  JWTInvalid: () => JWTInvalid
+});
+var JOSEError, JWTClaimValidationFailed, JWTExpired, JOSEAlgNotAllowed, JOSENotSupported, JWEDecryptionFailed, JWEInvalid, JWSInvalid, JWTInvalid, JWKInvalid, JWKSInvalid, JWKSNoMatchingKey, JWKSMultipleMatchingKeys, JWKSTimeout, JWSSignatureVerificationFailed;
+var init_errors = __esm({
+  "node_modules/jose/dist/webapi/util/errors.js"() {
+    JOSEError = class extends Error {
+      static code = "ERR_JOSE_GENERIC";
+      code = "ERR_JOSE_GENERIC";
+      constructor(message2, options) {
+        super(message2, options), this.name = this.constructor.name, Error.captureStackTrace?.(this, this.constructor);
+      }
+    };
+    JWTClaimValidationFailed = class extends JOSEError {
+      static code = "ERR_JWT_CLAIM_VALIDATION_FAILED";
+      code = "ERR_JWT_CLAIM_VALIDATION_FAILED";
+      claim;
+      reason;
+      payload;
+      constructor(message2, payload, claim = "unspecified", reason = "unspecified") {
+        super(message2, { cause: { claim, reason, payload } }), this.claim = claim, this.reason = reason, this.payload = payload;
+      }
+    };
+    JWTExpired = class extends JOSEError {
+      static code = "ERR_JWT_EXPIRED";
+      code = "ERR_JWT_EXPIRED";
+      claim;
+      reason;
+      payload;
+      constructor(message2, payload, claim = "unspecified", reason = "unspecified") {
+        super(message2, { cause: { claim, reason, payload } }), this.claim = claim, this.reason = reason, this.payload = payload;
+      }
+    };
+    JOSEAlgNotAllowed = class extends JOSEError {
+      static code = "ERR_JOSE_ALG_NOT_ALLOWED";
+      code = "ERR_JOSE_ALG_NOT_ALLOWED";
+    };
+    JOSENotSupported = class extends JOSEError {
+      static code = "ERR_JOSE_NOT_SUPPORTED";
+      code = "ERR_JOSE_NOT_SUPPORTED";
+    };
+    JWEDecryptionFailed = class extends JOSEError {
+      static code = "ERR_JWE_DECRYPTION_FAILED";
+      code = "ERR_JWE_DECRYPTION_FAILED";
+      constructor(message2 = "decryption operation failed", options) {
+        super(message2, options);
+      }
+    };
+    JWEInvalid = class extends JOSEError {
+      static code = "ERR_JWE_INVALID";
+      code = "ERR_JWE_INVALID";
+    };
+    JWSInvalid = class extends JOSEError {
+      static code = "ERR_JWS_INVALID";
+      code = "ERR_JWS_INVALID";
+    };
+    JWTInvalid = class extends JOSEError {
+      static code = "ERR_JWT_INVALID";
+      code = "ERR_JWT_INVALID";
+    };
+    JWKInvalid = class extends JOSEError {
+      static code = "ERR_JWK_INVALID";
+      code = "ERR_JWK_INVALID";
+    };
+    JWKSInvalid = class extends JOSEError {
+      static code = "ERR_JWKS_INVALID";
+      code = "ERR_JWKS_INVALID";
+    };
+    JWKSNoMatchingKey = class extends JOSEError {
+      static code = "ERR_JWKS_NO_MATCHING_KEY";
+      code = "ERR_JWKS_NO_MATCHING_KEY";
+      constructor(message2 = "no applicable key found in the JSON Web Key Set", options) {
+        super(message2, options);
+      }
+    };
+    JWKSMultipleMatchingKeys = class extends JOSEError {
+      [Symbol.asyncIterator] = async function* () {
+      };
+      static code = "ERR_JWKS_MULTIPLE_MATCHING_KEYS";
+      code = "ERR_JWKS_MULTIPLE_MATCHING_KEYS";
+      constructor(message2 = "multiple matching keys found in the JSON Web Key Set", options) {
+        super(message2, options);
+      }
+    };
+    JWKSTimeout = class extends JOSEError {
+      static code = "ERR_JWKS_TIMEOUT";
+      code = "ERR_JWKS_TIMEOUT";
+      constructor(message2 = "request timed out", options) {
+        super(message2, options);
+      }
+    };
+    JWSSignatureVerificationFailed = class extends JOSEError {
+      static code = "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+      code = "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+      constructor(message2 = "signature verification failed", options) {
+        super(message2, options);
+      }
+    };
+  }
+});
+
+// node_modules/jose/dist/webapi/util/base64url.js
+function decode(input) {
+  try {
+    return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
+  } catch (cause) {
+    throw new TypeError(invalid, { cause });
+  }
+}
+var invalid;
+var init_base64url = __esm({
+  "node_modules/jose/dist/webapi/util/base64url.js"() {
+    init_buffer_utils();
+    invalid = "The input to be decoded is not correctly encoded.";
+  }
+});
+
+// node_modules/jose/dist/webapi/lib/validate.js
+function isObject2(input) {
+  if (typeof input != "object" || input === null || Object.prototype.toString.call(input) !== "[object Object]")
+    return false;
+  const prototype = Object.getPrototypeOf(input);
+  return prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+function isJwkSet(input) {
+  return isObject2(input) && Array.isArray(input.keys) && Array.from(input.keys).every(isObject2);
+}
+function isDisjoint(...headers) {
+  const parameters = /* @__PURE__ */ new Set();
+  for (const header of headers)
+    if (header)
+      for (const parameter of Object.keys(header)) {
+        if (parameters.has(parameter))
+          return false;
+        parameters.add(parameter);
+      }
+  return true;
+}
+function decodeBase64url(value, label, ErrorClass) {
+  try {
+    return decode(value);
+  } catch (cause) {
+    throw new ErrorClass(`Failed to base64url decode the ${label}`, { cause });
+  }
+}
+function encodeAsciiMember(value, label, ErrorClass) {
+  try {
+    return encode(value);
+  } catch (cause) {
+    throw new ErrorClass(`The ${label} is not a valid base64url string`, { cause });
+  }
+}
+function parseJoseHeader(encodedProtectedHeader, ErrorClass, message2) {
+  let parsed;
+  try {
+    parsed = JSON.parse(strictDecoder.decode(decode(encodedProtectedHeader)));
+  } catch (cause) {
+    throw new ErrorClass(message2, { cause });
+  }
+  if (!isObject2(parsed))
+    throw new ErrorClass(message2);
+  return parsed;
+}
+function validateAlgorithms(option, algorithms) {
+  if (algorithms !== void 0 && (!Array.isArray(algorithms) || algorithms.some((s) => typeof s != "string")))
+    throw new TypeError(`"${option}" option must be an array of strings`);
+  return algorithms === void 0 ? void 0 : new Set(algorithms);
+}
+function validateCrit(Err, recognizedDefault, recognizedOption, protectedHeader, joseHeader) {
+  if (joseHeader.crit !== void 0 && protectedHeader?.crit === void 0)
+    throw new Err('"crit" (Critical) Header Parameter MUST be integrity protected');
+  if (!protectedHeader || protectedHeader.crit === void 0)
+    return [];
+  if (!Array.isArray(protectedHeader.crit) || protectedHeader.crit.length === 0 || protectedHeader.crit.some((input) => typeof input != "string" || input.length === 0))
+    throw new Err('"crit" (Critical) Header Parameter MUST be an array of non-empty strings when present');
+  const recognized = recognizedOption === void 0 ? recognizedDefault : { __proto__: null, ...recognizedOption, ...recognizedDefault };
+  for (const parameter of protectedHeader.crit) {
+    if (!(parameter in recognized))
+      throw new JOSENotSupported(`Extension Header Parameter "${parameter}" is not recognized`);
+    if (!Object.hasOwn(joseHeader, parameter) || joseHeader[parameter] === void 0)
+      throw new Err(`Extension Header Parameter "${parameter}" is missing`);
+    if (recognized[parameter] && (!Object.hasOwn(protectedHeader, parameter) || protectedHeader[parameter] === void 0))
+      throw new Err(`Extension Header Parameter "${parameter}" MUST be integrity protected`);
+  }
+  return protectedHeader.crit;
+}
+function validateB64(protectedHeader, extensions) {
+  if (extensions.includes("b64")) {
+    const b64 = protectedHeader.b64;
+    if (typeof b64 != "boolean")
+      throw new JWSInvalid('The "b64" (base64url-encode payload) Header Parameter must be a boolean');
+    return b64;
+  }
+  return true;
+}
+var JWS_RECOGNIZED;
+var init_validate = __esm({
+  "node_modules/jose/dist/webapi/lib/validate.js"() {
+    init_errors();
+    init_base64url();
+    init_buffer_utils();
+    JWS_RECOGNIZED = { __proto__: null, b64: true };
+  }
+});
+
+// node_modules/jose/dist/webapi/lib/key.js
+async function prepareKey(entry, key, usage2) {
+  const { alg, secret } = entry, requiresPrivateKey = usage2 === "decrypt" || usage2 === "sign";
+  if (secret && key instanceof Uint8Array)
+    return key;
+  let normalized, keyObject;
+  if (isObject2(key)) {
+    if (normalized = normalizeJwk(key), typeof normalized.kty != "string")
+      throw invalidKeyType(alg, key, secret);
+    if (!(secret ? normalized.kty === "oct" && typeof normalized.k == "string" : normalized.kty !== "oct" && (requiresPrivateKey ? normalized.kty === "AKP" && typeof normalized.priv == "string" || typeof normalized.d == "string" : normalized.d === void 0 && normalized.priv === void 0)))
+      throw new TypeError(secret ? 'JSON Web Key for symmetric algorithms must have JWK "kty" (Key Type) equal to "oct" and the JWK "k" (Key Value) present' : `JSON Web Key for this operation must be a ${requiresPrivateKey ? "private" : "public"} JWK`);
+    if (jwkMatchesOp(entry, normalized, usage2), normalized.kty === "oct")
+      return decode(normalized.k);
+    if (!Object.isFrozen(key)) {
+      const { key_ops } = key;
+      Array.isArray(key_ops) && Object.freeze(key_ops), Object.freeze(key);
+    }
+  } else {
+    if (!isKeyLike(key))
+      throw invalidKeyType(alg, key, secret);
+    const expectedType = secret ? "secret" : requiresPrivateKey ? "private" : "public";
+    if (key.type !== expectedType && (secret || ["secret", "public", "private"].includes(key.type)))
+      throw new TypeError(`${tag(key)} instances must be of type "${expectedType}" for the ${alg} algorithm`);
+    if (isCryptoKey(key))
+      return key;
+    if (keyObject = key, keyObject.type === "secret")
+      return keyObject.export();
+  }
+  cache ||= /* @__PURE__ */ new WeakMap();
+  const cacheKey = key;
+  let cached = cache.get(cacheKey);
+  if (cached?.[alg])
+    return cached[alg];
+  if (cached || cache.set(cacheKey, cached = {}), keyObject && typeof keyObject.toCryptoKey == "function") {
+    const isPublic = keyObject.type === "public", crv = nist[keyObject.asymmetricKeyDetails?.namedCurve], params = entry.resolve?.({ crv, asymmetricKeyType: keyObject.asymmetricKeyType }) ?? entry.subtle;
+    return cached[alg] = keyObject.toCryptoKey(params, isPublic, entry.usages[isPublic ? 0 : 1]);
+  }
+  return normalized ??= keyObject.export({ format: "jwk" }), normalized.alg = alg, cached[alg] = await jwkToKey(entry, normalized);
+}
+function message(msg, actual, ...types) {
+  if (types.length > 2) {
+    const last = types.pop();
+    msg += `one of type ${types.join(", ")}, or ${last}.`;
+  } else types.length === 2 ? msg += `one of type ${types[0]} or ${types[1]}.` : msg += `of type ${types[0]}.`;
+  return actual == null ? msg += ` Received ${actual}` : typeof actual == "function" && actual.name ? msg += ` Received function ${actual.name}` : typeof actual == "object" && actual != null && actual.constructor?.name && (msg += ` Received an instance of ${actual.constructor.name}`), msg;
+}
+function invalidKeyType(alg, actual, secret) {
+  const types = ["CryptoKey", "KeyObject", "JSON Web Key"];
+  return secret && types.push("Uint8Array"), new TypeError(message(`Key for the ${alg} algorithm must be `, actual, ...types));
+}
+function checkUsage(key, usage2) {
+  if (usage2 && !key.usages.includes(usage2))
+    throw new TypeError(`CryptoKey does not support this operation, its usages must include ${usage2}.`);
+}
+function checkModulusLength(alg, key) {
+  const { modulusLength } = key.algorithm;
+  if (typeof modulusLength != "number" || modulusLength < 2048)
+    throw new TypeError(`${alg} requires key modulusLength to be 2048 bits or larger`);
+}
+function checkCryptoKey(key, expected, usage2) {
+  const algorithm = key.algorithm;
+  if (algorithm.name !== expected.name)
+    throw unusable(expected.name);
+  if (expected.hash && algorithm.hash?.name !== expected.hash)
+    throw unusable(expected.hash, "algorithm.hash");
+  if (expected.namedCurve && algorithm.namedCurve !== expected.namedCurve)
+    throw unusable(expected.namedCurve, "algorithm.namedCurve");
+  if (expected.length !== void 0 && algorithm.length !== expected.length)
+    throw unusable(expected.length, "algorithm.length");
+  checkUsage(key, usage2);
+}
+function snapshotJwk(jwk) {
+  return { __proto__: null, ...jwk };
+}
+function normalizeJwk(jwk) {
+  const normalized = snapshotJwk(jwk);
+  if (normalized.ext !== void 0 && typeof normalized.ext != "boolean")
+    throw new TypeError('"ext" (Extractable) Parameter must be a boolean');
+  if (normalized.key_ops !== void 0) {
+    const value = normalized.key_ops, keyOps = Array.isArray(value) ? [...value] : void 0;
+    if (!keyOps || keyOps.some((operation) => typeof operation != "string") || new Set(keyOps).size !== keyOps.length)
+      throw new TypeError('"key_ops" (Key Operations) Parameter must be an array of unique strings');
+    normalized.key_ops = keyOps;
+  }
+  return normalized;
+}
+async function jwkToKey(entry, jwk, extractable) {
+  if (!entry.kty.includes(jwk.kty))
+    throw new JOSENotSupported('Invalid or unsupported JWK "alg" (Algorithm) Parameter value');
+  const algorithm = entry.resolve?.({ kty: jwk.kty, crv: jwk.crv }) ?? entry.subtle, isPrivate = !!(jwk.d || jwk.priv), keyData = { ...jwk, ext: extractable ?? jwk.ext };
+  return keyData.kty !== "AKP" && delete keyData.alg, delete keyData.use, crypto.subtle.importKey("jwk", keyData, algorithm, keyData.ext ?? !isPrivate, jwk.key_ops ?? entry.usages[isPrivate ? 1 : 0]);
+}
+async function rawKey(key, expected, usage2, extractable = false) {
+  return key instanceof Uint8Array && (key = await crypto.subtle.importKey("raw", key, expected, extractable, [usage2])), checkCryptoKey(key, expected, usage2), key;
+}
+var tag, jwkMatchesOp, cache, nist, isCryptoKey, isKeyObject, isKeyLike, unusable;
+var init_key = __esm({
+  "node_modules/jose/dist/webapi/lib/key.js"() {
+    init_validate();
+    init_base64url();
+    init_errors();
+    tag = (key) => key[Symbol.toStringTag];
+    jwkMatchesOp = (entry, key, usage2) => {
+      const { alg } = entry;
+      if (key.use !== void 0) {
+        const expected = usage2 === "sign" || usage2 === "verify" ? "sig" : "enc";
+        if (key.use !== expected)
+          throw new TypeError(`Invalid key for this operation, its "use" must be "${expected}" when present`);
+      }
+      if (key.alg !== void 0 && key.alg !== alg)
+        throw new TypeError(`Invalid key for this operation, its "alg" must be "${alg}" when present`);
+      if (Array.isArray(key.key_ops)) {
+        const expectedKeyOp = usage2 === "encrypt" || usage2 === "decrypt" ? entry.ops?.[usage2 === "encrypt" ? 0 : 1] : usage2;
+        if (expectedKeyOp && !key.key_ops.includes(expectedKeyOp))
+          throw new TypeError(`Invalid key for this operation, its "key_ops" must include "${expectedKeyOp}" when present`);
+      }
+    };
+    nist = {
+      __proto__: null,
+      prime256v1: "P-256",
+      secp384r1: "P-384",
+      secp521r1: "P-521"
+    };
+    isCryptoKey = (key) => {
+      if (key?.[Symbol.toStringTag] === "CryptoKey")
+        return true;
+      try {
+        return key instanceof CryptoKey;
+      } catch {
+        return false;
+      }
+    };
+    isKeyObject = (key) => key?.[Symbol.toStringTag] === "KeyObject";
+    isKeyLike = (key) => isCryptoKey(key) || isKeyObject(key);
+    unusable = (name, prop = "algorithm.name") => new TypeError(`CryptoKey does not support this operation, its ${prop} must be ${name}`);
+  }
+});
+
+// node_modules/jose/dist/webapi/lib/key_descriptor.js
+function table(entries) {
+  const out = { __proto__: null };
+  for (const alg in entries)
+    out[alg] = { ...entries[alg], alg };
+  return out;
+}
+var init_key_descriptor = __esm({
+  "node_modules/jose/dist/webapi/lib/key_descriptor.js"() {
+  }
+});
+
+// node_modules/jose/dist/webapi/lib/jws_algorithms.js
+function hmac(bits) {
+  const subtle = { name: "HMAC", hash: `SHA-${bits}` };
+  return { kty: ["oct"], secret: true, subtle, signing: subtle, usages: sig };
+}
+function rsa(bits, saltLength) {
+  const subtle = { name: saltLength ? "RSA-PSS" : "RSASSA-PKCS1-v1_5", hash: `SHA-${bits}` };
+  return {
+    kty: ["RSA"],
+    subtle,
+    signing: saltLength ? { ...subtle, saltLength } : subtle,
+    usages: sig,
+    minRsaBits: 2048
+  };
+}
+function ecdsa(crv, bits) {
+  return {
+    kty: ["EC"],
+    crv,
+    subtle: { name: "ECDSA", namedCurve: crv },
+    signing: { name: "ECDSA", hash: `SHA-${bits}` },
+    usages: sig
+  };
+}
+function eddsa() {
+  const subtle = { name: "Ed25519" };
+  return {
+    kty: ["OKP"],
+    crv: "Ed25519",
+    subtle,
+    signing: subtle,
+    usages: sig
+  };
+}
+function mldsa(parameterSet) {
+  const subtle = { name: `ML-DSA-${parameterSet}` };
+  return {
+    kty: ["AKP"],
+    subtle,
+    signing: subtle,
+    usages: sig
+  };
+}
+function jwsAlgorithm(alg) {
+  const entry = typeof alg == "string" ? JWS[alg] : void 0;
+  if (!entry)
+    throw new JOSENotSupported(`alg ${alg} is not supported either by JOSE or your javascript runtime`);
+  return entry;
+}
+var sig, JWS;
+var init_jws_algorithms = __esm({
+  "node_modules/jose/dist/webapi/lib/jws_algorithms.js"() {
+    init_errors();
+    init_key_descriptor();
+    sig = [["verify"], ["sign"]];
+    JWS = table({
+      HS256: hmac(256),
+      HS384: hmac(384),
+      HS512: hmac(512),
+      RS256: rsa(256),
+      RS384: rsa(384),
+      RS512: rsa(512),
+      PS256: rsa(256, 32),
+      PS384: rsa(384, 48),
+      PS512: rsa(512, 64),
+      ES256: ecdsa("P-256", 256),
+      ES384: ecdsa("P-384", 384),
+      ES512: ecdsa("P-521", 512),
+      EdDSA: eddsa(),
+      Ed25519: eddsa(),
+      "ML-DSA-44": mldsa(44),
+      "ML-DSA-65": mldsa(65),
+      "ML-DSA-87": mldsa(87)
+    });
+  }
+});
+
+// node_modules/jose/dist/webapi/lib/jws_verify.js
+function prepareVerify(options) {
+  return [options && validateAlgorithms("algorithms", options.algorithms), options?.crit];
+}
+function parseProtectedHeader(encodedProtectedHeader) {
+  return encodedProtectedHeader === void 0 ? {} : parseJoseHeader(encodedProtectedHeader, JWSInvalid, "JWS Protected Header is invalid");
+}
+function encodeCompactUnencodedPayload(payload) {
+  try {
+    return encode(payload);
+  } catch (cause) {
+    throw new JWSInvalid("JWS Compact Serialization payload must use only ASCII characters", {
+      cause
+    });
+  }
+}
+async function verifySignature(jws, shared, key, encodeUnencodedPayload, parsedProtected) {
+  const { protected: encodedProtectedHeader, header, payload: inputPayload } = jws, protectedHeader = parsedProtected ?? parseProtectedHeader(encodedProtectedHeader);
+  if (!isDisjoint(protectedHeader, header))
+    throw new JWSInvalid("JWS Protected and JWS Unprotected Header Parameter names must be disjoint");
+  const joseHeader = { ...protectedHeader, ...header }, b64 = validateB64(protectedHeader, validateCrit(JWSInvalid, JWS_RECOGNIZED, shared[1], protectedHeader, joseHeader)), { alg } = joseHeader;
+  if (typeof alg != "string" || !alg)
+    throw new JWSInvalid('JWS "alg" (Algorithm) Header Parameter missing or invalid');
+  if (shared[0] && !shared[0].has(alg))
+    throw new JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
+  if (b64) {
+    if (typeof inputPayload != "string")
+      throw new JWSInvalid("JWS Payload must be a string");
+  } else if (typeof inputPayload != "string" && !(inputPayload instanceof Uint8Array))
+    throw new JWSInvalid("JWS Payload must be a string or an Uint8Array instance");
+  const signingPayload = b64 || typeof inputPayload != "string" ? inputPayload : encodeUnencodedPayload(inputPayload);
+  let resolvedKey = false;
+  typeof key == "function" && (key = await key(protectedHeader, jws), resolvedKey = true);
+  const entry = jwsAlgorithm(alg), signingInput = concat(encodedProtectedHeader !== void 0 ? encode(encodedProtectedHeader) : new Uint8Array(), encode("."), typeof signingPayload == "string" ? shared[2] ??= encodeAsciiMember(signingPayload, "payload", JWSInvalid) : signingPayload), signature = decodeBase64url(jws.signature, "signature", JWSInvalid), verificationKey = await prepareKey(entry, key, "verify"), cryptoKey = await rawKey(verificationKey, entry.subtle, "verify");
+  entry.minRsaBits && checkModulusLength(entry.alg, cryptoKey);
+  let verified = false;
+  try {
+    verified = await crypto.subtle.verify(entry.signing, cryptoKey, signature, signingInput);
+  } catch (cause) {
+    throw new JWSSignatureVerificationFailed(void 0, { cause });
+  }
+  if (!verified)
+    throw new JWSSignatureVerificationFailed();
+  const result = { payload: typeof signingPayload == "string" ? decodeBase64url(signingPayload, "payload", JWSInvalid) : signingPayload };
+  return encodedProtectedHeader !== void 0 && (result.protectedHeader = protectedHeader), header !== void 0 && (result.unprotectedHeader = header), resolvedKey ? [{ ...result, key: verificationKey }, b64] : [result, b64];
+}
+async function verifyCompact(jws, shared, key) {
+  if (jws instanceof Uint8Array && (jws = decoder.decode(jws)), typeof jws != "string")
+    throw new JWSInvalid("Compact JWS must be a string or Uint8Array");
+  const { 0: protectedHeader, 1: payload, 2: signature, length } = jws.split(".");
+  if (length !== 3)
+    throw new JWSInvalid("Invalid Compact JWS");
+  return verifySignature({ payload, protected: protectedHeader, signature }, shared, key, encodeCompactUnencodedPayload);
+}
+var init_jws_verify = __esm({
+  "node_modules/jose/dist/webapi/lib/jws_verify.js"() {
+    init_jws_algorithms();
+    init_errors();
+    init_buffer_utils();
+    init_validate();
+    init_key();
+  }
+});
+
+// node_modules/jose/dist/webapi/lib/jwt_claims_set.js
+function invalidDuration() {
+  throw new TypeError("Invalid time period format");
+}
+function secs(str) {
+  typeof str != "string" && invalidDuration();
+  const matched = REGEX.exec(str);
+  (!matched || matched[4] && matched[1]) && invalidDuration();
+  const value = parseFloat(matched[2]), durationSeconds = Math.round(value * multipliers[matched[3][0].toLowerCase()]);
+  return Number.isFinite(durationSeconds) || invalidDuration(), matched[1] === "-" || matched[4] === "ago" ? -durationSeconds : durationSeconds;
+}
+function validateInput(label, input) {
+  if (!Number.isFinite(input))
+    throw new TypeError(`Invalid ${label} input`);
+  return input;
+}
+function validateNumericDate(claimsSet, claim, required = false) {
+  const value = claimsSet[claim];
+  if (!(value === void 0 && !required)) {
+    if (typeof value != "number")
+      throw new JWTClaimValidationFailed(`"${claim}" claim must be a number`, claimsSet, claim, "invalid");
+    return value;
+  }
+}
+function unexpectedClaim(claimsSet, claim) {
+  throw new JWTClaimValidationFailed(`unexpected "${claim}" claim value`, claimsSet, claim, checkFailed);
+}
+function validateClaimsSet(protectedHeader, claimsSetBytes, options = {}) {
+  let claimsSet;
+  try {
+    claimsSet = JSON.parse(strictDecoder.decode(claimsSetBytes));
+  } catch (cause) {
+    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object", { cause });
+  }
+  if (!isObject2(claimsSet))
+    throw new JWTInvalid("JWT Claims Set must be a top-level JSON object");
+  const { typ } = options;
+  if (typ !== void 0 && (typeof protectedHeader.typ != "string" || normalizeTyp(protectedHeader.typ) !== normalizeTyp(typ)))
+    throw new JWTClaimValidationFailed('unexpected "typ" JWT header value', claimsSet, "typ", checkFailed);
+  const { requiredClaims = [], issuer, subject, audience, maxTokenAge } = options, presenceCheck = [...requiredClaims];
+  maxTokenAge !== void 0 && presenceCheck.push("iat"), audience !== void 0 && presenceCheck.push("aud"), subject !== void 0 && presenceCheck.push("sub"), issuer !== void 0 && presenceCheck.push("iss");
+  for (const claim of new Set(presenceCheck.reverse()))
+    if (!Object.hasOwn(claimsSet, claim))
+      throw new JWTClaimValidationFailed(`missing required "${claim}" claim`, claimsSet, claim, "missing");
+  issuer !== void 0 && !(Array.isArray(issuer) ? issuer : [issuer]).includes(claimsSet.iss) && unexpectedClaim(claimsSet, "iss"), subject !== void 0 && claimsSet.sub !== subject && unexpectedClaim(claimsSet, "sub"), audience !== void 0 && !checkAudiencePresence(claimsSet.aud, typeof audience == "string" ? [audience] : audience) && unexpectedClaim(claimsSet, "aud");
+  const { clockTolerance } = options;
+  let tolerance = 0;
+  if (typeof clockTolerance == "string")
+    tolerance = secs(clockTolerance);
+  else if (clockTolerance !== void 0) {
+    if (typeof clockTolerance != "number")
+      throw new TypeError("Invalid clockTolerance option type");
+    tolerance = clockTolerance;
+  }
+  if (validateInput("clockTolerance option", tolerance), tolerance < 0)
+    throw new TypeError("Invalid clockTolerance option input");
+  const { currentDate } = options, now = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
+  if (nbf !== void 0 && nbf > now + tolerance)
+    throw new JWTClaimValidationFailed('"nbf" claim timestamp check failed', claimsSet, "nbf", checkFailed);
+  const exp = validateNumericDate(claimsSet, "exp");
+  if (exp !== void 0 && exp <= now - tolerance)
+    throw new JWTExpired('"exp" claim timestamp check failed', claimsSet, "exp", checkFailed);
+  if (maxTokenAge !== void 0) {
+    const age = now - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
+    if (max < 0)
+      throw new TypeError("Invalid maxTokenAge option input");
+    if (age - tolerance > max)
+      throw new JWTExpired('"iat" claim timestamp check failed (too far in the past)', claimsSet, "iat", checkFailed);
+    if (age < -tolerance)
+      throw new JWTClaimValidationFailed('"iat" claim timestamp check failed (it should be in the past)', claimsSet, "iat", checkFailed);
+  }
+  return claimsSet;
+}
+var epoch, multipliers, REGEX, checkFailed, normalizeTyp, checkAudiencePresence;
+var init_jwt_claims_set = __esm({
+  "node_modules/jose/dist/webapi/lib/jwt_claims_set.js"() {
+    init_errors();
+    init_buffer_utils();
+    init_validate();
+    epoch = (date) => Math.floor(date.getTime() / 1e3);
+    multipliers = {
+      s: 1,
+      m: 60,
+      h: 3600,
+      d: 86400,
+      w: 604800,
+      y: 31557600
+    };
+    REGEX = /^(\+|\-)? ?(\d+|\d+\.\d+) ?(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|w|years?|yrs?|y)(?: (ago|from now))?$/i;
+    checkFailed = "check_failed";
+    normalizeTyp = (value) => {
+      const normalized = value.toLowerCase();
+      return value.includes("/") ? normalized : `application/${normalized}`;
+    };
+    checkAudiencePresence = (audPayload, audOption) => typeof audPayload == "string" ? audOption.includes(audPayload) : Array.isArray(audPayload) ? audOption.some((aud) => audPayload.includes(aud)) : false;
+  }
+});
+
+// node_modules/jose/dist/webapi/jwt/verify.js
+async function jwtVerify(jwt, key, options) {
+  const [verified, b64] = await verifyCompact(jwt, prepareVerify(options), key);
+  if (!b64)
+    throw new JWTInvalid("JWTs MUST NOT use unencoded payload");
+  const payload = validateClaimsSet(verified.protectedHeader, verified.payload, options);
+  return { ...verified, payload };
+}
+var init_verify = __esm({
+  "node_modules/jose/dist/webapi/jwt/verify.js"() {
+    init_jws_verify();
+    init_jwt_claims_set();
+    init_errors();
+  }
+});
+
+// node_modules/jose/dist/webapi/jwks/local.js
+function isUsableJWK(jwk, entry, alg, kid) {
+  const { kty, key_ops: keyOps, ext, kid: jwkKid, alg: jwkAlg, use, crv } = jwk;
+  return (ext === void 0 || typeof ext == "boolean") && (keyOps === void 0 || Array.isArray(keyOps) && keyOps.every((operation, index) => typeof operation == "string" && keyOps.indexOf(operation) === index) && keyOps.includes("verify")) && entry.kty.includes(kty) && (kid === void 0 || typeof kid == "string" && kid === jwkKid) && (jwkAlg === void 0 ? kty !== "AKP" : alg === jwkAlg) && (use === void 0 || use === "sig") && (!entry.crv || crv === entry.crv);
+}
+async function importWithAlgCache(cache2, jwk, entry) {
+  const cached = cache2.get(jwk) || cache2.set(jwk, {}).get(jwk), { alg } = entry;
+  if (cached[alg] === void 0) {
+    const pending = jwkToKey(entry, jwk, true).then((key) => {
+      if (key.type !== "public")
+        throw new JWKSInvalid("JSON Web Key Set members must be public keys");
+      return cached[alg] = key, key;
+    }).catch((error) => {
+      throw cached[alg] === pending && delete cached[alg], error;
+    });
+    cached[alg] = pending;
+  }
+  return cached[alg];
+}
+function createLocalJWKSet(jwks) {
+  let snapshot;
+  try {
+    snapshot = structuredClone(jwks);
+  } catch (cause) {
+    throw new JWKSInvalid("JSON Web Key Set malformed", { cause });
+  }
+  if (!isJwkSet(snapshot))
+    throw new JWKSInvalid("JSON Web Key Set malformed");
+  const metadata = snapshot.keys.map((jwk) => {
+    const normalized = snapshotJwk(jwk);
+    return Array.isArray(normalized.key_ops) && (normalized.key_ops = [...normalized.key_ops]), normalized;
+  }), cached = /* @__PURE__ */ new WeakMap();
+  return Object.defineProperty(async (protectedHeader, token) => {
+    const { alg, kid } = { ...protectedHeader, ...token?.header }, entry = typeof alg == "string" ? JWS[alg] : void 0;
+    if (!entry || entry.secret)
+      throw new JOSENotSupported('Unsupported "alg" value for a JSON Web Key Set');
+    const candidates = snapshot.keys.filter((_, index) => isUsableJWK(metadata[index], entry, alg, kid)), { 0: jwk, length } = candidates;
+    if (!length)
+      throw new JWKSNoMatchingKey();
+    if (length !== 1) {
+      const error = new JWKSMultipleMatchingKeys();
+      throw error[Symbol.asyncIterator] = async function* () {
+        for (const jwk2 of candidates)
+          try {
+            yield await importWithAlgCache(cached, jwk2, entry);
+          } catch {
+          }
+      }, error;
+    }
+    return importWithAlgCache(cached, jwk, entry);
+  }, "jwks", {
+    value: () => structuredClone(snapshot)
+  });
+}
+var init_local = __esm({
+  "node_modules/jose/dist/webapi/jwks/local.js"() {
+    init_key();
+    init_jws_algorithms();
+    init_errors();
+    init_validate();
+  }
+});
+
+// node_modules/jose/dist/webapi/jwks/remote.js
+function isCloudflareWorkers() {
+  return typeof WebSocketPair < "u" || typeof navigator < "u" && navigator.userAgent === "Cloudflare-Workers" || typeof EdgeRuntime < "u" && EdgeRuntime === "vercel";
+}
+async function fetchJwks(url2, headers, signal, fetchImpl = fetch) {
+  const response = await fetchImpl(url2, {
+    method: "GET",
+    signal,
+    redirect: "manual",
+    headers
+  }).catch((err) => {
+    throw err.name === "TimeoutError" ? new JWKSTimeout(void 0, { cause: err }) : err;
+  });
+  if (response.status !== 200)
+    throw new JOSEError("Expected 200 OK from the JSON Web Key Set HTTP response");
+  try {
+    return await response.json();
+  } catch (cause) {
+    throw new JOSEError("Failed to parse the JSON Web Key Set HTTP response as JSON", { cause });
+  }
+}
+function isFreshFor(timestamp, duration) {
+  return Number.isFinite(timestamp) && Date.now() < timestamp + duration;
+}
+function validateDuration(value, fallback, option) {
+  if (Number.isNaN(value))
+    throw new TypeError(`"${option}" option must not be NaN`);
+  if (typeof value == "number" && value < 0)
+    throw new TypeError(`"${option}" option must not be negative`);
+  return typeof value == "number" ? value : fallback;
+}
+function createRemoteJWKSet(url2, options) {
+  if (!(url2 instanceof URL))
+    throw new TypeError("url must be an instance of URL");
+  const href = new URL(url2.href).href, opts = options ?? {}, timeoutOption = opts.timeoutDuration;
+  if (typeof timeoutOption == "number" && (!Number.isInteger(timeoutOption) || timeoutOption < 0))
+    throw new TypeError('"timeoutDuration" option must be a non-negative integer');
+  const timeoutDuration = typeof timeoutOption == "number" ? timeoutOption : 5e3, cooldownDuration = validateDuration(opts.cooldownDuration, 3e4, "cooldownDuration"), cacheMaxAge = validateDuration(opts.cacheMaxAge, 6e5, "cacheMaxAge"), headers = new Headers(opts.headers);
+  USER_AGENT && !headers.has("User-Agent") && headers.set("User-Agent", USER_AGENT), headers.has("accept") || headers.set("accept", "application/json, application/jwk-set+json");
+  const fetchImpl = opts[customFetch], cache2 = opts[jwksCache];
+  let jwksTimestamp, pendingFetch, reloadSequence = 0, appliedSequence = 0, local;
+  if (cache2 && typeof cache2 == "object") {
+    const { uat, jwks } = cache2;
+    isFreshFor(uat, cacheMaxAge) && isJwkSet(jwks) && (jwksTimestamp = uat, local = createLocalJWKSet(jwks));
+  }
+  const reload = async () => {
+    if (pendingFetch && isCloudflareWorkers() && (pendingFetch = void 0), !pendingFetch) {
+      const sequence = ++reloadSequence, current = pendingFetch = fetchJwks(href, headers, AbortSignal.timeout(timeoutDuration), fetchImpl).then((json2) => {
+        const next = createLocalJWKSet(json2);
+        if (sequence <= appliedSequence)
+          return;
+        local = next;
+        const updatedAt = Date.now();
+        cache2 && (cache2.uat = updatedAt, cache2.jwks = json2), jwksTimestamp = updatedAt, appliedSequence = sequence;
+      }).finally(() => {
+        pendingFetch === current && (pendingFetch = void 0);
+      });
+    }
+    await pendingFetch;
+  };
+  return Object.defineProperties(async (protectedHeader, token) => {
+    (!local || !isFreshFor(jwksTimestamp, cacheMaxAge)) && await reload();
+    try {
+      return await local(protectedHeader, token);
+    } catch (err) {
+      if (err instanceof JWKSNoMatchingKey && !isFreshFor(jwksTimestamp, cooldownDuration))
+        return await reload(), local(protectedHeader, token);
+      throw err;
+    }
+  }, {
+    coolingDown: {
+      get: () => isFreshFor(jwksTimestamp, cooldownDuration),
+      enumerable: true
+    },
+    fresh: {
+      get: () => isFreshFor(jwksTimestamp, cacheMaxAge),
+      enumerable: true
+    },
+    reload: {
+      value: reload,
+      enumerable: true
+    },
+    reloading: {
+      get: () => !!pendingFetch,
+      enumerable: true
+    },
+    jwks: {
+      value: () => local?.jwks(),
+      enumerable: true
+    }
+  });
+}
+var USER_AGENT, customFetch, jwksCache;
+var init_remote = __esm({
+  "node_modules/jose/dist/webapi/jwks/remote.js"() {
+    init_errors();
+    init_local();
+    init_validate();
+    (typeof navigator > "u" || !navigator.userAgent?.startsWith?.("Mozilla/5.0 ")) && (USER_AGENT = "jose/v6.2.17");
+    customFetch = /* @__PURE__ */ Symbol();
+    jwksCache = /* @__PURE__ */ Symbol();
+  }
+});
+
+// node_modules/jose/dist/webapi/index.js
+var init_webapi = __esm({
+  "node_modules/jose/dist/webapi/index.js"() {
+    init_verify();
+    init_local();
+    init_remote();
+    init_errors();
+  }
+});
+
+// templates/runtime/auth/oauth.ts
+var oauth_exports = {};
+__export(oauth_exports, {
+  oauthVerifier: () => oauthVerifier
+});
+import { readFileSync } from "node:fs";
+function scopesOf(payload) {
+  const out = /* @__PURE__ */ new Set();
+  if (typeof payload.scope === "string") {
+    for (const s of payload.scope.split(" ")) if (s) out.add(s);
+  }
+  const scp = payload.scp;
+  if (Array.isArray(scp)) {
+    for (const s of scp) if (typeof s === "string") out.add(s);
+  } else if (typeof scp === "string") {
+    for (const s of scp.split(" ")) if (s) out.add(s);
+  }
+  return out;
+}
+function keySet(def) {
+  if (def.jwksUrl) return createRemoteJWKSet(new URL(def.jwksUrl), { cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS, timeoutDuration: JWKS_TIMEOUT_MS });
+  let jwks;
+  try {
+    jwks = JSON.parse(readFileSync(def.jwksFile, "utf8"));
+  } catch (err) {
+    throw new StartupError(`cannot read the JWKS file ${def.jwksFile}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
+    return createLocalJWKSet(jwks);
+  } catch (err) {
+    throw new StartupError(`the JWKS file ${def.jwksFile} is not a JSON Web Key Set: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+function reasonOf(err) {
+  if (err instanceof errors_exports.JWTExpired) return "token expired";
+  if (err instanceof errors_exports.JWTClaimValidationFailed) return `token claim ${err.claim} is not acceptable`;
+  if (err instanceof errors_exports.JOSEAlgNotAllowed) return "token algorithm not allowed";
+  if (err instanceof errors_exports.JWKSNoMatchingKey) return "token signed with an unknown key";
+  if (err instanceof errors_exports.JWSSignatureVerificationFailed) return "token signature invalid";
+  if (err instanceof errors_exports.JWKSTimeout || err instanceof Error && /fetch|ECONN|JWKS/i.test(err.message)) return "token keys unavailable";
+  return "token invalid";
+}
+function oauthVerifier(def) {
+  const keys = keySet(def);
+  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, keys, options);
+      return { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
+    } catch (err) {
+      return { ok: false, reason: reasonOf(err) };
+    }
+  };
+}
+var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS;
+var init_oauth = __esm({
+  "templates/runtime/auth/oauth.ts"() {
+    "use strict";
+    init_webapi();
+    init_types();
+    JWKS_COOLDOWN_MS = 3e4;
+    JWKS_TIMEOUT_MS = 5e3;
+  }
+});
+
+// templates/runtime/auth/gate.ts
+var gate_exports = {};
+__export(gate_exports, {
+  createAuthGate: () => createAuthGate,
+  metadataUrl: () => metadataUrl
+});
+function quote(value) {
+  return `"${value.replace(/[\\"]/g, "\\$&")}"`;
+}
+function challenge(params) {
+  const parts = Object.entries(params).filter(([, v]) => v !== void 0 && v !== "").map(([k, v]) => `${k}=${quote(v)}`);
+  return parts.length ? `Bearer ${parts.join(", ")}` : "Bearer";
+}
+function send(res, status, message2, wwwAuthenticate) {
+  const body = errorMessage(void 0, new RpcError(INVALID_REQUEST, message2));
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "www-authenticate": wwwAuthenticate });
+  res.end(body);
+}
+function bearerToken(req) {
+  const header = req.headers.authorization;
+  if (typeof header !== "string") return null;
+  const m = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i.exec(header);
+  return m ? m[1] : null;
+}
+function metadataUrl(resource) {
+  const url2 = new URL(resource);
+  const path = url2.pathname === "/" ? "" : url2.pathname.replace(/\/$/, "");
+  return `${url2.origin}${WELL_KNOWN}${path}`;
+}
+async function createAuthGate(core, auth) {
+  const oauth = auth.oauth;
+  const views = scopeViews(core, oauth?.scopes ?? []);
+  const required = oauth?.scopes ?? [];
+  const metaUrl = oauth ? metadataUrl(oauth.resource) : void 0;
+  const scopeHint = (required.length ? required : views.all).join(" ");
+  const base = oauth ? { resource_metadata: metaUrl } : { realm: core.def.name };
+  let verify;
+  if (auth.mode === "oauth") {
+    const { oauthVerifier: oauthVerifier2 } = await Promise.resolve().then(() => (init_oauth(), oauth_exports));
+    verify = oauthVerifier2(oauth);
+  } else if (auth.mode === "bearer") {
+    const check = bearerVerifier(auth.bearer.tokens);
+    verify = async (token) => {
+      const principal = check(token);
+      return principal ? { ok: true, principal } : { ok: false, reason: "token not recognised" };
+    };
+  } else verify = async () => ({ ok: false, reason: "no auth" });
+  const metadata = oauth ? JSON.stringify({
+    resource: oauth.resource,
+    authorization_servers: oauth.authorizationServers,
+    ...views.all.length ? { scopes_supported: views.all } : {},
+    bearer_methods_supported: ["header"],
+    resource_name: core.def.title ?? core.def.name
+  }) : void 0;
+  const metaPaths = oauth ? /* @__PURE__ */ new Set([WELL_KNOWN, new URL(metaUrl).pathname]) : /* @__PURE__ */ new Set();
+  return {
+    mode: auth.mode,
+    hosts: oauth ? [new URL(oauth.resource).hostname.toLowerCase()] : [],
+    serveMetadata(path, req, res) {
+      if (!metaPaths.has(path)) return false;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET, HEAD" });
+        res.end();
+        return true;
+      }
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(metadata), "cache-control": "public, max-age=3600" });
+      res.end(req.method === "HEAD" ? void 0 : metadata);
+      return true;
+    },
+    async authenticate(req, res) {
+      const query = (req.url ?? "").split("?")[1];
+      if (query !== void 0 && new URLSearchParams(query).has("access_token")) {
+        send(res, 400, "Access tokens are accepted in the Authorization header only, never in the query string", challenge({ ...base, error: "invalid_request", error_description: "token in the query string" }));
+        return null;
+      }
+      if (auth.mode === "none") return { id: `addr:${req.socket.remoteAddress ?? "unknown"}`, scopes: null };
+      const token = bearerToken(req);
+      if (token === null) {
+        send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
+        return null;
+      }
+      const verdict = await verify(token);
+      if (!verdict.ok) {
+        send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
+        return null;
+      }
+      const held = verdict.principal.scopes;
+      const missing = held === null ? [] : required.filter((s) => !held.has(s));
+      if (missing.length) {
+        send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
+        return null;
+      }
+      return verdict.principal;
+    },
+    viewFor: (principal) => views.viewFor(principal),
+    refuseCall(res) {
+      send(res, 403, "Forbidden: the token's scopes do not allow this call", challenge({ ...base, error: "insufficient_scope", scope: views.all.join(" ") }));
+    }
+  };
+}
+var WELL_KNOWN;
+var init_gate = __esm({
+  "templates/runtime/auth/gate.ts"() {
+    "use strict";
+    init_jsonrpc();
+    init_bearer();
+    init_scopes();
+    WELL_KNOWN = "/.well-known/oauth-protected-resource";
   }
 });
 
@@ -1056,6 +2239,95 @@ var init_http = __esm({
 init_types();
 init_http_guard();
 init_http_limits();
+
+// templates/runtime/serving-flags.ts
+init_types();
+var DEFAULT_DRAIN_MS = 1e4;
+var SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
+var flagOf = (name) => "--" + name.slice("KERVAN_".length).toLowerCase().replace(/_/g, "-");
+function defaultServing(env = process.env) {
+  const opts = { insecureNoAuth: false, drainMs: DEFAULT_DRAIN_MS, drainGraceMs: 0, logFormat: "text", logLevel: "info" };
+  for (const name of SERVING_ENV) {
+    const value = env[name];
+    if (value !== void 0 && value !== "") servingFlag(flagOf(name), () => value, opts, name);
+  }
+  return opts;
+}
+function oneOf(what, text, values) {
+  if (!values.includes(text)) throw new StartupError(`invalid ${what} "${text}" (expected ${values.join(", ")})`);
+  return text;
+}
+function millis(what, text) {
+  if (!/^\d{1,9}$/.test(text)) throw new StartupError(`invalid ${what} "${text}" (expected milliseconds, 0 or more)`);
+  return Number(text);
+}
+function url(what, text) {
+  try {
+    const u = new URL(text);
+    if (u.protocol === "https:" || u.protocol === "http:") return text;
+  } catch {
+  }
+  throw new StartupError(`invalid ${what} "${text}" (expected an http(s) URL)`);
+}
+function servingFlag(name, value, opts, source) {
+  const what = source ?? name;
+  switch (name) {
+    case "--auth":
+      opts.auth = oneOf(what, value(), ["none", "oauth", "bearer"]);
+      return true;
+    case "--oauth-issuer":
+      opts.oauthIssuer = value();
+      return true;
+    case "--oauth-resource":
+      opts.oauthResource = url(what, value());
+      return true;
+    case "--oauth-jwks-url":
+      opts.oauthJwksUrl = url(what, value());
+      return true;
+    case "--oauth-jwks-file":
+      opts.oauthJwksFile = value();
+      return true;
+    case "--oauth-jwks-cooldown-ms":
+      opts.oauthJwksCooldownMs = millis(what, value());
+      return true;
+    case "--bearer-env":
+      opts.bearerEnv = value().split(",").map((v) => v.trim()).filter(Boolean);
+      return true;
+    case "--insecure-no-auth":
+      opts.insecureNoAuth = true;
+      return true;
+    case "--drain-ms":
+      opts.drainMs = millis(what, value());
+      return true;
+    case "--drain-grace-ms":
+      opts.drainGraceMs = millis(what, value());
+      return true;
+    case "--log-format":
+      opts.logFormat = oneOf(what, value(), ["text", "json"]);
+      return true;
+    case "--log-level":
+      opts.logLevel = oneOf(what, value(), ["debug", "info", "warn", "error"]);
+      return true;
+    default:
+      return false;
+  }
+}
+var SERVING_USAGE = [
+  "  --auth none|oauth|bearer  override the spec's server.http.auth mode (env KERVAN_AUTH)",
+  "  --oauth-issuer ISS        expected token issuer (env KERVAN_OAUTH_ISSUER)",
+  "  --oauth-resource URL      this server's canonical URI, the required token audience (env KERVAN_OAUTH_RESOURCE)",
+  "  --oauth-jwks-url URL      issuer keys, cached (env KERVAN_OAUTH_JWKS_URL)",
+  "  --oauth-jwks-file PATH    issuer keys from a local JWKS file (env KERVAN_OAUTH_JWKS_FILE)",
+  "  --oauth-jwks-cooldown-ms MS  least time between JWKS refetches for unknown key ids (default 30000)",
+  "  --bearer-env NAME,...     environment variables holding static bearer tokens (env KERVAN_BEARER_ENV)",
+  "  --insecure-no-auth        allow serving a non-loopback address with no authorization",
+  `  --drain-ms MS             on SIGTERM, time in-flight calls get before they are cancelled (default ${DEFAULT_DRAIN_MS})`,
+  "  --drain-grace-ms MS       on SIGTERM, time the listener stays open after /readyz turns 503 (default 0)",
+  "  --log-format text|json    request log format on stderr (env KERVAN_LOG_FORMAT; default text)",
+  "  --log-level LEVEL         debug, info (one line per request), warn or error (env KERVAN_LOG_LEVEL)"
+];
+
+// templates/runtime/cli.ts
 var DEFAULT_HOST = "127.0.0.1";
 function parseSeconds(name, text) {
   const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
@@ -1071,8 +2343,8 @@ function parsePort(text) {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new StartupError(`invalid port "${text}" (expected 0-65535)`);
   return Number(text);
 }
-function parseArgs(argv) {
-  const opts = { allowedHosts: [], allowedOrigins: [], limits: { ...DEFAULT_LIMITS }, help: false, version: false };
+function parseArgs(argv, env = process.env) {
+  const opts = { allowedHosts: [], allowedOrigins: [], limits: { ...DEFAULT_LIMITS }, help: false, version: false, serving: defaultServing(env) };
   let host;
   let port;
   for (let i = 0; i < argv.length; i++) {
@@ -1119,6 +2391,7 @@ function parseArgs(argv) {
         opts.version = true;
         break;
       default:
+        if (servingFlag(name, value, opts.serving)) break;
         throw new StartupError(`unknown argument "${arg}" (try --help)`);
     }
   }
@@ -1139,7 +2412,8 @@ function usage(name) {
     `  --headers-timeout S    close a connection whose request headers take longer (default ${DEFAULT_LIMITS.headersTimeoutMs / 1e3})`,
     `  --request-timeout S    close a connection whose whole request takes longer (default ${DEFAULT_LIMITS.requestTimeoutMs / 1e3})`,
     `  --max-connections N    open connections at most; the oldest one not being served makes room (default ${DEFAULT_LIMITS.maxConnections})`,
-    "  --version              print the server name and version"
+    "  --version              print the server name and version",
+    ...SERVING_USAGE
   ].join("\n");
 }
 
@@ -1164,11 +2438,11 @@ function startStdio(core) {
   let parts = [];
   let size = 0;
   let discarding = false;
-  const send = (line2) => {
+  const send2 = (line2) => {
     if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
   };
   const keyOf = (id) => `${typeof id}:${String(id)}`;
-  const tooLong = () => send(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
+  const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
   const maybeExit = () => {
     if (ended && pending.size === 0) void shutdown(0);
   };
@@ -1179,8 +2453,8 @@ function startStdio(core) {
     const entry = { controller, cancelled: false };
     pending.set(key, entry);
     let done = false;
-    const notify = (message) => {
-      if (!done && !entry.cancelled) send(JSON.stringify(message));
+    const notify = (message2) => {
+      if (!done && !entry.cancelled) send2(JSON.stringify(message2));
     };
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
@@ -1196,7 +2470,7 @@ function startStdio(core) {
   function request(msg) {
     answer(msg).then(
       (reply) => {
-        send(replyMessage(msg.id, reply));
+        send2(replyMessage(msg.id, reply));
         maybeExit();
       },
       () => maybeExit()
@@ -1218,13 +2492,13 @@ function startStdio(core) {
     try {
       value = JSON.parse(text);
     } catch {
-      send(errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
+      send2(errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
       return;
     }
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
-    else if (inbound.kind === "bad") send(errorMessage(inbound.id, inbound.error));
+    else if (inbound.kind === "bad") send2(errorMessage(inbound.id, inbound.error));
   }
   function onData(chunk) {
     let start = 0;
@@ -1271,6 +2545,62 @@ function startStdio(core) {
 
 // templates/runtime/server.ts
 init_types();
+
+// templates/runtime/auth/resolve.ts
+init_types();
+
+// templates/runtime/auth/types.ts
+var ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+
+// templates/runtime/auth/resolve.ts
+var DEFAULT_CLOCK_TOLERANCE_SEC = 30;
+function resolveOAuth(spec, opts) {
+  const issuer = opts.oauthIssuer ?? spec?.issuer;
+  const resource = opts.oauthResource ?? spec?.resource;
+  const deployKeys = opts.oauthJwksUrl !== void 0 || opts.oauthJwksFile !== void 0;
+  const jwksUrl = deployKeys ? opts.oauthJwksUrl : spec?.jwksUrl;
+  const jwksFile = deployKeys ? opts.oauthJwksFile : spec?.jwksFile;
+  if (!issuer) throw new StartupError("oauth needs an issuer (spec server.http.auth.oauth.issuer, --oauth-issuer or KERVAN_OAUTH_ISSUER)");
+  if (!resource) throw new StartupError("oauth needs the server's canonical URI (spec server.http.auth.oauth.resource, --oauth-resource or KERVAN_OAUTH_RESOURCE)");
+  if (!jwksUrl && !jwksFile) throw new StartupError("oauth needs keys: a JWKS URL (--oauth-jwks-url) or a local JWKS file (--oauth-jwks-file)");
+  if (jwksUrl && jwksFile) throw new StartupError("oauth takes one key source: a JWKS URL or a JWKS file, not both");
+  const algorithms = spec?.algorithms ?? ["RS256", "ES256"];
+  const bad = algorithms.filter((a) => !ALLOWED_ALGORITHMS.includes(a));
+  if (bad.length) throw new StartupError(`oauth algorithms not allowed: ${bad.join(", ")} (asymmetric ones only: ${ALLOWED_ALGORITHMS.join(", ")})`);
+  return {
+    issuer,
+    resource,
+    ...jwksUrl ? { jwksUrl } : { jwksFile },
+    algorithms,
+    authorizationServers: spec?.authorizationServers?.length ? spec.authorizationServers : [issuer],
+    scopes: spec?.scopes ?? [],
+    clockToleranceSec: spec?.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC,
+    ...opts.oauthJwksCooldownMs !== void 0 ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {}
+  };
+}
+function resolveAuth(spec, opts) {
+  const mode = opts.auth ?? spec?.mode ?? "none";
+  if (mode === "none") return { mode };
+  if (mode === "oauth") return { mode, oauth: resolveOAuth(spec?.oauth, opts) };
+  const tokens = opts.bearerEnv ? opts.bearerEnv.map((env) => ({ env })) : spec?.bearer?.tokens ?? [];
+  if (tokens.length === 0) throw new StartupError("bearer auth needs at least one token variable (spec server.http.auth.bearer.tokens or --bearer-env NAME)");
+  return { mode, bearer: { tokens } };
+}
+var LOOPBACK2 = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(?:\.\d{1,3}){3})$/i;
+function isLoopback(host) {
+  return LOOPBACK2.test(host);
+}
+function checkExposure(host, auth, insecureNoAuth) {
+  if (auth.mode !== "none" || isLoopback(host)) return null;
+  if (!insecureNoAuth) {
+    throw new StartupError(
+      `refusing to serve ${host} without authorization: anyone who can reach it could call every tool. Set server.http.auth (or --auth oauth|bearer), bind 127.0.0.1, or pass --insecure-no-auth`
+    );
+  }
+  return `WARNING: serving ${host} with no authorization (--insecure-no-auth): anyone who can reach this address can call every tool`;
+}
+
+// templates/runtime/server.ts
 function fail(def, err) {
   if (err instanceof StartupError) {
     process.stderr.write(`${def.name}: ${err.message}
@@ -1290,8 +2620,18 @@ async function main(def, opts) {
   const core = createCore(def);
   if (!opts.http) return startStdio(core);
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));
+  const { createAuthGate: createAuthGate2 } = await Promise.resolve().then(() => (init_gate(), gate_exports));
+  let gate;
   try {
-    await startHttp2(core, { ...opts.http, allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins, limits: opts.limits });
+    const auth = resolveAuth(def.http?.auth, opts.serving);
+    const warning = checkExposure(opts.http.host, auth, opts.serving.insecureNoAuth);
+    if (warning) log(warning);
+    gate = await createAuthGate2(core, auth);
+  } catch (err) {
+    fail(def, err);
+  }
+  try {
+    await startHttp2(core, { ...opts.http, allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins, limits: opts.limits, gate, drainMs: opts.serving.drainMs, drainGraceMs: opts.serving.drainGraceMs });
   } catch (err) {
     const where = `${opts.http.host}:${opts.http.port}`;
     fail(def, new StartupError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`));

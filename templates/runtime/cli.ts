@@ -2,6 +2,7 @@
 import { StartupError } from "./types.js";
 import { parseOrigins } from "./http-guard.js";
 import { DEFAULT_LIMITS, type Limits } from "./http-limits.js";
+import { defaultServing, SERVING_USAGE, servingFlag, type ServingOptions } from "./serving-flags.js";
 
 export interface CliOptions {
   http?: { host: string; port: number };
@@ -12,6 +13,7 @@ export interface CliOptions {
   limits: Limits;
   help: boolean;
   version: boolean;
+  serving: ServingOptions;
 }
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -33,8 +35,8 @@ function parsePort(text: string): number {
   return Number(text);
 }
 
-export function parseArgs(argv: readonly string[]): CliOptions {
-  const opts: CliOptions = { allowedHosts: [], allowedOrigins: [], limits: { ...DEFAULT_LIMITS }, help: false, version: false };
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  const opts: CliOptions = { allowedHosts: [], allowedOrigins: [], limits: { ...DEFAULT_LIMITS }, help: false, version: false, serving: defaultServing(env) };
   let host: string | undefined;
   let port: number | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -82,6 +84,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         opts.version = true;
         break;
       default:
+        if (servingFlag(name, value, opts.serving)) break;
         throw new StartupError(`unknown argument "${arg}" (try --help)`);
     }
   }
@@ -104,5 +107,6 @@ export function usage(name: string): string {
     `  --request-timeout S    close a connection whose whole request takes longer (default ${DEFAULT_LIMITS.requestTimeoutMs / 1000})`,
     `  --max-connections N    open connections at most; the oldest one not being served makes room (default ${DEFAULT_LIMITS.maxConnections})`,
     "  --version              print the server name and version",
+    ...SERVING_USAGE,
   ].join("\n");
 }

@@ -12,6 +12,9 @@ import { capConnections, markBusy, readBody, serverOptions, type Limits } from "
 import { describeError, log } from "./log.js";
 import { onShutdown, trackCall } from "./shutdown.js";
 import type { Core } from "./core.js";
+import type { AuthGate } from "./auth/gate.js";
+import { installDrain, trackRequest } from "./drain.js";
+import { serveHealth } from "./health.js";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const ENDPOINT = "/mcp";
@@ -23,6 +26,10 @@ export interface HttpOptions {
   /** Serialized origins (scheme://host[:port]) browsers may call from; empty by default. */
   allowedOrigins: string[];
   limits: Limits;
+  /** Authorization (RFC 9728 metadata, bearer checks, per-principal tool views). */
+  gate: AuthGate;
+  drainMs: number;
+  drainGraceMs: number;
 }
 
 function sendJson(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
@@ -51,11 +58,11 @@ function clientErrorLine(err: Error & { code?: string }): string {
 
 export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   const http = await import("node:http");
-  const allowedHosts = hostAllowList(opts.host, opts.allowedHosts);
+  const allowedHosts = hostAllowList(opts.host, [...opts.allowedHosts, ...opts.gate.hosts]);
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
 
-  async function serve(req: IncomingMessage, res: ServerResponse, msg: JsonRpcRequest): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, msg: JsonRpcRequest, core: Core): Promise<void> {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === undefined || isLegacyVersion(version));
@@ -101,10 +108,12 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (serveHealth(req, res)) return;
     const host = req.headers.host;
     if (host === undefined || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
     if (!originAllowed(req.headers.origin, host, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
     const path = (req.url ?? "").split("?")[0];
+    if (opts.gate.serveMetadata(path, req, res)) return;
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });
       return void res.end("Not Found\n");
@@ -115,6 +124,9 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
       return void res.on("finish", () => req.destroy());
     }
+    const principal = await opts.gate.authenticate(req, res);
+    if (principal === null) return;
+    const view = opts.gate.viewFor(principal);
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
@@ -137,15 +149,18 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       res.writeHead(202);
       return void res.end();
     }
+    const { method, params } = inbound.msg;
+    if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) return opts.gate.refuseCall(res);
     markBusy(req.socket, true);
     try {
-      await serve(req, res, inbound.msg);
+      await serve(req, res, inbound.msg, view);
     } finally {
       markBusy(req.socket, false);
     }
   }
 
   const server = http.createServer(serverOptions(opts.limits), (req, res) => {
+    trackRequest(req, res);
     handle(req, res).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");
@@ -174,6 +189,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   });
   server.on("error", (err) => log(`HTTP server error: ${describeError(err)}`));
   const address = server.address() as AddressInfo;
+  installDrain(server, opts);
   log(`listening on http://${bracket(address.address)}:${address.port}${ENDPOINT}`);
   onShutdown(
     () =>

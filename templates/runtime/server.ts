@@ -5,6 +5,7 @@ import { describeError, log, setLogName } from "./log.js";
 import { installProcessGuards, shutdown } from "./shutdown.js";
 import { startStdio } from "./stdio.js";
 import { StartupError, type ServerDef } from "./types.js";
+import { checkExposure, resolveAuth } from "./auth/resolve.js";
 
 /** One line, no stack, exit 2: configuration problems are for the person starting the server. */
 function fail(def: ServerDef, err: unknown): never {
@@ -25,8 +26,18 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
   const core = createCore(def);
   if (!opts.http) return startStdio(core);
   const { startHttp } = await import("./http.js");
+  const { createAuthGate } = await import("./auth/gate.js");
+  let gate;
   try {
-    await startHttp(core, { ...opts.http, allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins, limits: opts.limits });
+    const auth = resolveAuth(def.http?.auth, opts.serving);
+    const warning = checkExposure(opts.http.host, auth, opts.serving.insecureNoAuth);
+    if (warning) log(warning);
+    gate = await createAuthGate(core, auth);
+  } catch (err) {
+    fail(def, err);
+  }
+  try {
+    await startHttp(core, { ...opts.http, allowedHosts: opts.allowedHosts, allowedOrigins: opts.allowedOrigins, limits: opts.limits, gate, drainMs: opts.serving.drainMs, drainGraceMs: opts.serving.drainGraceMs });
   } catch (err) {
     const where = `${opts.http.host}:${opts.http.port}`;
     fail(def, new StartupError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`));

@@ -7,6 +7,9 @@ type Hook = () => void | Promise<void>;
 const hooks = new Set<Hook>();
 const inflight = new Set<AbortController>();
 let exiting = false;
+/** Set by the HTTP transport: the first SIGTERM/SIGINT drains instead of cutting calls off. */
+let drainHandler: (() => Promise<void>) | undefined;
+let signalled = false;
 /** Upper bound for hooks, so a stuck hook cannot keep a dying server alive. */
 const HOOK_TIMEOUT_MS = 3000;
 
@@ -22,6 +25,10 @@ export function trackCall(): { controller: AbortController; release: () => void 
   if (exiting) controller.abort();
   inflight.add(controller);
   return { controller, release: () => inflight.delete(controller) };
+}
+
+export function setDrainHandler(fn: () => Promise<void>): void {
+  drainHandler = fn;
 }
 
 export function isShuttingDown(): boolean {
@@ -59,6 +66,13 @@ export async function shutdown(code = 0): Promise<void> {
 export function installProcessGuards(): void {
   const onSignal = () => {
     if (exiting) process.exit(1); // a second signal means "now"
+    if (drainHandler && !signalled) {
+      signalled = true;
+      return void drainHandler().catch((err) => {
+        log(`drain failed: ${describeError(err)}`);
+        void shutdown(0);
+      });
+    }
     void shutdown(0);
   };
   process.on("SIGTERM", onSignal);

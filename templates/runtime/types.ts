@@ -1,6 +1,8 @@
 // The contract between the hand-written runtime and the code the generator emits.
 // Per-server data reaches the runtime only as values of these types (no templating of user text).
 
+import type { AuthDef } from "./auth/types.js";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** The error objects ajv's standalone validators report. */
@@ -71,6 +73,8 @@ export interface ToolDef {
   validateOutput?: Validator;
   /** Text content is cut here with a visible marker. */
   maxOutputChars: number;
+  /** OAuth scopes a caller must hold (all of them) to see and call this tool over authorized HTTP. */
+  scopes?: string[];
   handler: ToolHandler;
 }
 
@@ -81,6 +85,8 @@ export interface ServerDef {
   instructions?: string;
   /** Sorted by name by the generator. */
   tools: ToolDef[];
+  /** Streamable HTTP settings from the spec (flags and environment override them at start). */
+  http?: { auth?: AuthDef };
   /** Runs before any transport starts; throw StartupError to stop with a clear message. May be async. */
   startup?: () => void | Promise<void>;
   /**

@@ -86,7 +86,8 @@ describe("audit facts", () => {
     const m = manifest("validator");
     expect(m.capabilities).toEqual({ commands: [], hosts: [], env: [], secrets: [], pathRoots: [], shellTools: [] });
     expect(audit("validator")).toContain("- Network access: no");
-    expect(audit("validator")).toContain("No third-party package is bundled");
+    // jose is the one bundled package: any server can be started as an OAuth resource server.
+    expect(m.bundle.packages).toEqual({ jose: { version: "6.2.17", license: "MIT" } });
   });
 });
 

@@ -17,6 +17,7 @@ const BUILTINS = new Set(builtinModules);
 
 // Reads of the environment the runtime makes with a name taken from a tool's emitted config:
 // exec's child environment (PATH plus env.pass), http's secrets and origin override.
+// The runtime's own serving settings (SERVING_ENV) and bearer token variables read the same way.
 const DYNAMIC_ENV_READS = ["process.env[name]", "env[cfg.originEnv]", "env[s.env]", "env[name]"];
 
 describe("bundles in out/", () => {
@@ -90,6 +91,10 @@ describe("bundles in out/", () => {
         ];
         expect([...new Set(named)].sort()).toEqual(caps.env);
         for (const name of caps.env) expect(audit).toContain(`\`${name}\``);
+        // The runtime's serving variables, read only with --http, are named in AUDIT.md too.
+        const serving = all(code, /SERVING_ENV = \[([^\]]*)\]/g).flatMap(strings);
+        expect(serving).toContain("KERVAN_AUTH");
+        for (const name of serving) expect(audit).toContain(`\`${name}\``);
       });
     });
   }

@@ -1,0 +1,130 @@
+// The authorization gate of the Streamable HTTP transport: protected resource metadata (RFC 9728),
+// bearer token checks with RFC 6750 challenges (401/403), tokens in the query string refused, and the
+// per-principal view of the tools. The caller's token stops here: nothing after the gate sees it.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorMessage, INVALID_REQUEST, RpcError } from "../jsonrpc.js";
+import type { Core } from "../core.js";
+import { bearerVerifier } from "./bearer.js";
+import { scopeViews } from "./scopes.js";
+import type { AuthDef, Principal } from "./types.js";
+
+const WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
+export interface AuthGate {
+  mode: AuthDef["mode"];
+  /** Extra Host names to accept: the canonical URI's host (the name clients use behind a proxy). */
+  hosts: string[];
+  /** Answers GET on the metadata paths; true when the path was one. */
+  serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): boolean;
+  /** The caller's principal, or null once a 400/401/403 has been sent. */
+  authenticate(req: IncomingMessage, res: ServerResponse): Promise<Principal | null>;
+  viewFor(principal: Principal): Core;
+  /** Sends the 403 for a tools/call outside the principal's view; the same answer whether the tool exists or not. */
+  refuseCall(res: ServerResponse): void;
+}
+
+function quote(value: string): string {
+  return `"${value.replace(/[\\"]/g, "\\$&")}"`;
+}
+
+function challenge(params: Record<string, string | undefined>): string {
+  const parts = Object.entries(params).filter(([, v]) => v !== undefined && v !== "").map(([k, v]) => `${k}=${quote(v!)}`);
+  return parts.length ? `Bearer ${parts.join(", ")}` : "Bearer";
+}
+
+function send(res: ServerResponse, status: number, message: string, wwwAuthenticate: string): void {
+  const body = errorMessage(undefined, new RpcError(INVALID_REQUEST, message));
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "www-authenticate": wwwAuthenticate });
+  res.end(body);
+}
+
+function bearerToken(req: IncomingMessage): string | null {
+  const header = req.headers.authorization;
+  if (typeof header !== "string") return null;
+  const m = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+/** RFC 9728 §3.1: the metadata URL of a resource with a path is the well-known path followed by it. */
+export function metadataUrl(resource: string): string {
+  const url = new URL(resource);
+  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
+  return `${url.origin}${WELL_KNOWN}${path}`;
+}
+
+export async function createAuthGate(core: Core, auth: AuthDef): Promise<AuthGate> {
+  const oauth = auth.oauth;
+  const views = scopeViews(core, oauth?.scopes ?? []);
+  const required = oauth?.scopes ?? [];
+  const metaUrl = oauth ? metadataUrl(oauth.resource) : undefined;
+  const scopeHint = (required.length ? required : views.all).join(" ");
+  const base = oauth ? { resource_metadata: metaUrl } : { realm: core.def.name };
+
+  let verify: (token: string) => Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }>;
+  if (auth.mode === "oauth") {
+    const { oauthVerifier } = await import("./oauth.js");
+    verify = oauthVerifier(oauth!);
+  } else if (auth.mode === "bearer") {
+    const check = bearerVerifier(auth.bearer!.tokens);
+    verify = async (token) => {
+      const principal = check(token);
+      return principal ? { ok: true, principal } : { ok: false, reason: "token not recognised" };
+    };
+  } else verify = async () => ({ ok: false, reason: "no auth" });
+
+  const metadata = oauth
+    ? JSON.stringify({
+        resource: oauth.resource,
+        authorization_servers: oauth.authorizationServers,
+        ...(views.all.length ? { scopes_supported: views.all } : {}),
+        bearer_methods_supported: ["header"],
+        resource_name: core.def.title ?? core.def.name,
+      })
+    : undefined;
+  const metaPaths = oauth ? new Set([WELL_KNOWN, new URL(metaUrl!).pathname]) : new Set<string>();
+
+  return {
+    mode: auth.mode,
+    hosts: oauth ? [new URL(oauth.resource).hostname.toLowerCase()] : [],
+    serveMetadata(path, req, res) {
+      if (!metaPaths.has(path)) return false;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET, HEAD" });
+        res.end();
+        return true;
+      }
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(metadata!), "cache-control": "public, max-age=3600" });
+      res.end(req.method === "HEAD" ? undefined : metadata);
+      return true;
+    },
+    async authenticate(req, res) {
+      const query = (req.url ?? "").split("?")[1];
+      if (query !== undefined && new URLSearchParams(query).has("access_token")) {
+        send(res, 400, "Access tokens are accepted in the Authorization header only, never in the query string", challenge({ ...base, error: "invalid_request", error_description: "token in the query string" }));
+        return null;
+      }
+      if (auth.mode === "none") return { id: `addr:${req.socket.remoteAddress ?? "unknown"}`, scopes: null };
+      const token = bearerToken(req);
+      if (token === null) {
+        send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
+        return null;
+      }
+      const verdict = await verify(token);
+      if (!verdict.ok) {
+        send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
+        return null;
+      }
+      const held = verdict.principal.scopes;
+      const missing = held === null ? [] : required.filter((s) => !held.has(s));
+      if (missing.length) {
+        send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
+        return null;
+      }
+      return verdict.principal;
+    },
+    viewFor: (principal) => views.viewFor(principal),
+    refuseCall(res) {
+      send(res, 403, "Forbidden: the token's scopes do not allow this call", challenge({ ...base, error: "insufficient_scope", scope: views.all.join(" ") }));
+    },
+  };
+}

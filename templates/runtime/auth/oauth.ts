@@ -1,0 +1,64 @@
+// OAuth 2.1 resource server: JWT access tokens verified with jose (signature with an allow-listed
+// algorithm, issuer, audience equal to this server's canonical URI, expiry with a small clock skew).
+import { readFileSync } from "node:fs";
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import { StartupError } from "../types.js";
+import type { OAuthDef, Principal } from "./types.js";
+
+/** An unknown key id refetches the JWKS at most this often; a known one is served from the cache. */
+const JWKS_COOLDOWN_MS = 30_000;
+const JWKS_TIMEOUT_MS = 5_000;
+
+export type Verified = { ok: true; principal: Principal } | { ok: false; reason: string };
+
+function scopesOf(payload: JWTPayload): Set<string> {
+  const out = new Set<string>();
+  if (typeof payload.scope === "string") for (const s of payload.scope.split(" ")) if (s) out.add(s);
+  // Some providers (Entra ID) put scopes in `scp`, as a list or a space-separated string.
+  const scp = payload.scp;
+  if (Array.isArray(scp)) {
+    for (const s of scp) if (typeof s === "string") out.add(s);
+  } else if (typeof scp === "string") {
+    for (const s of scp.split(" ")) if (s) out.add(s);
+  }
+  return out;
+}
+
+function keySet(def: OAuthDef) {
+  if (def.jwksUrl) return createRemoteJWKSet(new URL(def.jwksUrl), { cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS, timeoutDuration: JWKS_TIMEOUT_MS });
+  let jwks: unknown;
+  try {
+    jwks = JSON.parse(readFileSync(def.jwksFile!, "utf8"));
+  } catch (err) {
+    throw new StartupError(`cannot read the JWKS file ${def.jwksFile}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
+    return createLocalJWKSet(jwks as Parameters<typeof createLocalJWKSet>[0]);
+  } catch (err) {
+    throw new StartupError(`the JWKS file ${def.jwksFile} is not a JSON Web Key Set: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Why a token was refused, in words safe to send back (never the token, never key material). */
+function reasonOf(err: unknown): string {
+  if (err instanceof errors.JWTExpired) return "token expired";
+  if (err instanceof errors.JWTClaimValidationFailed) return `token claim ${err.claim} is not acceptable`;
+  if (err instanceof errors.JOSEAlgNotAllowed) return "token algorithm not allowed";
+  if (err instanceof errors.JWKSNoMatchingKey) return "token signed with an unknown key";
+  if (err instanceof errors.JWSSignatureVerificationFailed) return "token signature invalid";
+  if (err instanceof errors.JWKSTimeout || (err instanceof Error && /fetch|ECONN|JWKS/i.test(err.message))) return "token keys unavailable";
+  return "token invalid";
+}
+
+export function oauthVerifier(def: OAuthDef): (token: string) => Promise<Verified> {
+  const keys = keySet(def);
+  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify(token, keys, options);
+      return { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
+    } catch (err) {
+      return { ok: false, reason: reasonOf(err) };
+    }
+  };
+}
