@@ -95,6 +95,10 @@ function markBroken() {
   broken = true;
 }
 function log(message2) {
+  writeStderr(`${prefix}: ${message2}
+`);
+}
+function writeStderr(line) {
   if (broken) return;
   const stderr = process.stderr;
   if (!listening) {
@@ -103,8 +107,7 @@ function log(message2) {
   }
   if (stderr.destroyed || !stderr.writable) return markBroken();
   try {
-    stderr.write(`${prefix}: ${message2}
-`);
+    stderr.write(line);
   } catch {
     markBroken();
   }
@@ -933,6 +936,114 @@ var init_drain = __esm({
   }
 });
 
+// templates/runtime/request-log.ts
+var request_log_exports = {};
+__export(request_log_exports, {
+  annotate: () => annotate,
+  beginRequest: () => beginRequest,
+  configureRequestLog: () => configureRequestLog,
+  principalHash: () => principalHash
+});
+import { createHash } from "node:crypto";
+function configureRequestLog(name, opts) {
+  serverName = name;
+  format = opts.logFormat;
+  threshold = LEVELS[opts.logLevel];
+}
+function annotate(res, note) {
+  const current = notes.get(res);
+  notes.set(res, current ? Object.assign(current, note) : { ...note });
+}
+function principalHash(principal) {
+  return createHash("sha256").update(principal).digest("hex").slice(0, 12);
+}
+function clipId(id) {
+  return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
+}
+function levelOf(status, path, outcome2) {
+  if (path === "/healthz" || path === "/readyz") return "debug";
+  if (status >= 500 || outcome2 === "internal_error") return "error";
+  return "info";
+}
+function beginRequest(req, res) {
+  const start = process.hrtime.bigint();
+  res.once("close", () => {
+    const path = (req.url ?? "").split("?")[0];
+    const note = notes.get(res) ?? {};
+    const status = res.headersSent ? res.statusCode : 0;
+    const outcome2 = note.outcome ?? (res.writableFinished ? status < 400 ? "ok" : `http_${status}` : "closed");
+    const level = levelOf(status, path, outcome2);
+    if (LEVELS[level] < threshold) return;
+    const entry = {
+      time: (/* @__PURE__ */ new Date()).toISOString(),
+      level,
+      server: serverName,
+      http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`,
+      status,
+      method: note.method === void 0 ? void 0 : /^[\w/.-]{1,64}$/.test(note.method) ? note.method : "(invalid)",
+      tool: note.tool,
+      id: clipId(note.id),
+      era: note.era,
+      outcome: outcome2,
+      ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
+      principal: note.principal ? principalHash(note.principal) : void 0
+    };
+    if (format === "json") return writeStderr(JSON.stringify(entry) + "\n");
+    const parts = [entry.time, level, entry.http, String(status)];
+    for (const key of ["method", "tool", "id", "era", "outcome", "ms", "principal"]) {
+      const v = entry[key];
+      if (v !== void 0 && v !== null) parts.push(`${key}=${typeof v === "string" && /[^\x21-\x7e]|["=]/.test(v) ? JSON.stringify(v) : String(v)}`);
+    }
+    writeStderr(`${serverName}: ${parts.join(" ")}
+`);
+  });
+}
+var LEVELS, notes, format, threshold, serverName;
+var init_request_log = __esm({
+  "templates/runtime/request-log.ts"() {
+    "use strict";
+    init_log();
+    LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
+    notes = /* @__PURE__ */ new WeakMap();
+    format = "text";
+    threshold = LEVELS.info;
+    serverName = "kervan";
+  }
+});
+
+// templates/runtime/cancel.ts
+function registerCall(principal, id, entry) {
+  const key = keyOf(principal, id);
+  let set = running.get(key);
+  if (!set) running.set(key, set = /* @__PURE__ */ new Set());
+  set.add(entry);
+  return () => {
+    set.delete(entry);
+    if (set.size === 0 && running.get(key) === set) running.delete(key);
+  };
+}
+function cancelFrom(principal, params) {
+  if (!isObject(params)) return 0;
+  const id = params.requestId;
+  if (typeof id !== "string" && typeof id !== "number") return 0;
+  const set = running.get(keyOf(principal, id));
+  if (!set) return 0;
+  for (const entry of set) {
+    entry.cancelled = true;
+    entry.controller.abort();
+  }
+  return set.size;
+}
+var running, keyOf;
+var init_cancel = __esm({
+  "templates/runtime/cancel.ts"() {
+    "use strict";
+    init_jsonrpc();
+    running = /* @__PURE__ */ new Map();
+    keyOf = (principal, id) => `${principal}\0${typeof id}:${String(id)}`;
+  }
+});
+
 // templates/runtime/health.ts
 function serveHealth(req, res) {
   const path = (req.url ?? "").split("?")[0];
@@ -983,11 +1094,15 @@ async function startHttp(core, opts) {
   const allowedHosts = hostAllowList(opts.host, [...opts.allowedHosts, ...opts.gate.hosts]);
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
-  async function serve(req, res, msg, core2) {
+  async function serve(req, res, msg, core2, principal) {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === void 0 || isLegacyVersion(version));
+    const tool6 = msg.method === "tools/call" && typeof params?.name === "string" && core2.tools.has(params.name) ? params.name : void 0;
+    annotate(res, { method: msg.method, tool: tool6, id: msg.id, era: legacy ? "2025-11-25" : "2026-07-28" });
     const { controller, release } = trackCall();
+    const entry = { cancelled: false, controller };
+    const unregister = registerCall(principal.id, msg.id, entry);
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
@@ -1012,9 +1127,16 @@ data: ${JSON.stringify(message2)}
     try {
       reply = await dispatch(core2, msg, route2, controller.signal, notify);
     } finally {
+      unregister();
       release();
     }
-    if (res.destroyed || controller.signal.aborted) return;
+    if (entry.cancelled && !res.destroyed) {
+      annotate(res, { outcome: "cancelled" });
+      if (!streaming) res.writeHead(202);
+      return void res.end();
+    }
+    if (res.destroyed || controller.signal.aborted) return annotate(res, { outcome: "aborted" });
+    annotate(res, { outcome: "error" in reply ? `error_${reply.error.code}` : reply.result.isError === true ? "tool_error" : "ok" });
     const body = replyMessage(msg.id, reply);
     if (streaming) return void res.end(`event: message
 data: ${body}
@@ -1050,6 +1172,7 @@ data: ${body}
     const principal = await opts.gate.authenticate(req, res);
     if (principal === null) return;
     const view = opts.gate.viewFor(principal);
+    annotate(res, { principal: principal.id });
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
@@ -1068,20 +1191,28 @@ data: ${body}
     const inbound = classify(value);
     if (inbound.kind === "bad") return sendJson(res, 400, errorMessage(inbound.id, inbound.error));
     if (inbound.kind !== "request") {
+      if (inbound.kind === "notification") {
+        annotate(res, { method: inbound.msg.method });
+        if (inbound.msg.method === "notifications/cancelled") annotate(res, { outcome: `cancelled_${cancelFrom(principal.id, inbound.msg.params)}` });
+      }
       res.writeHead(202);
       return void res.end();
     }
     const { method, params } = inbound.msg;
-    if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) return opts.gate.refuseCall(res);
+    if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) {
+      annotate(res, { method, id: inbound.msg.id, outcome: "insufficient_scope" });
+      return opts.gate.refuseCall(res);
+    }
     markBusy(req.socket, true);
     try {
-      await serve(req, res, inbound.msg, view);
+      await serve(req, res, inbound.msg, view, principal);
     } finally {
       markBusy(req.socket, false);
     }
   }
   const server2 = http.createServer(serverOptions(opts.limits), (req, res) => {
     trackRequest(req, res);
+    beginRequest(req, res);
     handle(req, res).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");
@@ -1135,6 +1266,8 @@ var init_http = __esm({
     init_log();
     init_shutdown();
     init_drain();
+    init_request_log();
+    init_cancel();
     init_health();
     MAX_BODY_BYTES = 4 * 1024 * 1024;
     ENDPOINT = "/mcp";
@@ -1143,7 +1276,7 @@ var init_http = __esm({
 });
 
 // templates/runtime/auth/bearer.ts
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash as createHash2, timingSafeEqual } from "node:crypto";
 function bearerVerifier(tokens, env = process.env) {
   const known = tokens.map((t) => {
     const name = t.env;
@@ -1164,7 +1297,7 @@ var init_bearer = __esm({
   "templates/runtime/auth/bearer.ts"() {
     "use strict";
     init_types();
-    sha256 = (text) => createHash("sha256").update(text, "utf8").digest();
+    sha256 = (text) => createHash2("sha256").update(text, "utf8").digest();
   }
 });
 
@@ -2441,14 +2574,14 @@ function startStdio(core) {
   const send2 = (line2) => {
     if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
   };
-  const keyOf = (id) => `${typeof id}:${String(id)}`;
+  const keyOf2 = (id) => `${typeof id}:${String(id)}`;
   const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
   const maybeExit = () => {
     if (ended && pending.size === 0) void shutdown(0);
   };
   async function answer(msg) {
     const { method, params } = msg;
-    const key = keyOf(msg.id);
+    const key = keyOf2(msg.id);
     const { controller, release } = trackCall();
     const entry = { controller, cancelled: false };
     pending.set(key, entry);
@@ -2479,7 +2612,7 @@ function startStdio(core) {
   }
   function notification(msg) {
     if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      const entry = pending.get(keyOf(msg.params.requestId));
+      const entry = pending.get(keyOf2(msg.params.requestId));
       if (entry) {
         entry.cancelled = true;
         entry.controller.abort();
@@ -2621,6 +2754,8 @@ async function main(def, opts) {
   if (!opts.http) return startStdio(core);
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));
   const { createAuthGate: createAuthGate2 } = await Promise.resolve().then(() => (init_gate(), gate_exports));
+  const { configureRequestLog: configureRequestLog2 } = await Promise.resolve().then(() => (init_request_log(), request_log_exports));
+  configureRequestLog2(def.name, opts.serving);
   let gate;
   try {
     const auth = resolveAuth(def.http?.auth, opts.serving);
@@ -3210,7 +3345,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
   const slots = new Slots(limits.concurrency, limits.queue);
   const rate = cfg.rateLimit ? new RateLimiter(cfg.rateLimit.calls, cfg.rateLimit.windowMs) : void 0;
   const live = /* @__PURE__ */ new Set();
-  const running = /* @__PURE__ */ new Set();
+  const running2 = /* @__PURE__ */ new Set();
   let stopped = false;
   const startup6 = () => checkExecStartup(cfg);
   const shutdown2 = async () => {
@@ -3219,7 +3354,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
     for (const pgid of live) killGroup(pgid, "SIGTERM");
     let timer;
     const grace = new Promise((resolve) => (timer = setTimeout(resolve, limits.killGraceMs)).unref());
-    await Promise.race([Promise.allSettled([...running]), grace]);
+    await Promise.race([Promise.allSettled([...running2]), grace]);
     clearTimeout(timer);
     for (const pgid of live) killGroup(pgid, "SIGKILL");
     live.clear();
@@ -3270,10 +3405,10 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
         signal: ctx.signal,
         live
       });
-      running.add(run);
+      running2.add(run);
       const stopProgress = heartbeat(ctx, bound.command, limits.progressIntervalMs);
       const r = await run.finally(() => {
-        running.delete(run);
+        running2.delete(run);
         stopProgress();
       });
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);

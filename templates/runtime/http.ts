@@ -14,6 +14,9 @@ import { onShutdown, trackCall } from "./shutdown.js";
 import type { Core } from "./core.js";
 import type { AuthGate } from "./auth/gate.js";
 import { installDrain, trackRequest } from "./drain.js";
+import { annotate, beginRequest } from "./request-log.js";
+import { cancelFrom, registerCall } from "./cancel.js";
+import type { Principal } from "./auth/types.js";
 import { serveHealth } from "./health.js";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -62,11 +65,15 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
 
-  async function serve(req: IncomingMessage, res: ServerResponse, msg: JsonRpcRequest, core: Core): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, msg: JsonRpcRequest, core: Core, principal: Principal): Promise<void> {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === undefined || isLegacyVersion(version));
+    const tool = msg.method === "tools/call" && typeof params?.name === "string" && core.tools.has(params.name) ? params.name : undefined;
+    annotate(res, { method: msg.method, tool, id: msg.id, era: legacy ? "2025-11-25" : "2026-07-28" });
     const { controller, release } = trackCall();
+    const entry = { cancelled: false, controller };
+    const unregister = registerCall(principal.id, msg.id, entry);
     // Closing the response stream is the cancellation signal on this transport.
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
@@ -92,9 +99,17 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     try {
       reply = await dispatch(core, msg, route, controller.signal, notify);
     } finally {
+      unregister();
       release();
     }
-    if (res.destroyed || controller.signal.aborted) return;
+    if (entry.cancelled && !res.destroyed) {
+      // The spec says a cancelled request gets no answer: end the stream, or accept with no body.
+      annotate(res, { outcome: "cancelled" });
+      if (!streaming) res.writeHead(202);
+      return void res.end();
+    }
+    if (res.destroyed || controller.signal.aborted) return annotate(res, { outcome: "aborted" });
+    annotate(res, { outcome: "error" in reply ? `error_${reply.error.code}` : (reply.result as { isError?: boolean }).isError === true ? "tool_error" : "ok" });
     const body = replyMessage(msg.id, reply);
     if (streaming) return void res.end(`event: message\ndata: ${body}\n\n`);
     if ("error" in reply) {
@@ -127,6 +142,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     const principal = await opts.gate.authenticate(req, res);
     if (principal === null) return;
     const view = opts.gate.viewFor(principal);
+    annotate(res, { principal: principal.id });
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
@@ -145,15 +161,23 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     const inbound = classify(value);
     if (inbound.kind === "bad") return sendJson(res, 400, errorMessage(inbound.id, inbound.error));
     if (inbound.kind !== "request") {
-      // Notifications (and stray responses) are accepted with no body; cancellation here is closing the stream.
+      // Notifications (and stray responses) are accepted with no body. A 2025 client's notifications/cancelled
+      // stops its own request (same principal); closing the response stream cancels too.
+      if (inbound.kind === "notification") {
+        annotate(res, { method: inbound.msg.method });
+        if (inbound.msg.method === "notifications/cancelled") annotate(res, { outcome: `cancelled_${cancelFrom(principal.id, inbound.msg.params)}` });
+      }
       res.writeHead(202);
       return void res.end();
     }
     const { method, params } = inbound.msg;
-    if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) return opts.gate.refuseCall(res);
+    if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) {
+      annotate(res, { method, id: inbound.msg.id, outcome: "insufficient_scope" });
+      return opts.gate.refuseCall(res);
+    }
     markBusy(req.socket, true);
     try {
-      await serve(req, res, inbound.msg, view);
+      await serve(req, res, inbound.msg, view, principal);
     } finally {
       markBusy(req.socket, false);
     }
@@ -161,6 +185,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
 
   const server = http.createServer(serverOptions(opts.limits), (req, res) => {
     trackRequest(req, res);
+    beginRequest(req, res);
     handle(req, res).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");

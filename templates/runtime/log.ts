@@ -16,6 +16,11 @@ function markBroken(): void {
 }
 
 export function log(message: string): void {
+  writeStderr(`${prefix}: ${message}\n`);
+}
+
+/** One already-formatted line (request logs), with the same EPIPE safety. */
+export function writeStderr(line: string): void {
   if (broken) return;
   const stderr = process.stderr;
   if (!listening) {
@@ -24,7 +29,7 @@ export function log(message: string): void {
   }
   if (stderr.destroyed || !stderr.writable) return markBroken();
   try {
-    stderr.write(`${prefix}: ${message}\n`);
+    stderr.write(line);
   } catch {
     markBroken();
   }

@@ -27,6 +27,8 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
   if (!opts.http) return startStdio(core);
   const { startHttp } = await import("./http.js");
   const { createAuthGate } = await import("./auth/gate.js");
+  const { configureRequestLog } = await import("./request-log.js");
+  configureRequestLog(def.name, opts.serving);
   let gate;
   try {
     const auth = resolveAuth(def.http?.auth, opts.serving);

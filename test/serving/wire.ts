@@ -10,11 +10,11 @@ export interface Answer {
 
 export const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
-export function httpRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent | false; signal?: AbortSignal } = {}): Promise<Answer> {
+export function httpRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent | false; signal?: AbortSignal; localAddress?: string } = {}): Promise<Answer> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? "GET", headers: opts.headers, agent: opts.agent, signal: opts.signal },
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? "GET", headers: opts.headers, agent: opts.agent, signal: opts.signal, localAddress: opts.localAddress },
       (res) => {
         let data = "";
         res.setEncoding("utf8");
