@@ -7,6 +7,7 @@ import type { ServerPlan } from "./model/plan.js";
 import type { SourceFile } from "./model/spec.js";
 import { sha256 } from "./shared/hash.js";
 import { byCodeUnit } from "./shared/order.js";
+import { READ_LIMITS, readRegularFile } from "./shared/read-bounded.js";
 import { generatedManifests, inputHash, MANIFEST, readManifest, sourceHash, type StoredManifest } from "./manifest.js";
 
 export type Cached = { name: string; files: EmittedFile[] };
@@ -29,7 +30,7 @@ export function unchanged(sources: SourceFile[], outRoot: string): Cached[] | un
     for (const [path, h] of Object.entries(inputs)) {
       if (path === source.path) continue;
       try {
-        if (sha256(readFileSync(join(dirname(source.path), path), "utf8")) !== h) return undefined;
+        if (sha256(readRegularFile(join(dirname(source.path), path), READ_LIMITS.schemaFileBytes)) !== h) return undefined;
       } catch {
         return undefined;
       }

@@ -1,10 +1,12 @@
 // load: YAML/JSON text -> plain data with source positions kept for every JSON pointer.
-import { readFileSync } from "node:fs";
-import { dirname, resolve, relative } from "node:path";
+import { realpathSync } from "node:fs";
+import { dirname, isAbsolute, resolve, relative, sep } from "node:path";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { LoadedSpec, Position, SourceFile } from "./model/spec.js";
 import { sha256 } from "./shared/hash.js";
+import { inspectAliases, unshare } from "./shared/yaml-aliases.js";
+import { READ_LIMITS, ReadRefused, readRegularFile, sizeText } from "./shared/read-bounded.js";
 
 export function escapePointer(segment: string | number): string {
   return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
@@ -14,7 +16,8 @@ interface Parsed {
   doc: unknown;
   positions: Record<string, Position>;
   keyPositions: Record<string, Position>;
-  errors: { message: string; pos: Position }[];
+  /** Parse errors; `code` is set for documents that parse but are refused (aliases). */
+  errors: { message: string; pos: Position; code?: string }[];
 }
 
 function parseWithPositions(text: string): Parsed {
@@ -45,9 +48,47 @@ function parseWithPositions(text: string): Parsed {
     }
   };
   walk(document.contents, "");
-  const errors = document.errors.map((e) => ({ message: e.message.split("\n")[0], pos: at(e.pos[0]) }));
-  const doc = errors.length ? undefined : document.toJS({ maxAliasCount: 100 });
-  return { doc, positions, keyPositions, errors };
+  // yaml reports its own stack overflow on very deep nesting; said plainly here.
+  const plain = (m: string) => (m.startsWith("Maximum call stack size exceeded") ? "the document nests too deeply" : m.split("\n")[0]);
+  const errors = document.errors.map((e) => ({ message: plain(e.message), pos: at(e.pos[0]) }));
+  if (errors.length) return { doc: undefined, positions, keyPositions, errors };
+  // Aliases are bounded here (see load-aliases.ts), so yaml's own count, which refuses a spec that
+  // merely uses an anchor a hundred times, is switched off.
+  const aliases = inspectAliases(document);
+  if (aliases.problem) return { doc: undefined, positions, keyPositions, errors: [{ code: "KV107", message: aliases.problem.message, pos: at(aliases.problem.offset) }] };
+  const data = document.toJS({ maxAliasCount: -1 });
+  return { doc: aliases.any ? unshare(data) : data, positions, keyPositions, errors };
+}
+
+const describe = (v: unknown) => (Array.isArray(v) ? "a list" : v === null ? "null" : typeof v === "string" ? "a string" : `a ${typeof v}`);
+
+/**
+ * Reads the schema file an `@path` reference names. The path is relative to the spec's folder and
+ * must stay inside it (symbolic links included), so a spec cannot pull in files from elsewhere on
+ * the machine; the file must be a regular file of at most READ_LIMITS.schemaFileBytes.
+ */
+function readInclude(specFile: string, ref: string): { text: string; target: string } | { problem: string; code: string } {
+  const folder = dirname(specFile);
+  if (isAbsolute(ref)) return { code: "KV104", problem: `schema file ${ref} is an absolute path; @file paths are relative to the spec's folder and stay inside it` };
+  const target = resolve(folder, ref);
+  const inside = (root: string, p: string) => {
+    const r = relative(root, p);
+    return r !== "" && !r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r);
+  };
+  if (!inside(resolve(folder), target)) return { code: "KV104", problem: `schema file ${ref} is outside the spec's folder; @file paths stay inside it` };
+  let real: string;
+  try {
+    real = realpathSync(target);
+  } catch {
+    return { code: "KV102", problem: `cannot read schema file ${ref} (resolved to ${relative(process.cwd(), target) || target})` };
+  }
+  if (!inside(realpathSync(resolve(folder)), real)) return { code: "KV104", problem: `schema file ${ref} links to a file outside the spec's folder; @file paths stay inside it` };
+  try {
+    return { text: readRegularFile(real, READ_LIMITS.schemaFileBytes), target };
+  } catch (e) {
+    if (e instanceof ReadRefused) return { code: "KV105", problem: `schema file ${ref} ${e.message}` };
+    return { code: "KV102", problem: `cannot read schema file ${ref} (resolved to ${relative(process.cwd(), target) || target})` };
+  }
 }
 
 /** Replaces `input: "@path"` references with the referenced schema file's contents. */
@@ -63,23 +104,26 @@ function resolveIncludes(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
       const value = holder[field];
       if (typeof value !== "string" || !value.startsWith("@")) continue;
       const pointer = key === "output" ? `/tools/${i}/output/schema` : `/tools/${i}/input`;
-      const target = resolve(dirname(spec.file), value.slice(1));
+      const ref = value.slice(1);
       const pos = spec.positions[pointer] ?? { line: 1, column: 1 };
-      let text: string;
-      try {
-        text = readFileSync(target, "utf8");
-      } catch {
-        diagnostics.push(diag("KV102", `cannot read schema file ${value.slice(1)} (resolved to ${relative(process.cwd(), target) || target})`, spec.file, pos, pointer));
+      const read = readInclude(spec.file, ref);
+      if ("problem" in read) {
+        diagnostics.push(diag(read.code, read.problem, spec.file, pos, pointer));
         continue;
       }
-      const parsed = parseWithPositions(text);
+      const parsed = parseWithPositions(read.text);
       if (parsed.errors.length) {
         const e = parsed.errors[0];
-        diagnostics.push(diag("KV101", `schema file ${value.slice(1)} is not valid YAML/JSON: ${e.message} (at ${e.pos.line}:${e.pos.column})`, spec.file, pos, pointer));
+        const what = e.code ? `is refused: ${e.message}` : `is not valid YAML/JSON: ${e.message}`;
+        diagnostics.push(diag(e.code ?? "KV101", `schema file ${ref} ${what} (at ${e.pos.line}:${e.pos.column})`, spec.file, pos, pointer));
+        continue;
+      }
+      if (typeof parsed.doc !== "boolean" && (!parsed.doc || typeof parsed.doc !== "object" || Array.isArray(parsed.doc))) {
+        diagnostics.push(diag("KV106", `schema file ${ref} holds ${describe(parsed.doc)}, not a JSON Schema (an object or a boolean)`, spec.file, pos, pointer));
         continue;
       }
       holder[field] = parsed.doc;
-      spec.includes[relative(dirname(spec.file), target).split("\\").join("/")] = sha256(text);
+      spec.includes[relative(dirname(spec.file), read.target).split("\\").join("/")] = sha256(read.text);
       // Everything inside the included schema points back at the line that included it.
       for (const p of Object.keys(parsed.positions)) spec.positions[pointer + p] = pos;
       for (const p of Object.keys(parsed.keyPositions)) spec.keyPositions[pointer + p] = pos;
@@ -92,17 +136,22 @@ function diag(code: string, message: string, file: string, pos: Position, pointe
 }
 
 export function loadSource(source: SourceFile, diagnostics: Diagnostic[]): LoadedSpec {
-  const parsed = parseWithPositions(source.text);
+  const bytes = Buffer.byteLength(source.text);
+  const tooLarge = bytes > READ_LIMITS.specBytes;
+  const parsed: Parsed = tooLarge
+    ? { doc: undefined, positions: {}, keyPositions: {}, errors: [{ message: `the spec is ${bytes} bytes; the limit is ${sizeText(READ_LIMITS.specBytes)}`, pos: { line: 1, column: 1 } }] }
+    : parseWithPositions(source.text);
   const spec: LoadedSpec = {
     file: source.path,
     doc: parsed.doc,
     positions: parsed.positions,
     keyPositions: parsed.keyPositions,
-    lines: source.text.split(/\r?\n/),
+    lines: tooLarge ? [] : source.text.split(/\r?\n/),
     includes: {},
     hash: sha256(source.text),
   };
-  for (const e of parsed.errors) diagnostics.push(diag("KV101", `invalid YAML: ${e.message}`, source.path, e.pos, ""));
+  if (tooLarge) diagnostics.push(diag("KV103", parsed.errors[0].message, source.path, parsed.errors[0].pos, ""));
+  else for (const e of parsed.errors) diagnostics.push(diag(e.code ?? "KV101", e.code ? e.message : `invalid YAML: ${e.message}`, source.path, e.pos, ""));
   if (!parsed.errors.length) resolveIncludes(spec, diagnostics);
   return spec;
 }

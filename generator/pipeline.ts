@@ -3,6 +3,8 @@
 // (Bundling runs on the emitted sources in memory, before write, so `--check` compares the bundle too.)
 // Under `--verbose` each stage reports its name and time.
 import type { Diagnostic } from "./model/diagnostic.js";
+import { SpecRefused } from "./shared/refusal.js";
+import { at } from "./check/locate.js";
 import type { EmittedFile, WriteReport } from "./model/output.js";
 import type { SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
@@ -87,7 +89,15 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   const files: EmittedFile[] = [];
   for (const p of emitPlan.servers) {
     const serverStarted = performance.now();
-    const built = await buildServer(p, options.check ? undefined : options.outRoot, timer);
+    let built: Awaited<ReturnType<typeof buildServer>>;
+    try {
+      built = await buildServer(p, options.check ? undefined : options.outRoot, timer);
+    } catch (e) {
+      const spec = e instanceof SpecRefused ? specs.find((s) => s.file === e.file) : undefined;
+      if (!spec) throw e;
+      const refused = e as SpecRefused;
+      return { diagnostics: [...warnings, at(spec, refused.code, refused.message, refused.pointer)], servers: [] };
+    }
     files.push(...built.files);
     options.progress?.(p.server.name, performance.now() - serverStarted, built.cached);
   }

@@ -8,6 +8,7 @@ import type { RawTool, RuleContext } from "../kinds/types.js";
 import { checkShape } from "./spec-shape.js";
 import { checkSchemaLimits, type SchemaProblem } from "./schema-limits.js";
 import { at } from "./locate.js";
+import { checkDocumentKeys } from "./document-keys.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
@@ -55,6 +56,7 @@ export function check(specs: LoadedSpec[]): Diagnostic[] {
   const servers = new Map<string, string>();
   for (const spec of specs) {
     if (spec.doc === undefined) continue;
+    out.push(...checkDocumentKeys(spec));
     const shape = checkShape(spec);
     out.push(...shape);
     if (shape.length) continue; // rule tables assume the shape holds

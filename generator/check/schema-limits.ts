@@ -6,6 +6,7 @@ import type { Json } from "../../templates/runtime/types.js";
 import { DRAFT_2020_12 } from "../shared/schema.js";
 import { checkMcpHeaders, MCP_HEADER } from "./mcp-header.js";
 import { pythonDifference } from "../shared/pattern-portability.js";
+import { checkRefLoops } from "./ref-loops.js";
 
 export const SCHEMA_LIMITS = { depth: 32, nodes: 2000, combinators: 64, bytes: 64 * 1024, patternLength: 512 };
 
@@ -93,6 +94,7 @@ export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void
   if (nodes > SCHEMA_LIMITS.nodes) problems.push({ code: "KV505", message: `schema has ${nodes} subschemas; the limit is ${SCHEMA_LIMITS.nodes}`, pointer: "" });
   if (combinators > SCHEMA_LIMITS.combinators) problems.push({ code: "KV506", message: `schema uses ${combinators} anyOf/oneOf/allOf keywords; the limit is ${SCHEMA_LIMITS.combinators}`, pointer: "" });
   checkMcpHeaders(schema, problems);
+  if (!problems.some((p) => p.code === "KV502" || p.code === "KV504" || p.code === "KV505")) checkRefLoops(schema, problems);
   if (!problems.some((p) => p.severity !== "warning")) compiles(schema, problems);
 }
 

@@ -1,8 +1,9 @@
 // Finds spec files: a file, or every .yaml/.yml/.json spec directly in a folder (sorted).
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { SourceFile } from "../model/spec.js";
 import { byCodeUnit } from "../shared/order.js";
+import { READ_LIMITS, ReadRefused, readRegularFile } from "../shared/read-bounded.js";
 
 export class UsageError extends Error {}
 
@@ -23,6 +24,16 @@ export function readSources(paths: string[]): SourceFile[] {
   }
   if (!files.length) throw new UsageError(`no spec files found in ${paths.join(", ")}`);
   return [...new Set(files)]
-    .map((f) => ({ path: relative(process.cwd(), f).split("\\").join("/") || f, text: readFileSync(f, "utf8") }))
+    .map((f) => ({ path: relative(process.cwd(), f).split("\\").join("/") || f, text: readSpec(f) }))
     .sort((a, b) => byCodeUnit(a.path, b.path));
+}
+
+/** A spec file: a regular file within the size limit (a device such as /dev/zero would read forever). */
+function readSpec(file: string): string {
+  try {
+    return readRegularFile(file, READ_LIMITS.specBytes);
+  } catch (e) {
+    if (e instanceof ReadRefused) throw new UsageError(`spec file ${file} ${e.message}`);
+    throw new UsageError(`cannot read spec file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }

@@ -1,10 +1,10 @@
 // The CLI form: `--tool --name N [options] --exec CMD ARGS... [--tool ...]` becomes a spec document,
 // which then goes through the same pipeline as a YAML spec. Flag names follow the seed's CLI form.
-import { readFileSync } from "node:fs";
 import { stringify } from "yaml";
 import type { SourceFile } from "../model/spec.js";
 import { UsageError } from "./sources.js";
 import { CLI_SOURCE } from "../shared/sources.js";
+import { READ_LIMITS, ReadRefused, readRegularFile } from "../shared/read-bounded.js";
 
 export { CLI_SOURCE };
 
@@ -37,9 +37,9 @@ function readSchema(value: string): unknown {
   let text = value;
   if (value.startsWith("@")) {
     try {
-      text = readFileSync(value.slice(1), "utf8");
-    } catch {
-      throw new UsageError(`cannot read input schema file ${value.slice(1)}`);
+      text = readRegularFile(value.slice(1), READ_LIMITS.schemaFileBytes);
+    } catch (e) {
+      throw new UsageError(e instanceof ReadRefused ? `input schema file ${value.slice(1)} ${e.message}` : `cannot read input schema file ${value.slice(1)}`);
     }
   }
   try {

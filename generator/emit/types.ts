@@ -6,6 +6,34 @@ import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
 import { indentTypes } from "./indent.js";
+import { SpecRefused } from "../shared/refusal.js";
+
+// json-schema-to-typescript calls methods such as hasOwnProperty on every object of the schema, so
+// a property named after a member of Object.prototype broke it. Such names are renamed to
+// placeholders for the compiler and put back in its output (all of them are plain identifiers).
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+const KEY_PLACEHOLDER = "KervanPrototypeName";
+
+function renamePrototypeNames(schema: Json, names: string[]): void {
+  const rename = (key: string) => {
+    if (!PROTOTYPE_NAMES.has(key)) return key;
+    if (!names.includes(key)) names.push(key);
+    return `${KEY_PLACEHOLDER}${names.indexOf(key)}X`;
+  };
+  const visit = (node: Json): void => {
+    if (!node || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    for (const key of Object.keys(node)) {
+      const value = node[key];
+      if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
+      if ((key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions" || key === "dependentSchemas") && value && typeof value === "object" && !Array.isArray(value)) {
+        node[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), v]));
+      } else if (key === "required" && Array.isArray(value)) node[key] = value.map((v) => (typeof v === "string" ? rename(v) : v));
+      visit(node[key]);
+    }
+  };
+  visit(schema);
+}
 
 /** A copy whose type names are ours: nested titles dropped, $defs named after the tool, so tools never collide. */
 function prepare(schema: Record<string, Json>, typeName: string): Record<string, Json> {
@@ -18,6 +46,15 @@ function prepare(schema: Record<string, Json>, typeName: string): Record<string,
   };
   strip(copy, true);
   delete copy.title;
+  // Defaults and examples never shape a type; dropped, no value in them can trip the compiler.
+  const drop = (node: Json): void => {
+    if (!node || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(drop);
+    delete node.default;
+    delete node.examples;
+    for (const [k, v] of Object.entries(node)) if (k !== "enum" && k !== "const") drop(v);
+  };
+  drop(copy);
   for (const key of ["$defs", "definitions"]) {
     const defs = copy[key];
     if (defs && typeof defs === "object" && !Array.isArray(defs)) {
@@ -38,7 +75,10 @@ async function typeOf(schema: Record<string, Json>, name: string): Promise<strin
   const key = JSON.stringify(schema);
   let text = compiledTypes.get(key);
   if (!text) {
-    text = compile(prepare(schema, PLACEHOLDER) as object, PLACEHOLDER, {
+    const prepared = prepare(schema, PLACEHOLDER);
+    const names: string[] = [];
+    renamePrototypeNames(prepared, names);
+    text = compile(prepared as object, PLACEHOLDER, {
       bannerComment: "",
       format: false,
       additionalProperties: false,
@@ -46,17 +86,31 @@ async function typeOf(schema: Record<string, Json>, name: string): Promise<strin
       ignoreMinAndMaxItems: true, // maxItems: 20 would otherwise become a union of 21 tuple types
       declareExternallyReferenced: true,
       $refOptions: { resolve: { external: false, file: false, http: false } } as object,
-    });
+    }).then((out) => out.replace(new RegExp(`${KEY_PLACEHOLDER}(\\d+)X`, "g"), (_, i: string) => names[Number(i)]));
     compiledTypes.set(key, text);
   }
   return (await text).replaceAll(PLACEHOLDER, name);
 }
 
+/**
+ * The types of one schema. json-schema-to-typescript cannot read every schema ajv accepts; when it
+ * fails, the spec is refused at the schema's place with its reason instead of crashing the build.
+ */
+async function typeAt(schema: Record<string, Json>, name: string, origin: { file: string; pointer: string }): Promise<string> {
+  try {
+    return await typeOf(schema, name);
+  } catch (e) {
+    const reason = ((e as Error)?.message ?? String(e)).split("\n")[0];
+    throw new SpecRefused("KV515", `TypeScript types cannot be derived from this schema (json-schema-to-typescript: ${reason})`, origin.file, origin.pointer);
+  }
+}
+
 export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
   const parts: string[] = [];
   for (const t of plan.tools) {
-    parts.push(await typeOf(t.tool.inputSchema, t.inputType));
-    if (t.outputType && t.tool.outputSchema) parts.push(await typeOf(t.tool.outputSchema, t.outputType));
+    const { file, pointer } = t.tool.origin;
+    parts.push(await typeAt(t.tool.inputSchema, t.inputType, { file, pointer: `${pointer}/input` }));
+    if (t.outputType && t.tool.outputSchema) parts.push(await typeAt(t.tool.outputSchema, t.outputType, { file, pointer: `${pointer}/output/schema` }));
   }
   const body = indentTypes(parts.join("\n\n"));
   return { path: `${plan.dir}/src/types.ts`, contents: `${header(plan.server.origin.file)}\n\n${body}` };
