@@ -1,4 +1,4 @@
-// kervan: init | gen | serve | audit | changelog | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
+// kervan: init | gen | serve | audit | deploy | changelog | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,6 +12,7 @@ import { generatorVersion } from "./manifest.js";
 import { sha256 } from "./shared/hash.js";
 import { auditCommand, changelogCommand } from "./cli/audit.js";
 import { initCommand } from "./cli/init.js";
+import { deployCommand, DEPLOY_OPTIONS } from "./cli/deploy.js";
 
 const USAGE = `kervan ${"<version>"}: MCP servers from YAML tool specs
 
@@ -25,6 +26,10 @@ Usage:
   kervan changelog OLD NEW [--server NAME] [--out DIR]
                            compare two versions of a server (manifest files, server folders or git
                            revisions of DIR); exit 1 when a change is breaking
+  kervan deploy SERVER --target docker|kubernetes|nginx [--out DIR] [--dest DIR] [--replicas N]
+                           [--port P] [--drain-ms MS] [--drain-grace-ms MS] [--image NAME]
+                           [--upstreams HOST:PORT,...] [--listen ADDR]
+                           deployment artifacts (Dockerfile, Kubernetes manifests, nginx upstream)
   kervan schema            print kervan.schema.json (the spec format, for editors)
 
 Tool options (CLI form, per --tool block):
@@ -43,7 +48,7 @@ interface Parsed {
   toolArgs: string[];
 }
 
-const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version", "--dir"]);
+const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version", "--dir", ...DEPLOY_OPTIONS]);
 
 function parseArgs(args: string[]): Parsed {
   const first = args.indexOf("--tool");
@@ -142,6 +147,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "gen") return gen(p);
   if (command === "serve") return serve(p);
   if (command === "audit") return auditCommand(p.positional, p.options);
+  if (command === "deploy") return deployCommand(p.positional, p.options);
   if (command === "changelog") return changelogCommand(p.positional, p.options);
   if (command === "schema") {
     process.stdout.write(JSON.stringify(specSchema(), null, 2) + "\n");

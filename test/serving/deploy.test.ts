@@ -1,0 +1,83 @@
+// `kervan deploy`: the Kubernetes manifests validate against the Kubernetes API schemas of the
+// kubernetes-models package, and say what the issue asks of them; the Dockerfile and nginx config too.
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseAllDocuments } from "yaml";
+import { Deployment } from "kubernetes-models/apps/v1/Deployment";
+import { Service } from "kubernetes-models/v1/Service";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
+import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
+
+function deploy(server: string, target: string, ...args: string[]): string {
+  const dest = mkdtempSync(join(tmpdir(), "kervan-deploy-"));
+  const run = spawnSync(process.execPath, ["bin/kervan.mjs", "deploy", server, "--target", target, "--dest", dest, ...args], { encoding: "utf8" });
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  const file = target === "docker" ? "Dockerfile" : target === "kubernetes" ? "kubernetes.yaml" : "nginx.conf";
+  return readFileSync(join(dest, file), "utf8");
+}
+
+const MODELS: Record<string, new (data: any) => { validate(): void }> = { Deployment, Service, PodDisruptionBudget, HorizontalPodAutoscaler };
+
+describe("kervan deploy --target kubernetes", () => {
+  const docs = parseAllDocuments(deploy("github-issues", "kubernetes", "--drain-ms", "20000", "--replicas", "2")).map((d) => d.toJS());
+  const byKind = Object.fromEntries(docs.map((d) => [d.kind, d]));
+
+  it("writes a Deployment, Service, PodDisruptionBudget and HorizontalPodAutoscaler valid against the Kubernetes API schemas", () => {
+    expect(docs.map((d) => d.kind)).toEqual(["Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler"]);
+    for (const doc of docs) expect(() => new MODELS[doc.kind](doc).validate(), doc.kind).not.toThrow();
+  });
+
+  it("a broken manifest does not validate (the check can fail)", () => {
+    const broken = structuredClone(byKind.Deployment);
+    broken.spec.template.spec.containers[0].readinessProbe.httpGet.port = { not: "a port" };
+    expect(() => new Deployment(broken).validate()).toThrow();
+  });
+
+  it("probes /healthz and /readyz, drains within a termination grace above --drain-ms, runs locked down", () => {
+    const pod = byKind.Deployment.spec.template.spec;
+    const c = pod.containers[0];
+    expect(c.livenessProbe.httpGet.path).toBe("/healthz");
+    expect(c.readinessProbe.httpGet.path).toBe("/readyz");
+    expect(c.args).toEqual(expect.arrayContaining(["--drain-ms", "20000", "--host", "0.0.0.0"]));
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(20000 + 5000);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] } });
+    expect(byKind.Deployment.spec.replicas).toBe(2);
+  });
+
+  it("references the spec's secrets from a Secret, never with values", () => {
+    const env = byKind.Deployment.spec.template.spec.containers[0].env;
+    expect(env).toEqual([{ name: "GITHUB_TOKEN", valueFrom: { secretKeyRef: { name: "github-issues-secrets", key: "GITHUB_TOKEN" } } }]);
+  });
+});
+
+describe("kervan deploy --target docker and nginx", () => {
+  it("the Dockerfile runs the one bundle as a non-root user", () => {
+    const text = deploy("validator", "docker");
+    expect(text).toMatch(/^COPY .*server\.mjs \/app\/server\.mjs$/m);
+    expect(text).toMatch(/^USER 1000:1000$/m);
+    expect(text).toContain("--read-only");
+    expect(text).not.toMatch(/npm (install|ci)/);
+  });
+
+  it("the nginx upstream has every replica, SSE unbuffered, and never retries non-idempotent requests", () => {
+    const text = deploy("validator", "nginx", "--upstreams", "10.0.0.1:8080,10.0.0.2:8080,10.0.0.3:8080");
+    expect(text.match(/^\s+server 10\.0\.0\.\d:8080 /gm)).toHaveLength(3);
+    expect(text).toContain("proxy_buffering off;");
+    expect(text).toMatch(/proxy_next_upstream error timeout;/);
+    expect(text).not.toContain("non_idempotent;");
+  });
+
+  it("refuses an unknown target or server", () => {
+    const bad = spawnSync(process.execPath, ["bin/kervan.mjs", "deploy", "validator", "--target", "helm"], { encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("deploy needs --target docker, kubernetes or nginx");
+    const missing = spawnSync(process.execPath, ["bin/kervan.mjs", "deploy", "nope", "--target", "docker"], { encoding: "utf8" });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("no generated server nope");
+  });
+});
