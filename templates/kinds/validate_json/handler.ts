@@ -8,7 +8,7 @@ import { MatcherPool } from "./matcher/pool.js";
 import { PATTERN_BUDGET_MS, validateDocument } from "./run-document.js";
 import { formatFeedback } from "./schema/feedback.js";
 import { prepareSchema, type Prepared } from "./schema/prepare.js";
-import { SchemaRefusal } from "./schema/refusal.js";
+import { refusals, SchemaRefusal } from "./schema/refusal.js";
 
 export interface ValidateJsonOptions {
   /**
@@ -54,7 +54,12 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
   const cache = new Map<string, Prepared | SchemaRefusal>();
 
   const prepare = (schema: unknown): Prepared | SchemaRefusal => {
-    const key = JSON.stringify(schema);
+    let key: string;
+    try {
+      key = JSON.stringify(schema);
+    } catch {
+      return new SchemaRefusal(refusals.tooDeep()); // too deep for the stack (a parsed argument has no cycles)
+    }
     const hit = cache.get(key);
     if (hit) {
       cache.delete(key);
@@ -65,8 +70,10 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
     try {
       prepared = prepareSchema(schema);
     } catch (e) {
-      if (!(e instanceof SchemaRefusal)) throw e;
-      prepared = e;
+      // Walking and compiling recurse per schema level: only absurd nesting can exhaust the stack.
+      if (e instanceof RangeError) prepared = new SchemaRefusal(refusals.tooDeep());
+      else if (!(e instanceof SchemaRefusal)) throw e;
+      else prepared = e;
     }
     if (cache.size >= SCHEMA_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(key, prepared);

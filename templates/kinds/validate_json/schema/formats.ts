@@ -53,5 +53,5 @@ const CHECKS: Record<string, (s: string) => boolean> = {
 export function formatCheck(draft: Draft, format: string): ((s: string) => boolean) | null {
   if (draft >= 2019) return null;
   if (draft === 4 && (format === "date" || format === "time" || format === "uuid")) return null; // not draft-04 formats
-  return CHECKS[format] ?? null;
+  return Object.hasOwn(CHECKS, format) ? CHECKS[format] : null; // never Object.prototype's members
 }

@@ -3,8 +3,10 @@ import { quoteValue } from "../../../runtime/clip.js";
 import type { Compiler } from "./compile.js";
 import { deepEqual, enumMatcher } from "./equal.js";
 import { formatCheck } from "./formats.js";
+import { refusals, SchemaRefusal } from "./refusal.js";
 import { fail, isObject, jsonType, type Check } from "./types.js";
 
+// Looked up with Object.hasOwn only: "constructor" or "toString" must not find Object.prototype's members.
 const TYPE_TESTS: Record<string, (v: unknown) => boolean> = {
   null: (v) => v === null,
   boolean: (v) => typeof v === "boolean",
@@ -14,6 +16,8 @@ const TYPE_TESTS: Record<string, (v: unknown) => boolean> = {
   integer: (v) => Number.isInteger(v),
   string: (v) => typeof v === "string",
 };
+
+const TYPE_NAMES = "array, boolean, integer, null, number, object or string";
 
 /** Code points, not UTF-16 units, as JSON Schema counts string length. */
 export function codePointLength(s: string): number {
@@ -49,7 +53,14 @@ const found = (v: unknown) => `found ${quoteValue(v)}`;
 
 export function scalarKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   if (s.type !== undefined) {
-    const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t): t is string => typeof t === "string" && t in TYPE_TESTS);
+    const list = Array.isArray(s.type) ? s.type : [s.type];
+    list.forEach((t, i) => {
+      if (typeof t === "string" && !Object.hasOwn(TYPE_TESTS, t)) {
+        const where = Array.isArray(s.type) ? `${ptr}/type/${i}` : `${ptr}/type`;
+        throw new SchemaRefusal(refusals.notASchema(where, `${JSON.stringify(t)} is not a JSON Schema type (${TYPE_NAMES})`));
+      }
+    });
+    const types = list.filter((t): t is string => typeof t === "string");
     const tests = types.map((t) => TYPE_TESTS[t]);
     const want = types.join(" or ");
     const at = `${ptr}/type`;
