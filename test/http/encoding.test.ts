@@ -42,6 +42,23 @@ describe("path segments", () => {
     expect(up.seen).toHaveLength(0);
   });
 
+  // ".." percent-encoded n times over (the tool's own encoding adds one more level).
+  const encodedTimes = (s: string, n: number) => Array.from({ length: n }).reduce<string>((v) => v.replace(/%/g, "%25"), s.replace(/\./g, "%2e"));
+  it.each([3, 4, 5, 6, 9])("\"..\" percent-encoded %i times over is refused too", async (n) => {
+    for (const value of [encodedTimes("..", n - 1), encodedTimes("a/../b", n - 1), encodedTimes("%2E%2E", n - 1)]) {
+      const out = await call(toolConfig({ path: [[lit("items")], [input("id")]] }), { id: value });
+      expect(out.isError, value).toBe(true);
+      expect(out.text).toMatch(/input\.id must not be or contain a "\." or "\.\." path segment|input\.id is percent-encoded too many times over/);
+    }
+    expect(up.seen).toHaveLength(0);
+  });
+
+  it("a value that keeps decoding past any sensible depth is refused, not decoded forever", async () => {
+    const out = await call(toolConfig({ path: [[lit("items")], [input("id")]] }), { id: "%25".repeat(2000) + "2e" });
+    expect(out.isError).toBe(true);
+    expect(up.seen).toHaveLength(0);
+  });
+
   it("a dot segment formed with a literal is refused too", async () => {
     const out = await call(toolConfig({ path: [[lit("."), input("id")]] }), { id: "." });
     expect(out.isError).toBe(true);

@@ -128,6 +128,25 @@ describe("byte cap", () => {
     expect(out).toEqual({ isError: true, text: "the response body is larger than the 2000-byte limit (stopped reading)" });
   });
 
+  it("refuses a stack of more than a few content codings before building any decoder", async () => {
+    const many = Array.from({ length: 3000 }, () => "gzip").join(","); // as many as fit node's 16 KiB header limit
+    up.route = (_q, res) => res.writeHead(200, { "content-encoding": many }).end("x");
+    const out = await handler()({}, ctx());
+    expect(out).toEqual({ isError: true, text: "the upstream answered with 3000 content codings; at most 3 are decoded" });
+    // Repeated header lines count together.
+    up.route = (_q, res) => {
+      res.setHeader("content-encoding", ["gzip", "gzip", "br", "deflate"]);
+      res.end("x");
+    };
+    expect((await handler()({}, ctx())).text).toBe("the upstream answered with 4 content codings; at most 3 are decoded");
+  });
+
+  it("decodes a stack of up to three codings", async () => {
+    const body = gzipSync(gzipSync(gzipSync(Buffer.from('{"ok":true}'))));
+    up.route = (_q, res) => res.writeHead(200, { "content-encoding": "gzip, gzip, gzip" }).end(body);
+    expect(await handler()({}, ctx())).toEqual({ value: { ok: true } });
+  });
+
   it("a body exactly at the cap is fine", async () => {
     up.route = (_q, res) => res.end(JSON.stringify("z".repeat(cap - 2)));
     expect((await handler({ maxResponseBytes: cap })({}, ctx())).value).toHaveLength(cap - 2);
