@@ -2853,15 +2853,15 @@ function render(parts, vals, encode2, encodeLit = same) {
 function describe2(p) {
   return "input" in p ? `input.${p.input}` : "secret" in p ? `secret ${p.secret}` : "literal";
 }
+var MAX_DECODE_ROUNDS = 16;
+var ASCII_ESCAPE = /%([0-7][0-9A-Fa-f])/g;
 function fullyDecoded(s) {
-  for (let i = 0; i < 4 && s.includes("%"); i++) {
-    try {
-      s = decodeURIComponent(s);
-    } catch {
-      break;
-    }
+  for (let i = 0; i < MAX_DECODE_ROUNDS; i++) {
+    const next = s.replace(ASCII_ESCAPE, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    if (next === s) return s;
+    s = next;
   }
-  return s;
+  return void 0;
 }
 function pathSegment(parts, vals) {
   if (parts.every((p) => "lit" in p)) return parts.map((p) => p.lit).join("");
@@ -2872,7 +2872,9 @@ function pathSegment(parts, vals) {
   }
   const who = parts.filter((p) => !("lit" in p)).map(describe2).join(", ");
   if (seg === "") throw new ToolFault(`${who} must not be empty: it is a URL path segment`);
-  if (fullyDecoded(seg).split(/[/\\]/).some((c) => c === "." || c === "..")) {
+  const plain = fullyDecoded(seg);
+  if (plain === void 0) throw new ToolFault(`${who} is percent-encoded too many times over to check it for "." and ".." segments`);
+  if (plain.split(/[/\\]/).some((c) => c === "." || c === "..")) {
     throw new ToolFault(`${who} must not be or contain a "." or ".." path segment`);
   }
   return seg;
@@ -3080,9 +3082,10 @@ function base64Cores(bytes) {
   const cores = [];
   for (let offset = 0; offset < 3; offset++) {
     const all = Buffer.concat([Buffer.alloc(offset), bytes]);
-    let b64 = all.toString("base64").replace(/=+$/, "");
-    if (all.length % 3 !== 0) b64 = b64.slice(0, -1);
-    const core = b64.slice([0, 2, 3][offset]);
+    const unpadded = all.toString("base64").replace(/=+$/, "");
+    const start = [0, 2, 3][offset];
+    if (all.length % 3 !== 0) cores.push(unpadded.slice(start));
+    const core = (all.length % 3 !== 0 ? unpadded.slice(0, -1) : unpadded).slice(start);
     if (core.length >= 4) cores.push(core);
   }
   cores.push(bytes.toString("base64"));
@@ -3099,6 +3102,7 @@ function makeRedactor(secrets) {
     let s = re.test(input) ? input.replace(re, REDACTED) : input;
     if (s.includes("\\")) s = redactInView(s, JSON_ESCAPE, decodeJsonEscape, re);
     if (s.includes("%")) s = redactInView(s, PERCENT_CHAR, decodePercent, re);
+    if (MARKUP_HINT.test(s)) s = redactInView(s, MARKUP, decodeMarkup, re);
     return s;
   };
   const json2 = (v) => {
@@ -3116,6 +3120,15 @@ function makeRedactor(secrets) {
 var JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|["\\/bfnrt])/g;
 var PERCENT_CHAR = /%[0-7][0-9A-Fa-f]|%[CDcd][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){2}|%[Ff][0-7](?:%[89ABab][0-9A-Fa-f]){3}/g;
 var SIMPLE = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "	" };
+var MARKUP = /<[^<>]{0,256}>|&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});|&(?:amp|lt|gt|quot|apos);|[\r\n\0]/g;
+var MARKUP_HINT = /[<&\r\n\0]/;
+var NAMED = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
+function decodeMarkup(m) {
+  if (m.length === 1 || m[0] === "<") return "";
+  if (m[1] !== "#") return NAMED[m] ?? m;
+  const code = m[2] === "x" || m[2] === "X" ? parseInt(m.slice(3, -1), 16) : parseInt(m.slice(2, -1), 10);
+  return code > 0 && code <= 1114111 ? String.fromCodePoint(code) : m;
+}
 function decodeJsonEscape(m) {
   return m[1] === "u" ? String.fromCharCode(parseInt(m.slice(2), 16)) : SIMPLE[m[1]];
 }
@@ -3358,9 +3371,11 @@ function readBody2(res, max, z) {
     });
   });
 }
+var MAX_CODINGS = 3;
 function decodersFor(z, header) {
   if (!header) return [];
   const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
+  if (codings.length > MAX_CODINGS) throw new ToolFault(`the upstream answered with ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`);
   const zflush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
   return codings.reverse().map((c) => {
     if (c === "gzip" || c === "x-gzip") return z.createGunzip(zflush);

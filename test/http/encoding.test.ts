@@ -54,8 +54,9 @@ describe("path segments", () => {
   });
 
   it("a value that keeps decoding past any sensible depth is refused, not decoded forever", async () => {
-    const out = await call(toolConfig({ path: [[lit("items")], [input("id")]] }), { id: "%25".repeat(2000) + "2e" });
+    const out = await call(toolConfig({ path: [[lit("items")], [input("id")]] }), { id: "%" + "25".repeat(2000) + "2e" });
     expect(out.isError).toBe(true);
+    expect(out.text).toBe('input.id is percent-encoded too many times over to check it for "." and ".." segments');
     expect(up.seen).toHaveLength(0);
   });
 

@@ -76,16 +76,23 @@ function describe(p: Part): string {
   return "input" in p ? `input.${p.input}` : "secret" in p ? `secret ${p.secret}` : "literal";
 }
 
-/** Decodes repeatedly, so `%2e%2e` and `%252e%252e` are seen as the dots an upstream may see. */
-function fullyDecoded(s: string): string {
-  for (let i = 0; i < 4 && s.includes("%"); i++) {
-    try {
-      s = decodeURIComponent(s);
-    } catch {
-      break;
-    }
+/** How many rounds of percent-decoding a path value may need; more is refused rather than guessed at. */
+const MAX_DECODE_ROUNDS = 16;
+const ASCII_ESCAPE = /%([0-7][0-9A-Fa-f])/g;
+
+/**
+ * Decodes ASCII escapes repeatedly, so `%2e%2e`, `%252e%252e` and deeper nestings are seen as the dots
+ * an upstream may see (the separators and dots are ASCII; each escape is decoded on its own, so one
+ * malformed escape cannot stop the rest from being seen). Undefined when it is still decoding after
+ * MAX_DECODE_ROUNDS rounds.
+ */
+function fullyDecoded(s: string): string | undefined {
+  for (let i = 0; i < MAX_DECODE_ROUNDS; i++) {
+    const next = s.replace(ASCII_ESCAPE, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    if (next === s) return s;
+    s = next;
   }
-  return s;
+  return undefined;
 }
 
 /** One path segment: literals raw (checked at creation), values percent-encoded. */
@@ -100,7 +107,9 @@ export function pathSegment(parts: Part[], vals: Values): string {
   const who = parts.filter((p) => !("lit" in p)).map(describe).join(", ");
   if (seg === "") throw new ToolFault(`${who} must not be empty: it is a URL path segment`);
   // Refused even when encoded: some upstreams and proxies decode %2F or %2e before routing.
-  if (fullyDecoded(seg).split(/[/\\]/).some((c) => c === "." || c === "..")) {
+  const plain = fullyDecoded(seg);
+  if (plain === undefined) throw new ToolFault(`${who} is percent-encoded too many times over to check it for "." and ".." segments`);
+  if (plain.split(/[/\\]/).some((c) => c === "." || c === "..")) {
     throw new ToolFault(`${who} must not be or contain a "." or ".." path segment`);
   }
   return seg;

@@ -53,9 +53,11 @@ function base64Cores(bytes: Buffer): string[] {
   const cores: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
     const all = Buffer.concat([Buffer.alloc(offset), bytes]);
-    let b64 = all.toString("base64").replace(/=+$/, "");
-    if (all.length % 3 !== 0) b64 = b64.slice(0, -1); // the last char also depends on what follows
-    const core = b64.slice([0, 2, 3][offset]); // chars that mix in the preceding bytes
+    const unpadded = all.toString("base64").replace(/=+$/, "");
+    const start = [0, 2, 3][offset]; // chars that mix in the preceding bytes
+    // The last char also depends on what follows, unless nothing follows: both forms, the longer wins.
+    if (all.length % 3 !== 0) cores.push(unpadded.slice(start));
+    const core = (all.length % 3 !== 0 ? unpadded.slice(0, -1) : unpadded).slice(start);
     if (core.length >= 4) cores.push(core);
   }
   // the whole, padded encoding too, so a bare base64 echo leaves no tail behind
@@ -75,6 +77,9 @@ export function makeRedactor(secrets: Iterable<string>): Redactor {
     // Mixed spellings (some characters escaped, some not) only show once escapes are decoded.
     if (s.includes("\\")) s = redactInView(s, JSON_ESCAPE, decodeJsonEscape, re);
     if (s.includes("%")) s = redactInView(s, PERCENT_CHAR, decodePercent, re);
+    // Markup and framing: tags between characters, numeric entities, base64 wrapped in lines,
+    // UTF-16 text read as UTF-8 (a NUL beside every ASCII character).
+    if (MARKUP_HINT.test(s)) s = redactInView(s, MARKUP, decodeMarkup, re);
     return s;
   };
   const json = (v: Json): Json => {
@@ -94,6 +99,18 @@ export function makeRedactor(secrets: Iterable<string>): Redactor {
 const JSON_ESCAPE = /\\(?:u[0-9A-Fa-f]{4}|["\\/bfnrt])/g;
 const PERCENT_CHAR = /%[0-7][0-9A-Fa-f]|%[CDcd][0-9A-Fa-f]%[89ABab][0-9A-Fa-f]|%[Ee][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){2}|%[Ff][0-7](?:%[89ABab][0-9A-Fa-f]){3}/g;
 const SIMPLE: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
+const MARKUP = /<[^<>]{0,256}>|&#(?:[0-9]{1,7}|[xX][0-9a-fA-F]{1,6});|&(?:amp|lt|gt|quot|apos);|[\r\n\0]/g;
+const MARKUP_HINT = /[<&\r\n\0]/;
+const NAMED: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
+
+/** A tag, line break or NUL stands for nothing; an entity for its character. */
+function decodeMarkup(m: string): string {
+  if (m.length === 1 || m[0] === "<") return "";
+  if (m[1] !== "#") return NAMED[m] ?? m;
+  const code = m[2] === "x" || m[2] === "X" ? parseInt(m.slice(3, -1), 16) : parseInt(m.slice(2, -1), 10);
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+}
 
 function decodeJsonEscape(m: string): string {
   return m[1] === "u" ? String.fromCharCode(parseInt(m.slice(2), 16)) : SIMPLE[m[1]!]!;

@@ -175,10 +175,14 @@ function readBody(res: IncomingMessage, max: number, z: typeof import("node:zlib
   });
 }
 
+/** Real stacks have one coding, rarely two; each decoder costs memory, so a long list is refused unbuilt. */
+const MAX_CODINGS = 3;
+
 /** Decoders for a Content-Encoding list, in the order to apply them (the last coding applied first). */
 function decodersFor(z: typeof import("node:zlib"), header: string | undefined): Transform[] {
   if (!header) return [];
   const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
+  if (codings.length > MAX_CODINGS) throw new ToolFault(`the upstream answered with ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`);
   // Like fetch, a truncated compressed body yields what was decoded instead of an error.
   const zflush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
   return codings.reverse().map((c) => {
