@@ -4411,7 +4411,7 @@ var CHECKS = {
 function formatCheck(draft, format2) {
   if (draft >= 2019) return null;
   if (draft === 4 && (format2 === "date" || format2 === "time" || format2 === "uuid")) return null;
-  return CHECKS[format2] ?? null;
+  return Object.hasOwn(CHECKS, format2) ? CHECKS[format2] : null;
 }
 
 // templates/kinds/validate_json/schema/kw-scalar.ts
@@ -4424,6 +4424,7 @@ var TYPE_TESTS = {
   integer: (v) => Number.isInteger(v),
   string: (v) => typeof v === "string"
 };
+var TYPE_NAMES = "array, boolean, integer, null, number, object or string";
 function codePointLength(s) {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
@@ -4452,7 +4453,14 @@ function isMultipleOf(v, m) {
 var found = (v) => `found ${quoteValue(v)}`;
 function scalarKeywords(c, s, ptr, out) {
   if (s.type !== void 0) {
-    const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t) => typeof t === "string" && t in TYPE_TESTS);
+    const list = Array.isArray(s.type) ? s.type : [s.type];
+    list.forEach((t, i) => {
+      if (typeof t === "string" && !Object.hasOwn(TYPE_TESTS, t)) {
+        const where2 = Array.isArray(s.type) ? `${ptr}/type/${i}` : `${ptr}/type`;
+        throw new SchemaRefusal(refusals.notASchema(where2, `${JSON.stringify(t)} is not a JSON Schema type (${TYPE_NAMES})`));
+      }
+    });
+    const types = list.filter((t) => typeof t === "string");
     const tests = types.map((t) => TYPE_TESTS[t]);
     const want = types.join(" or ");
     const at = `${ptr}/type`;
@@ -4704,7 +4712,12 @@ function createValidateJsonHandler(options = {}) {
   if (options.prewarm !== false && isMainThread && !String(script()).endsWith(".ts")) pool.warm();
   const cache2 = /* @__PURE__ */ new Map();
   const prepare = (schema) => {
-    const key = JSON.stringify(schema);
+    let key;
+    try {
+      key = JSON.stringify(schema);
+    } catch {
+      return new SchemaRefusal(refusals.tooDeep());
+    }
     const hit = cache2.get(key);
     if (hit) {
       cache2.delete(key);
@@ -4715,8 +4728,9 @@ function createValidateJsonHandler(options = {}) {
     try {
       prepared = prepareSchema(schema);
     } catch (e) {
-      if (!(e instanceof SchemaRefusal)) throw e;
-      prepared = e;
+      if (e instanceof RangeError) prepared = new SchemaRefusal(refusals.tooDeep());
+      else if (!(e instanceof SchemaRefusal)) throw e;
+      else prepared = e;
     }
     if (cache2.size >= SCHEMA_CACHE_SIZE) cache2.delete(cache2.keys().next().value);
     cache2.set(key, prepared);
