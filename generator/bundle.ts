@@ -7,8 +7,8 @@ import { builtinModules } from "node:module";
 import { join, posix } from "node:path";
 import type { EmittedFile, BundleResult } from "./model/output.js";
 import type { ServerPlan } from "./model/plan.js";
-import { PACKAGE_ROOT, TEMPLATES } from "./paths.js";
-import { allKinds } from "./kinds/index.js";
+import { PACKAGE_ROOT } from "./paths.js";
+import { runtimeModules } from "./kinds/index.js";
 import { header } from "./emit/header.js";
 
 // Named like the checked-in folder so comments in the bundle point at the real emitted sources.
@@ -51,11 +51,9 @@ function packagesOf(meta: Metafile): Record<string, string> {
   return Object.fromEntries(Object.entries(found).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** `@kervan/runtime` and each kind's runtime module (`@kervan/kinds/<key>`), resolved to their folders. */
+/** `@kervan/runtime` and each kind's runtime module (`@kervan/kinds/<key>`), resolved to their files. */
 function runtimeAliases(): Record<string, string> {
-  const aliases: Record<string, string> = { "@kervan/runtime": join(TEMPLATES, "runtime/index.ts") };
-  for (const kind of allKinds()) aliases[`@kervan/kinds/${kind.key}`] = join(PACKAGE_ROOT, kind.runtime.dir);
-  return aliases;
+  return Object.fromEntries(Object.entries(runtimeModules()).map(([specifier, file]) => [specifier, join(PACKAGE_ROOT, file)]));
 }
 
 export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {

@@ -85,7 +85,7 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...stage("lint", timer, () => lint(specs, servers))];
   // --strict holds every warning, the check stage's too, to the bar of an error.
   if (options.strict && warnings.length) return { diagnostics: strictLint(warnings), servers: [] };
-  const emitPlan = stage("plan", timer, () => plan(servers));
+  const emitPlan = stage("plan", timer, () => plan(servers, { outRoot: options.outRoot }));
   const files: EmittedFile[] = [];
   for (const p of emitPlan.servers) {
     const serverStarted = performance.now();

@@ -1,7 +1,9 @@
 // plan: every output path and identifier decided once, collisions resolved here so emitters only look up.
 import type { ServerIR } from "./model/ir.js";
 import type { EmitPlan, ServerPlan, ToolPlan } from "./model/plan.js";
+import { join, relative, resolve, sep } from "node:path";
 import { ident, typeName } from "./shared/codegen.js";
+import { PACKAGE_ROOT } from "./paths.js";
 
 function unique(base: string, taken: Set<string>): string {
   let name = base;
@@ -10,7 +12,12 @@ function unique(base: string, taken: Set<string>): string {
   return name;
 }
 
-export function planServer(server: ServerIR): ServerPlan {
+/** The output root's place relative to the package root, as the emitted tsconfig needs it. */
+export interface PlanOptions {
+  outRoot: string;
+}
+
+export function planServer(server: ServerIR, options: PlanOptions): ServerPlan {
   const files = new Set<string>();
   const types = new Set<string>();
   const tools = server.tools.map((tool): ToolPlan => {
@@ -27,9 +34,10 @@ export function planServer(server: ServerIR): ServerPlan {
       ...(tool.outputSchema ? { validateOutput: `validate_${stem}_output` } : {}),
     };
   });
-  return { server, dir: server.name, tools };
+  const packageRoot = relative(join(resolve(options.outRoot), server.name), PACKAGE_ROOT).split(sep).join("/") || ".";
+  return { server, dir: server.name, packageRoot, tools };
 }
 
-export function plan(servers: ServerIR[]): EmitPlan {
-  return { servers: servers.map(planServer) };
+export function plan(servers: ServerIR[], options: PlanOptions): EmitPlan {
+  return { servers: servers.map((s) => planServer(s, options)) };
 }

@@ -5,6 +5,7 @@ import { emitValidators } from "./validators.js";
 import { emitTypes } from "./types.js";
 import { emitToolModule } from "./tool-module.js";
 import { emitEntry } from "./entry.js";
+import { emitTsconfig } from "./tsconfig.js";
 
 export async function emitServer(plan: ServerPlan): Promise<EmittedFile[]> {
   return [
@@ -12,5 +13,6 @@ export async function emitServer(plan: ServerPlan): Promise<EmittedFile[]> {
     ...plan.tools.map((t) => emitToolModule(plan, t)),
     await emitTypes(plan),
     ...emitValidators(plan),
+    emitTsconfig(plan),
   ];
 }

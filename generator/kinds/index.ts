@@ -43,6 +43,17 @@ export function kindFor(tool: { kind: string }): AnyKind {
 /** The definition of a kind by name, when it exists (older manifests may name a kind no longer known). */
 export const findKind = (key: string): AnyKind | undefined => allKinds().find((k) => k.key === key);
 
+/**
+ * The modules emitted code imports and the file each resolves to (relative to the package root):
+ * the runtime core and each kind's runtime. Declared here once, for the bundler and for the
+ * tsconfig emitted beside every server's sources.
+ */
+export function runtimeModules(): Record<string, string> {
+  const modules: Record<string, string> = { "@kervan/runtime": "templates/runtime/index.ts" };
+  for (const kind of allKinds()) modules[`@kervan/kinds/${kind.key}`] = `${kind.runtime.dir}/index.ts`;
+  return modules;
+}
+
 /** A normalized tool: the one place where a kind's config joins the union typed by kind name. */
 export function toolIR<C>(kind: ToolKind<C, any>, base: ToolIRBase, config: C): ToolIR {
   return { ...base, kind: kind.key, config } as ToolIR;

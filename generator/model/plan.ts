@@ -19,6 +19,8 @@ export interface ServerPlan {
   server: ServerIR;
   /** Folder of the server relative to the output root: the server name. */
   dir: string;
+  /** The package root (where the runtime lives) relative to the server's folder, with forward slashes. */
+  packageRoot: string;
   tools: ToolPlan[];
 }
 

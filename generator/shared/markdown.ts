@@ -1,7 +1,10 @@
 // Small Markdown helpers: inline code that survives backticks, and table cells that survive pipes.
 import type { Json } from "../../templates/runtime/types.js";
+import { commentText } from "./codegen.js";
 
-export function code(text: string): string {
+export function code(raw: string): string {
+  // Line breaks and control characters shown as escapes: one span stays on its line.
+  const text = commentText(raw);
   const runs = text.match(/`+/g) ?? [];
   const fence = "`".repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";

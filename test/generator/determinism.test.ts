@@ -4,10 +4,23 @@
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { generate } from "../../generator/pipeline.js";
 import { readSources } from "../../generator/cli/sources.js";
 import { specSchema } from "../../generator/check/spec-schema.js";
+
+/**
+ * An emitted tsconfig.json names the runtime relative to its own folder, so its bytes depend on
+ * where the output root is; compared with the paths resolved to the package root instead (and the
+ * manifest without that file's hash).
+ */
+function located(path: string, text: string): string {
+  // The manifest records that file's hash: compared without it (the file itself is compared above).
+  if (path.endsWith("kervan.manifest.json")) return text.replace(/\n    "tsconfig\.json": "[0-9a-f]{64}"/, '\n    "tsconfig.json": "<location-dependent>"');
+  if (!path.endsWith("tsconfig.json")) return text;
+  const dir = dirname(path);
+  return text.replace(/"((?:\.\.\/)+)([^"]*)"/g, (_, up: string, rest: string) => JSON.stringify(`<package>/${relative(process.cwd(), resolve(dir, up, rest))}`));
+}
 
 function snapshot(root: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -15,7 +28,7 @@ function snapshot(root: string): Record<string, string> {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else out[relative(root, p)] = readFileSync(p, "utf8");
+      else out[relative(root, p)] = located(p, readFileSync(p, "utf8"));
     }
   };
   walk(root);

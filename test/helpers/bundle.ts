@@ -4,9 +4,6 @@ import { build } from "esbuild";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const runtimeEntry = fileURLToPath(new URL("../../templates/runtime/index.ts", import.meta.url));
 
 export async function bundleEntry(entry: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "kervan-test-"));
@@ -18,7 +15,6 @@ export async function bundleEntry(entry: string): Promise<string> {
     platform: "node",
     format: "esm",
     target: "node20",
-    alias: { "@kervan/runtime": runtimeEntry },
     logLevel: "silent",
   });
   return outfile;
