@@ -2,7 +2,8 @@
 // against the interpreter, through the same multi-round pattern driver the tool uses (with an
 // in-process matcher standing in for the worker). Required tests: 100% of those whose schemas fit the
 // contract; every other group is listed in suite-exclusions.json and must be refused with the
-// contract's sentence. Optional tests are reported, not required.
+// contract's sentence. The counts are exact, per draft, for the required and the optional sets: a
+// change in what passes, fails or is refused fails the test until EXPECTED is updated with it.
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +20,15 @@ const exclusions = JSON.parse(readFileSync(new URL("./suite-exclusions.json", im
   string,
   { file: string; group: string; status: string; refusal: string; reason: string }[]
 >;
+/** Per draft: required tests that must pass, and the optional set's pass / fail / refused counts. */
+const EXPECTED: Record<string, { required: number; refusedGroups: number; optional: { pass: number; fail: number; refused: number } }> = {
+  draft4: { required: 589, refusedGroups: 14, optional: { pass: 217, fail: 81, refused: 21 } },
+  draft6: { required: 798, refusedGroups: 19, optional: { pass: 291, fail: 116, refused: 24 } },
+  draft7: { required: 878, refusedGroups: 23, optional: { pass: 546, fail: 222, refused: 26 } },
+  "draft2019-09": { required: 1151, refusedGroups: 45, optional: { pass: 474, fail: 414, refused: 27 } },
+  "draft2020-12": { required: 1182, refusedGroups: 55, optional: { pass: 479, fail: 416, refused: 31 } },
+};
+
 const DRAFTS: [string, Draft][] = [["draft4", 4], ["draft6", 6], ["draft7", 7], ["draft2019-09", 2019], ["draft2020-12", 2020]];
 
 interface Group { description: string; schema: unknown; tests: { description: string; data: unknown; valid: boolean }[] }
@@ -90,6 +100,13 @@ for (const [dir, draft] of DRAFTS) {
       expect([...listed.keys()].filter((k) => !present.has(k))).toEqual([]);
     });
 
+    it("runs exactly the expected number of required tests (every one passes, above)", () => {
+      const groups = required.flatMap((f) => load(join(root, dir, f)).map((g) => ({ key: `${f}|${g.description}`, n: g.tests.length })));
+      const run = groups.filter((g) => !listed.has(g.key)).reduce((n, g) => n + g.n, 0);
+      console.log(`${dir} required: ${run} tests pass, ${listed.size} groups refused`);
+      expect({ required: run, refusedGroups: listed.size }).toEqual({ required: EXPECTED[dir].required, refusedGroups: EXPECTED[dir].refusedGroups });
+    });
+
     it("reports the optional tests (not required)", async () => {
       let pass = 0;
       let fail = 0;
@@ -111,7 +128,7 @@ for (const [dir, draft] of DRAFTS) {
         }
       }
       console.log(`${dir} optional: ${pass} pass, ${fail} fail, ${refused} refused`);
-      expect(pass + fail + refused).toBeGreaterThan(0);
+      expect({ pass, fail, refused }).toEqual(EXPECTED[dir].optional);
     });
   });
 }

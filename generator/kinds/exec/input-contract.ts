@@ -20,10 +20,8 @@ const isObject = (v: unknown): v is Record<string, Json> => !!v && typeof v === 
 
 /** Checks the schema's own shape; returns the field types when it is usable. */
 export function checkInputSchema(schema: unknown, problems: ContractProblem[]): Record<string, ScalarType> | undefined {
-  if (!isObject(schema)) {
-    problems.push({ code: "KV310", message: "the input schema of an exec tool must be a JSON object", pointer: "" });
-    return undefined;
-  }
+  // Not an object: the spec schema has refused it already (KV203), also when it came from @file.
+  if (!isObject(schema)) return undefined;
   for (const key of Object.keys(schema)) {
     if (!ROOT_KEYS.includes(key)) {
       problems.push({

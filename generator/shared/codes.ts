@@ -1,0 +1,156 @@
+// Every diagnostic code the generator emits: its severity, what it means in one line, and where
+// docs/diagnostics.md explains it (rendered from this table). A test fails when code emits a code
+// missing here, and when a code here has no bad-spec fixture that produces it.
+
+export interface CodeInfo {
+  code: string;
+  severity: "error" | "warning";
+  /** What the code means, in one line. */
+  meaning: string;
+}
+
+const e = (code: string, meaning: string): CodeInfo => ({ code, severity: "error", meaning });
+const w = (code: string, meaning: string): CodeInfo => ({ code, severity: "warning", meaning });
+
+export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] = [
+  {
+    range: "KV1xx",
+    title: "Reading the spec",
+    codes: [e("KV101", "the spec is not valid YAML or JSON (syntax, duplicate keys)"), e("KV102", "an `@file` schema reference cannot be read")],
+  },
+  {
+    range: "KV2xx",
+    title: "The spec's shape (kervan.schema.json)",
+    codes: [
+      e("KV200", "a value breaks another rule of the spec format (a maximum, say)"),
+      e("KV201", "an unknown property (with the closest known one suggested)"),
+      e("KV202", "a required property is missing"),
+      e("KV203", "a value has the wrong type"),
+      e("KV204", "a name does not match its pattern (server and tool names)"),
+      e("KV205", "a value is below its minimum, or a string or list is too short"),
+      e("KV206", "a value is not one of the allowed ones"),
+    ],
+  },
+  {
+    range: "KV3xx",
+    title: "exec tools",
+    codes: [
+      e("KV301", "an argument template is malformed (unclosed or invalid placeholder, stray brace)"),
+      e("KV302", "the command (argv[0]) holds a placeholder: input would choose what runs"),
+      e("KV303", "the command (argv[0]) is empty"),
+      e("KV304", "a path field is not an input field used by argv"),
+      e("KV305", "a path field is not of type string"),
+      e("KV306", "a path field is only part of an argument"),
+      e("KV307", "an empty path in `paths.allow` or `paths.deny`"),
+      e("KV308", "an `env.set` name is not a valid environment variable name"),
+      e("KV309", "an exec tool gives `output` (its output is fixed)"),
+      e("KV311", "a keyword the exec input contract does not support at the schema's root"),
+      e("KV312", "a `title`, `description` or `$comment` is not a string"),
+      e("KV313", "`$schema` is not JSON Schema 2020-12"),
+      e("KV314", "the input schema's `type` is not `object`"),
+      e("KV315", "the input schema is open (`additionalProperties` is not false)"),
+      e("KV316", "the input schema has no `properties` object"),
+      e("KV317", "a property is not an object with a scalar type"),
+      e("KV318", "a keyword exec inputs do not support on a property (they are flat scalars)"),
+      e("KV319", "a property's type is not string, number, integer or boolean"),
+      e("KV320", "`required` is not an array of names"),
+      e("KV321", "a name is listed twice in `required`"),
+      e("KV322", "`required` names something that is not a property"),
+      e("KV323", "a placeholder has no property in the input schema"),
+      e("KV324", "a property is used by no argument template"),
+    ],
+  },
+  {
+    range: "KV4xx",
+    title: "Tools in general, http tools and validate_json",
+    codes: [
+      e("KV401", "a tool has no kind, or more than one"),
+      e("KV402", "a tool that needs a description has none"),
+      e("KV403", "an input schema's type is not `object`"),
+      e("KV404", "two specs use the same server name"),
+      e("KV405", "two tools of a server have the same name"),
+      e("KV411", "an http template is malformed"),
+      e("KV412", "a query parameter names an input that is no property"),
+      e("KV413", "a `{{secrets.X}}` placeholder names an undeclared secret"),
+      e("KV414", "an input placed in a template has a type that place cannot take"),
+      e("KV415", "`baseUrl` holds a placeholder (scheme, host, port and prefix are fixed)"),
+      e("KV416", "`baseUrl` has a query, fragment or credentials"),
+      e("KV417", "the path has `.` or `..` segments"),
+      e("KV418", "an input in the path is optional"),
+      e("KV419", "a spread query parameter's input is not an array of scalars"),
+      e("KV420", "a header name is not a valid token"),
+      e("KV421", "a declared secret is used by no template"),
+      e("KV422", "an input reaches no part of the request"),
+      e("KV423", "a GET, HEAD or DELETE request has a body"),
+      e("KV424", "a body gives both (or neither of) `json` and `form`"),
+      e("KV425", "a JSON body key holds a placeholder"),
+      e("KV426", "`output` gives more than one of select, raw and resource"),
+      e("KV427", "`output` gives none of select, raw and resource"),
+      e("KV428", "`output.select` is not valid JMESPath"),
+      e("KV429", "a mapped query parameter does not map every value of its input's enum"),
+      e("KV430", "a header the HTTP client sets itself (Host, Content-Length, ...)"),
+      e("KV431", "validate_json is given an input or output schema (its own are fixed)"),
+      e("KV432", "an embedded resource output has an output schema"),
+    ],
+  },
+  {
+    range: "KV5xx",
+    title: "Schema limits (every schema in a spec)",
+    codes: [
+      e("KV501", "a `$ref` leaves the document"),
+      e("KV502", "a `$ref` points at nothing in the schema"),
+      e("KV503", "`$id` or a dynamic reference keyword"),
+      e("KV504", "the schema nests deeper than 32 levels"),
+      e("KV505", "the schema has more than 2,000 subschemas"),
+      e("KV506", "the schema uses more than 64 anyOf/oneOf/allOf keywords"),
+      e("KV507", "the schema is more than 64 KiB of JSON"),
+      e("KV508", "a pattern is longer than 512 characters"),
+      e("KV509", "`$schema` is not JSON Schema 2020-12"),
+      e("KV510", "the schema does not compile in strict mode (unknown keyword, bad regular expression)"),
+      e("KV511", "a subschema is neither an object nor a boolean"),
+      e("KV512", "an `x-mcp-header` declaration breaks the MCP rules"),
+      w("KV513", "a pattern means something else to clients that validate with Python's `re`"),
+    ],
+  },
+  {
+    range: "KV6xx",
+    title: "Tool-definition lint (warnings; errors under `--strict`; see docs/audit.md)",
+    codes: [
+      w("KV601", "every tool has a description"),
+      w("KV602", "the description is long enough to say what the tool does"),
+      w("KV603", "the description says more than the tool's name"),
+      w("KV604", "the description says when to use the tool"),
+      w("KV605", "every input property has a description"),
+      w("KV606", "the spec states the tool's annotations"),
+      w("KV607", "the annotations agree with what the tool visibly does"),
+      w("KV608", "a tool returning structured data declares an output schema"),
+      w("KV609", "tool names follow one naming style"),
+      w("KV610", "no two tools have near-identical names or descriptions"),
+      w("KV611", "a server has a manageable number of tools"),
+    ],
+  },
+];
+
+export const CODES: CodeInfo[] = CODE_GROUPS.flatMap((g) => g.codes);
+
+/** The heading anchor of a code in docs/diagnostics.md. */
+export const anchorOf = (code: string): string => `docs/diagnostics.md#${code.toLowerCase()}`;
+
+/** docs/diagnostics.md, rendered from the table. */
+export function renderCodesDoc(): string {
+  const out = [
+    "<!-- Rendered from generator/shared/codes.ts by `npm run update-goldens`; a test keeps them equal. -->",
+    "# Diagnostic codes",
+    "",
+    "Every problem `kervan gen` reports carries a code, its place in the spec (file:line:col and the",
+    "JSON pointer) and a reason. Errors stop the build; warnings do not, unless `--strict` is given.",
+    "Each code below has a spec under test/fixtures/bad-specs (or test/fixtures/lint) that produces it.",
+    "",
+  ];
+  for (const group of CODE_GROUPS) {
+    out.push(`## ${group.range}: ${group.title}`, "", "| Code | Severity | Meaning |", "|---|---|---|");
+    for (const c of group.codes) out.push(`| <a id="${c.code.toLowerCase()}"></a>${c.code} | ${c.severity} | ${c.meaning.replace(/\|/g, "\\|")} |`);
+    out.push("");
+  }
+  return out.join("\n");
+}
