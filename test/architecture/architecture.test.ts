@@ -2,11 +2,11 @@
 // generator/ and templates/ and the layering rules in rules.ts hold, with no exception.
 import { describe, expect, it } from "vitest";
 import { cruise, type ICruiseResult } from "dependency-cruiser";
-import { architectureRules } from "./rules.js";
+import { architectureRules, requiredRules } from "./rules.js";
 
 async function violations(): Promise<string[]> {
   const result = await cruise(["generator", "templates"], {
-    ruleSet: { forbidden: architectureRules() },
+    ruleSet: { forbidden: architectureRules(), required: requiredRules() },
     validate: true,
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
@@ -17,7 +17,7 @@ async function violations(): Promise<string[]> {
 }
 
 describe("architecture", () => {
-  it("stages point down, kinds stand alone, templates never import the generator", { timeout: 120_000 }, async () => {
+  it("stages point down, kinds stand alone, templates never import the generator, one era dispatch", { timeout: 120_000 }, async () => {
     expect(await violations()).toEqual([]);
   });
 

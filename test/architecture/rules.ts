@@ -1,8 +1,9 @@
 // The generator's layering as dependency-cruiser rules. Stages point down: a stage may import an
 // earlier stage, the kinds, shared helpers and model types, never a later stage or the CLI. Kinds
 // never import a stage or each other; shared/ and model/ import neither stages nor kinds; nothing
-// in templates/ (the runtime shipped in every server) imports the generator.
-import type { IRegularForbiddenRuleType } from "dependency-cruiser";
+// in templates/ (the runtime shipped in every server) imports the generator; the stdio and HTTP
+// transports reach the protocol eras only through the one dispatch module.
+import type { IRegularForbiddenRuleType, IRequiredRuleType } from "dependency-cruiser";
 
 /** The stages in pipeline order; each entry is a path pattern under generator/. */
 export const STAGES: [name: string, pattern: string][] = [
@@ -38,6 +39,12 @@ export function architectureRules(): IRegularForbiddenRuleType[] {
     { name: "no-runtime-kind-to-kind", comment: "a kind's runtime imports no other kind's runtime", severity: "error", from: { path: "^templates/kinds/([^/]+)/" }, to: { path: "^templates/kinds/[^/]+/", pathNot: "^templates/kinds/$1/" } },
     { name: "shared-is-the-bottom", comment: "shared/ and model/ import no stage and no kind", severity: "error", from: { path: "^generator/(shared|model)/" }, to: { path: `(${stages}|^generator/kinds/)` } },
     { name: "templates-never-import-the-generator", comment: "the runtime in every server imports nothing of the generator", severity: "error", from: { path: "^templates/" }, to: { path: "^generator/" } },
+    { name: "eras-only-through-dispatch", comment: "the protocol eras are reached through the one shared dispatch", severity: "error", from: { path: "^templates/", pathNot: "^templates/runtime/dispatch\\.ts$" }, to: { path: "^templates/runtime/(modern|legacy)\\.ts$" } },
   );
   return rules;
+}
+
+/** Both transports use the one era dispatch. */
+export function requiredRules(): IRequiredRuleType[] {
+  return [{ name: "transports-share-one-dispatch", severity: "error", module: { path: "^templates/runtime/(stdio|http)\\.ts$" }, to: { path: "^templates/runtime/dispatch\\.ts$" } }];
 }
