@@ -7,16 +7,30 @@ export interface CodeInfo {
   severity: "error" | "warning";
   /** What the code means, in one line. */
   meaning: string;
+  /**
+   * For a code no small spec file can produce (an input of megabytes, a failure while emitting):
+   * the test that produces it instead of a bad-spec fixture.
+   */
+  testedBy?: string;
 }
 
-const e = (code: string, meaning: string): CodeInfo => ({ code, severity: "error", meaning });
+const LIMITS_TEST = "test/generator/spec-limits.test.ts";
+const e = (code: string, meaning: string, testedBy?: string): CodeInfo => ({ code, severity: "error", meaning, ...(testedBy ? { testedBy } : {}) });
 const w = (code: string, meaning: string): CodeInfo => ({ code, severity: "warning", meaning });
 
 export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] = [
   {
     range: "KV1xx",
     title: "Reading the spec",
-    codes: [e("KV101", "the spec is not valid YAML or JSON (syntax, duplicate keys)"), e("KV102", "an `@file` schema reference cannot be read")],
+    codes: [
+      e("KV101", "the spec is not valid YAML or JSON (syntax, duplicate keys)"),
+      e("KV102", "an `@file` schema reference cannot be read"),
+      e("KV103", "the spec file is larger than 4 MiB", LIMITS_TEST),
+      e("KV104", "an `@file` path is absolute or leads outside the spec's folder (links included)"),
+      e("KV105", "an `@file` target is not a regular file, or is larger than 1 MiB", LIMITS_TEST),
+      e("KV106", "an `@file` target holds no JSON Schema (an object or a boolean)"),
+      e("KV107", "YAML aliases expand past the limit, or refer to themselves"),
+    ],
   },
   {
     range: "KV2xx",
@@ -29,6 +43,8 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV204", "a name does not match its pattern (server and tool names)"),
       e("KV205", "a value is below its minimum, or a string or list is too short"),
       e("KV206", "a value is not one of the allowed ones"),
+      e("KV207", "`__proto__` used as a name (it could not reach the server intact)"),
+      e("KV208", "one text or key is longer than 64 Ki characters"),
     ],
   },
   {
@@ -110,6 +126,8 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV511", "a subschema is neither an object nor a boolean"),
       e("KV512", "an `x-mcp-header` declaration breaks the MCP rules"),
       w("KV513", "a pattern means something else to clients that validate with Python's `re`"),
+      e("KV514", "a `$ref` loop that reads no deeper into the value"),
+      e("KV515", "TypeScript types cannot be derived from the schema", LIMITS_TEST),
     ],
   },
   {
@@ -144,12 +162,13 @@ export function renderCodesDoc(): string {
     "",
     "Every problem `kervan gen` reports carries a code, its place in the spec (file:line:col and the",
     "JSON pointer) and a reason. Errors stop the build; warnings do not, unless `--strict` is given.",
-    "Each code below has a spec under test/fixtures/bad-specs (or test/fixtures/lint) that produces it.",
+    "Each code below has a spec under test/fixtures/bad-specs (or test/fixtures/lint) that produces it,",
+    "or, where the input would be megabytes or the fault appears while emitting, a named test.",
     "",
   ];
   for (const group of CODE_GROUPS) {
     out.push(`## ${group.range}: ${group.title}`, "", "| Code | Severity | Meaning |", "|---|---|---|");
-    for (const c of group.codes) out.push(`| <a id="${c.code.toLowerCase()}"></a>${c.code} | ${c.severity} | ${c.meaning.replace(/\|/g, "\\|")} |`);
+    for (const c of group.codes) out.push(`| <a id="${c.code.toLowerCase()}"></a>${c.code} | ${c.severity} | ${c.meaning.replace(/\|/g, "\\|")}${c.testedBy ? ` (tested by ${c.testedBy})` : ""} |`);
     out.push("");
   }
   return out.join("\n");
