@@ -42,6 +42,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
       ...(plan.server.title !== undefined ? { title: plan.server.title } : {}),
       ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
       ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
+      ...(plan.server.telemetry !== undefined ? { telemetry: plan.server.telemetry } : {}),
     },
     inputs: plan.server.inputs,
     sourceHash: sourceHash(plan.server.inputs),

@@ -51,6 +51,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...(typeof s.instructions === "string" ? { instructions: s.instructions } : {}),
       maxOutputChars: max,
       ...normalizeHttp(s.http),
+      ...(s.telemetry === "otlp" ? { telemetry: "otlp" as const } : {}),
       tools,
       origin: { file: spec.file, pointer: "" },
       inputs,

@@ -46,6 +46,10 @@ export function renderAudit(m: Manifest, specFile: string): string {
     "",
     `HTTP authorization set in the spec: ${authText(m.server.http)}.`,
     "",
+    m.server.telemetry === "otlp"
+      ? "OpenTelemetry: spans and the `mcp.server.operation.duration` metric are exported over OTLP/HTTP to `OTEL_EXPORTER_OTLP_ENDPOINT` (the SDK reads its `OTEL_*` variables)."
+      : "OpenTelemetry: off (no SDK in the bundle).",
+    "",
     "## Tools",
     "",
   ];

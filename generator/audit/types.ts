@@ -46,7 +46,7 @@ export interface BundledPackage {
 
 export interface Manifest {
   generator: { name: string; version: string };
-  server: { name: string; version: string; title?: string; instructions?: string; http?: Json };
+  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string };
   inputs: Record<string, string>;
   /** The generator's fingerprint with the input files' hashes: lets an unchanged spec skip every stage. */
   sourceHash: string;

@@ -34,6 +34,7 @@ export function specSchema(): Record<string, Json> {
           instructions: { type: "string", description: "Guidance for the model on using this server's tools." },
           maxOutputChars: { type: "integer", minimum: 100, description: "Default cap on a tool's text output (20000)." },
           http: httpSchema(),
+          telemetry: { enum: ["otlp", "none"], description: "`otlp`: OpenTelemetry spans and the mcp.server.operation.duration metric over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (the SDK is bundled only then)." },
         },
       },
       tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },

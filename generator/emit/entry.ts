@@ -18,12 +18,14 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.title ? [_`title: ${s.title}`] : []),
     ...(s.instructions ? [_`instructions: ${s.instructions}`] : []),
     ...(s.http ? [_`http: ${s.http}`] : []),
+    ...(s.telemetry === "otlp" ? [_`telemetry: ${name("otlpTelemetry")}`] : []),
     _`tools: [${join(parts.map((p) => _`${p.id}.tool`))}]`,
     ...(withStartup.length ? [_`startup() {\n  ${join(withStartup.map((id) => _`${id}.startup();`), "\n  ")}\n}`] : []),
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
   ];
   const statements: Statement[] = [
     importDecl("@kervan/runtime", ["runServer", "type ServerDef"]),
+    ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...plan.tools.map((t): Statement => ({ kind: StructureKind.ImportDeclaration, moduleSpecifier: t.importPath, namespaceImport: name(t.ident).toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),
     (w) => w.blankLineIfLastNot().write("runServer(server);"),

@@ -49,7 +49,8 @@ export const findKind = (key: string): AnyKind | undefined => allKinds().find((k
  * tsconfig emitted beside every server's sources.
  */
 export function runtimeModules(): Record<string, string> {
-  const modules: Record<string, string> = { "@kervan/runtime": "templates/runtime/index.ts" };
+  // @kervan/telemetry is the OpenTelemetry module, imported only by servers whose spec turns telemetry on.
+  const modules: Record<string, string> = { "@kervan/runtime": "templates/runtime/index.ts", "@kervan/telemetry": "templates/runtime/telemetry/otlp.ts" };
   for (const kind of allKinds()) modules[`@kervan/kinds/${kind.key}`] = `${kind.runtime.dir}/index.ts`;
   return modules;
 }

@@ -84,6 +84,8 @@ export interface ServerIR {
   maxOutputChars: number;
   /** Streamable HTTP settings (server.http), defaults filled. */
   http?: { auth?: AuthDef };
+  /** OpenTelemetry export (server.telemetry); absent: none, and no SDK in the bundle. */
+  telemetry?: "otlp";
   /** Sorted by name. */
   tools: ToolIR[];
   origin: Origin;

@@ -768,6 +768,23 @@ var init_modern = __esm({
 
 // templates/runtime/dispatch.ts
 async function dispatch(core, msg, route2, signal, notify) {
+  if (!core.telemetry) return run(core, msg, route2, signal, notify);
+  const meta = isObject(msg.params?._meta) ? msg.params._meta : void 0;
+  const name = msg.params?.name;
+  const end = core.telemetry.begin({
+    method: msg.method,
+    ...msg.method === "tools/call" && typeof name === "string" && core.tools.has(name) ? { tool: name } : {},
+    id: msg.id,
+    version: route2.legacy ? LATEST_LEGACY : typeof meta?.[META_PROTOCOL_VERSION] === "string" ? meta[META_PROTOCOL_VERSION] : void 0,
+    transport: route2.transport ?? "pipe",
+    ...meta ? { meta } : {}
+  });
+  const reply = await run(core, msg, route2, signal, notify);
+  if ("error" in reply) end({ errorType: String(reply.error.code), rpcCode: reply.error.code });
+  else end(reply.result.isError === true ? { errorType: "tool_error" } : {});
+  return reply;
+}
+async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
     if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };
@@ -1122,7 +1139,7 @@ data: ${JSON.stringify(message2)}
 
 `);
     } : void 0;
-    const route2 = { legacy, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const route2 = { legacy, transport: "tcp", checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, controller.signal, notify);
@@ -2237,16 +2254,24 @@ function reasonOf(err) {
 function oauthVerifier(def) {
   const keys = keySet(def);
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  const verified = /* @__PURE__ */ new Map();
   return async (token) => {
+    const now = Date.now();
+    const hit = verified.get(token);
+    if (hit && hit.until > now) return { ok: true, principal: hit.principal };
+    if (hit) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      return { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
+      const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
+      verified.set(token, { principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) });
+      return { ok: true, principal };
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
     }
   };
 }
-var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS;
+var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
 var init_oauth = __esm({
   "templates/runtime/auth/oauth.ts"() {
     "use strict";
@@ -2254,6 +2279,8 @@ var init_oauth = __esm({
     init_types();
     JWKS_COOLDOWN_MS = 3e4;
     JWKS_TIMEOUT_MS = 5e3;
+    VERIFIED_CACHE_MS = 6e4;
+    VERIFIED_CACHE_SIZE = 1e4;
   }
 });
 
@@ -2751,6 +2778,11 @@ async function main(def, opts) {
     fail(def, err);
   }
   const core = createCore(def);
+  if (def.telemetry) {
+    const telemetry = def.telemetry({ name: def.name, version: def.version });
+    core.telemetry = telemetry;
+    onShutdown(() => telemetry.shutdown());
+  }
   if (!opts.http) return startStdio(core);
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));
   const { createAuthGate: createAuthGate2 } = await Promise.resolve().then(() => (init_gate(), gate_exports));
@@ -3394,7 +3426,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
     try {
       if (stopped) return refusal(cfg.tool, "the server is shutting down");
       const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
-      const run = runProcess({
+      const run2 = runProcess({
         command: bound.command,
         args: bound.args,
         cwd,
@@ -3405,10 +3437,10 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
         signal: ctx.signal,
         live
       });
-      running2.add(run);
+      running2.add(run2);
       const stopProgress = heartbeat(ctx, bound.command, limits.progressIntervalMs);
-      const r = await run.finally(() => {
-        running2.delete(run);
+      const r = await run2.finally(() => {
+        running2.delete(run2);
         stopProgress();
       });
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);

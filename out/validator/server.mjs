@@ -768,6 +768,23 @@ var init_modern = __esm({
 
 // templates/runtime/dispatch.ts
 async function dispatch(core, msg, route2, signal, notify) {
+  if (!core.telemetry) return run(core, msg, route2, signal, notify);
+  const meta = isObject(msg.params?._meta) ? msg.params._meta : void 0;
+  const name = msg.params?.name;
+  const end = core.telemetry.begin({
+    method: msg.method,
+    ...msg.method === "tools/call" && typeof name === "string" && core.tools.has(name) ? { tool: name } : {},
+    id: msg.id,
+    version: route2.legacy ? LATEST_LEGACY : typeof meta?.[META_PROTOCOL_VERSION] === "string" ? meta[META_PROTOCOL_VERSION] : void 0,
+    transport: route2.transport ?? "pipe",
+    ...meta ? { meta } : {}
+  });
+  const reply = await run(core, msg, route2, signal, notify);
+  if ("error" in reply) end({ errorType: String(reply.error.code), rpcCode: reply.error.code });
+  else end(reply.result.isError === true ? { errorType: "tool_error" } : {});
+  return reply;
+}
+async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
     if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };
@@ -1122,7 +1139,7 @@ data: ${JSON.stringify(message2)}
 
 `);
     } : void 0;
-    const route2 = { legacy, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const route2 = { legacy, transport: "tcp", checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, controller.signal, notify);
@@ -2237,16 +2254,24 @@ function reasonOf(err) {
 function oauthVerifier(def) {
   const keys = keySet(def);
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  const verified = /* @__PURE__ */ new Map();
   return async (token) => {
+    const now2 = Date.now();
+    const hit = verified.get(token);
+    if (hit && hit.until > now2) return { ok: true, principal: hit.principal };
+    if (hit) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      return { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
+      const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
+      verified.set(token, { principal, until: Math.min(now2 + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) });
+      return { ok: true, principal };
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
     }
   };
 }
-var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS;
+var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
 var init_oauth = __esm({
   "templates/runtime/auth/oauth.ts"() {
     "use strict";
@@ -2254,6 +2279,8 @@ var init_oauth = __esm({
     init_types();
     JWKS_COOLDOWN_MS = 3e4;
     JWKS_TIMEOUT_MS = 5e3;
+    VERIFIED_CACHE_MS = 6e4;
+    VERIFIED_CACHE_SIZE = 1e4;
   }
 });
 
@@ -2751,6 +2778,11 @@ async function main(def, opts) {
     fail(def, err);
   }
   const core = createCore(def);
+  if (def.telemetry) {
+    const telemetry = def.telemetry({ name: def.name, version: def.version });
+    core.telemetry = telemetry;
+    onShutdown(() => telemetry.shutdown());
+  }
   if (!opts.http) return startStdio(core);
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));
   const { createAuthGate: createAuthGate2 } = await Promise.resolve().then(() => (init_gate(), gate_exports));
@@ -3283,8 +3315,8 @@ var refusals = {
 // templates/kinds/validate_json/schema/validate.ts
 function validateInstance(prepared, instance, regex) {
   try {
-    const run = { errors: null, regex };
-    if (prepared.check(instance, run, null, null)) return { valid: true, errors: [] };
+    const run2 = { errors: null, regex };
+    if (prepared.check(instance, run2, null, null)) return { valid: true, errors: [] };
     const full = { errors: [], regex };
     prepared.check(instance, full, null, null);
     return { valid: false, errors: full.errors };
@@ -3906,12 +3938,12 @@ function mergeEval(into, from) {
     for (const i of from.itemSet) into.itemSet.add(i);
   }
 }
-function fail2(run, path, keyword, schemaPath, message2, value) {
-  if (run.errors) run.errors.push({ path, keyword, schemaPath, message: message2, value });
+function fail2(run2, path, keyword, schemaPath, message2, value) {
+  if (run2.errors) run2.errors.push({ path, keyword, schemaPath, message: message2, value });
   return false;
 }
-function child(run, path, key) {
-  return run.errors ? { up: path, key } : null;
+function child(run2, path, key) {
+  return run2.errors ? { up: path, key } : null;
 }
 function isObject3(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -3948,12 +3980,12 @@ function applicatorKeywords(c, s, ptr, out) {
   if (Array.isArray(s.oneOf)) out.push(oneOf2(s.oneOf.map((x, i) => c.node(x, `${ptr}/oneOf/${i}`)), `${ptr}/oneOf`));
   if ("not" in s) {
     const sub = c.node(s.not, `${ptr}/not`);
-    out.push((v, run, path) => {
-      const saved = run.errors;
-      run.errors = null;
-      const matched = sub(v, run, null, null);
-      run.errors = saved;
-      return matched ? fail2(run, path, "not", `${ptr}/not`, `must not match the schema at ${ptr}/not, but does`, v) : true;
+    out.push((v, run2, path) => {
+      const saved = run2.errors;
+      run2.errors = null;
+      const matched = sub(v, run2, null, null);
+      run2.errors = saved;
+      return matched ? fail2(run2, path, "not", `${ptr}/not`, `must not match the schema at ${ptr}/not, but does`, v) : true;
     });
   }
   if (c.draft >= 7 && "if" in s) {
@@ -3961,67 +3993,67 @@ function applicatorKeywords(c, s, ptr, out) {
     const then = "then" in s ? c.node(s.then, `${ptr}/then`) : null;
     const otherwise = "else" in s ? c.node(s.else, `${ptr}/else`) : null;
     if (then || otherwise || c.draft >= 2019) {
-      out.push((v, run, path, ev) => {
-        const saved = run.errors;
-        run.errors = null;
+      out.push((v, run2, path, ev) => {
+        const saved = run2.errors;
+        run2.errors = null;
         const t = ev ? newEval() : null;
-        const holds = cond(v, run, null, t);
-        run.errors = saved;
+        const holds = cond(v, run2, null, t);
+        run2.errors = saved;
         if (holds) {
           if (ev && t) mergeEval(ev, t);
-          return then ? then(v, run, path, ev) : true;
+          return then ? then(v, run2, path, ev) : true;
         }
-        return otherwise ? otherwise(v, run, path, ev) : true;
+        return otherwise ? otherwise(v, run2, path, ev) : true;
       });
     }
   }
 }
-function branches(subs, v, run, path, ev) {
-  const saved = run.errors;
+function branches(subs, v, run2, path, ev) {
+  const saved = run2.errors;
   const ok = [];
   const errs = [];
   for (const sub of subs) {
-    run.errors = [];
+    run2.errors = [];
     const t = ev ? newEval() : null;
-    const held = sub(v, run, path, t);
+    const held = sub(v, run2, path, t);
     ok.push(held);
-    errs.push(run.errors);
+    errs.push(run2.errors);
     if (held && ev && t) mergeEval(ev, t);
   }
-  run.errors = saved;
+  run2.errors = saved;
   return { ok, errs };
 }
 function anyOf(subs, at) {
-  return (v, run, path, ev) => {
-    if (!run.errors) {
+  return (v, run2, path, ev) => {
+    if (!run2.errors) {
       if (!ev) {
-        for (const sub of subs) if (sub(v, run, null, null)) return true;
+        for (const sub of subs) if (sub(v, run2, null, null)) return true;
         return false;
       }
       let any = false;
       for (const sub of subs) {
         const t = newEval();
-        if (sub(v, run, null, t)) {
+        if (sub(v, run2, null, t)) {
           any = true;
           mergeEval(ev, t);
         }
       }
       return any;
     }
-    const r = branches(subs, v, run, path, ev);
+    const r = branches(subs, v, run2, path, ev);
     if (r.ok.includes(true)) return true;
-    run.errors.push({ path, keyword: "anyOf", schemaPath: at, value: v, message: `matches none of the ${subs.length} alternatives of anyOf`, detail: closest(r.errs) });
+    run2.errors.push({ path, keyword: "anyOf", schemaPath: at, value: v, message: `matches none of the ${subs.length} alternatives of anyOf`, detail: closest(r.errs) });
     return false;
   };
 }
 function oneOf2(subs, at) {
-  return (v, run, path, ev) => {
-    if (!run.errors) {
+  return (v, run2, path, ev) => {
+    if (!run2.errors) {
       let count = 0;
       let winner = null;
       for (const sub of subs) {
         const t = ev ? newEval() : null;
-        if (sub(v, run, null, t)) {
+        if (sub(v, run2, null, t)) {
           if (++count > 1) return false;
           winner = t;
         }
@@ -4029,17 +4061,17 @@ function oneOf2(subs, at) {
       if (count === 1 && ev && winner) mergeEval(ev, winner);
       return count === 1;
     }
-    const r = branches(subs, v, run, path, null);
+    const r = branches(subs, v, run2, path, null);
     const held = r.ok.flatMap((ok, i) => ok ? [i] : []);
     if (held.length === 1) {
-      if (ev) subs[held[0]](v, { errors: null, regex: run.regex }, null, ev);
+      if (ev) subs[held[0]](v, { errors: null, regex: run2.regex }, null, ev);
       return true;
     }
     if (held.length === 0) {
-      run.errors.push({ path, keyword: "oneOf", schemaPath: at, value: v, message: `matches none of the ${subs.length} alternatives of oneOf`, detail: closest(r.errs) });
+      run2.errors.push({ path, keyword: "oneOf", schemaPath: at, value: v, message: `matches none of the ${subs.length} alternatives of oneOf`, detail: closest(r.errs) });
     } else {
       const which = clipText(held.map((i) => `${at}/${i}`).join(", "), 200);
-      run.errors.push({ path, keyword: "oneOf", schemaPath: at, value: v, message: `matches ${held.length} alternatives of oneOf (${which}); exactly one must match` });
+      run2.errors.push({ path, keyword: "oneOf", schemaPath: at, value: v, message: `matches ${held.length} alternatives of oneOf (${which}); exactly one must match` });
     }
     return false;
   };
@@ -4093,11 +4125,11 @@ function enumMatcher(values) {
 }
 
 // templates/kinds/validate_json/schema/kw-array.ts
-function each(sub, from, v, run, path) {
+function each(sub, from, v, run2, path) {
   let ok = true;
   for (let i = from; i < v.length; i++) {
-    if (!sub(v[i], run, child(run, path, i), null)) {
-      if (!run.errors) return false;
+    if (!sub(v[i], run2, child(run2, path, i), null)) {
+      if (!run2.errors) return false;
       ok = false;
     }
   }
@@ -4113,13 +4145,13 @@ function arrayKeywords(c, s, ptr, out) {
   const rest = restSchema !== void 0 && !Array.isArray(restSchema) ? c.node(restSchema, restAt) : null;
   if (tuple.length || rest) {
     const restKeyword = restAt.slice(restAt.lastIndexOf("/") + 1);
-    out.push((v, run, path, ev) => {
+    out.push((v, run2, path, ev) => {
       if (!Array.isArray(v)) return true;
       let ok = true;
       const n = Math.min(tuple.length, v.length);
       for (let i = 0; i < n; i++) {
-        if (!tuple[i](v[i], run, child(run, path, i), null)) {
-          if (!run.errors) return false;
+        if (!tuple[i](v[i], run2, child(run2, path, i), null)) {
+          if (!run2.errors) return false;
           ok = false;
         }
       }
@@ -4127,23 +4159,23 @@ function arrayKeywords(c, s, ptr, out) {
       if (rest && v.length > tuple.length) {
         if (ev) ev.allItems = true;
         if (restSchema === false) {
-          return fail2(run, child(run, path, tuple.length), restKeyword, restAt, `must have at most ${tuple.length} items (${restKeyword} is false); has ${v.length}`, v[tuple.length]) && ok;
+          return fail2(run2, child(run2, path, tuple.length), restKeyword, restAt, `must have at most ${tuple.length} items (${restKeyword} is false); has ${v.length}`, v[tuple.length]) && ok;
         }
-        ok = each(rest, tuple.length, v, run, path) && ok;
+        ok = each(rest, tuple.length, v, run2, path) && ok;
       }
       return ok;
     });
   }
   if (c.draft >= 6 && "contains" in s) contains(c, s, ptr, out);
-  const count = (k, ok, words) => out.push((v, run, path) => !Array.isArray(v) || ok(v.length) || fail2(run, path, k, `${ptr}/${k}`, `must have ${words} items; has ${v.length}`, v));
+  const count = (k, ok, words) => out.push((v, run2, path) => !Array.isArray(v) || ok(v.length) || fail2(run2, path, k, `${ptr}/${k}`, `must have ${words} items; has ${v.length}`, v));
   if (typeof s.maxItems === "number") count("maxItems", (n) => n <= s.maxItems, `at most ${s.maxItems}`);
   if (typeof s.minItems === "number") count("minItems", (n) => n >= s.minItems, `at least ${s.minItems}`);
   if (s.uniqueItems === true) {
-    out.push((v, run, path) => {
+    out.push((v, run2, path) => {
       if (!Array.isArray(v) || v.length < 2) return true;
       const dup = firstDuplicate(v);
       if (!dup) return true;
-      return fail2(run, path, "uniqueItems", `${ptr}/uniqueItems`, `must have unique items, but items ${dup[0]} and ${dup[1]} are equal: ${quoteValue(v[dup[1]])}`, v);
+      return fail2(run2, path, "uniqueItems", `${ptr}/uniqueItems`, `must have unique items, but items ${dup[0]} and ${dup[1]} are equal: ${quoteValue(v[dup[1]])}`, v);
     });
   }
 }
@@ -4152,24 +4184,24 @@ function contains(c, s, ptr, out) {
   const min = c.draft >= 2019 && typeof s.minContains === "number" ? s.minContains : 1;
   const max = c.draft >= 2019 && typeof s.maxContains === "number" ? s.maxContains : Infinity;
   const annotate2 = c.draft === 2020;
-  out.push((v, run, path, ev) => {
+  out.push((v, run2, path, ev) => {
     if (!Array.isArray(v)) return true;
     const collect = annotate2 && ev;
-    const saved = run.errors;
-    run.errors = null;
+    const saved = run2.errors;
+    run2.errors = null;
     let n = 0;
     for (let i = 0; i < v.length; i++) {
-      if (!sub(v[i], run, null, null)) continue;
+      if (!sub(v[i], run2, null, null)) continue;
       n++;
       if (collect) (ev.itemSet ??= /* @__PURE__ */ new Set()).add(i);
       else if (n >= min && max === Infinity) break;
     }
-    run.errors = saved;
+    run2.errors = saved;
     if (n < min) {
       const kw = min === 1 ? "contains" : "minContains";
-      return fail2(run, path, kw, `${ptr}/${kw}`, `must contain at least ${min} item${min === 1 ? "" : "s"} matching ${ptr}/contains; ${n} match`, v);
+      return fail2(run2, path, kw, `${ptr}/${kw}`, `must contain at least ${min} item${min === 1 ? "" : "s"} matching ${ptr}/contains; ${n} match`, v);
     }
-    if (n > max) return fail2(run, path, "maxContains", `${ptr}/maxContains`, `must contain at most ${max} items matching ${ptr}/contains; ${n} match`, v);
+    if (n > max) return fail2(run2, path, "maxContains", `${ptr}/maxContains`, `must contain at most ${max} items matching ${ptr}/contains; ${n} match`, v);
     return true;
   });
 }
@@ -4177,15 +4209,15 @@ function unevaluatedItems(c, schema, ptr) {
   const at = `${ptr}/unevaluatedItems`;
   const sub = c.node(schema, at);
   const seen = (ev, i) => i < ev.items || ev.itemSet !== null && ev.itemSet.has(i);
-  return (v, run, path, ev) => {
+  return (v, run2, path, ev) => {
     if (!Array.isArray(v) || !ev || ev.allItems) return true;
     let ok = true;
     for (let i = 0; i < v.length; i++) {
       if (seen(ev, i)) continue;
-      const cp = child(run, path, i);
-      const held = schema === false ? fail2(run, cp, "unevaluatedItems", at, `item ${i} is not allowed (unevaluatedItems is false): ${quoteValue(v[i])}`, v[i]) : sub(v[i], run, cp, null);
+      const cp = child(run2, path, i);
+      const held = schema === false ? fail2(run2, cp, "unevaluatedItems", at, `item ${i} is not allowed (unevaluatedItems is false): ${quoteValue(v[i])}`, v[i]) : sub(v[i], run2, cp, null);
       if (!held) {
-        if (!run.errors) return false;
+        if (!run2.errors) return false;
         ok = false;
       }
     }
@@ -4209,32 +4241,32 @@ function objectKeywords(c, s, ptr, out) {
     const allowed = clipText(names.join(", "), 200);
     const closed = s.additionalProperties === false;
     const index = new Map(names.map((k, i) => [k, checks[i]]));
-    out.push((v, run, path, ev) => {
+    out.push((v, run2, path, ev) => {
       if (!isObject3(v)) return true;
       let ok = true;
       for (const k of Object.keys(v)) {
         let matched = false;
         const known = index.get(k);
-        const cp = child(run, path, k);
+        const cp = child(run2, path, k);
         if (known !== void 0) {
           matched = true;
-          if (!known(v[k], run, cp, null)) {
-            if (!run.errors) return false;
+          if (!known(v[k], run2, cp, null)) {
+            if (!run2.errors) return false;
             ok = false;
           }
         }
         for (let i = 0; i < pats.length; i++) {
-          if (!run.regex.test(pats[i][0], k)) continue;
+          if (!run2.regex.test(pats[i][0], k)) continue;
           matched = true;
-          if (!pats[i][1](v[k], run, cp, null)) {
-            if (!run.errors) return false;
+          if (!pats[i][1](v[k], run2, cp, null)) {
+            if (!run2.errors) return false;
             ok = false;
           }
         }
         if (!matched && additional) {
-          const held = closed ? fail2(run, cp, "additionalProperties", `${ptr}/additionalProperties`, `property ${q2(k)} is not allowed (additionalProperties is false${names.length ? `; allowed: ${allowed}` : ""})`, v[k]) : additional(v[k], run, cp, null);
+          const held = closed ? fail2(run2, cp, "additionalProperties", `${ptr}/additionalProperties`, `property ${q2(k)} is not allowed (additionalProperties is false${names.length ? `; allowed: ${allowed}` : ""})`, v[k]) : additional(v[k], run2, cp, null);
           if (!held) {
-            if (!run.errors) return false;
+            if (!run2.errors) return false;
             ok = false;
           }
         }
@@ -4245,21 +4277,21 @@ function objectKeywords(c, s, ptr, out) {
   }
   if (Array.isArray(s.required) && s.required.length > 0) {
     const req = s.required.filter((k) => typeof k === "string");
-    out.push((v, run, path) => {
+    out.push((v, run2, path) => {
       if (!isObject3(v)) return true;
       let ok = true;
       for (const k of req) {
         if (Object.hasOwn(v, k)) continue;
-        if (!run.errors) return false;
-        ok = fail2(run, path, "required", `${ptr}/required`, `is missing the required property ${q2(k)}`, v);
+        if (!run2.errors) return false;
+        ok = fail2(run2, path, "required", `${ptr}/required`, `is missing the required property ${q2(k)}`, v);
       }
       return ok;
     });
   }
-  const count = (k, ok, words) => out.push((v, run, path) => {
+  const count = (k, ok, words) => out.push((v, run2, path) => {
     if (!isObject3(v)) return true;
     const n = Object.keys(v).length;
-    return ok(n) || fail2(run, path, k, `${ptr}/${k}`, `must have ${words} properties; has ${n}`, v);
+    return ok(n) || fail2(run2, path, k, `${ptr}/${k}`, `must have ${words} properties; has ${n}`, v);
   });
   if (typeof s.maxProperties === "number") count("maxProperties", (n) => n <= s.maxProperties, `at most ${s.maxProperties}`);
   if (typeof s.minProperties === "number") count("minProperties", (n) => n >= s.minProperties, `at least ${s.minProperties}`);
@@ -4267,15 +4299,15 @@ function objectKeywords(c, s, ptr, out) {
   if (c.draft >= 6 && "propertyNames" in s) out.push(propertyNames(c.node(s.propertyNames, `${ptr}/propertyNames`), `${ptr}/propertyNames`));
 }
 function propertiesOnly(names, checks) {
-  return (v, run, path, ev) => {
+  return (v, run2, path, ev) => {
     if (!isObject3(v)) return true;
     let ok = true;
     for (let i = 0; i < names.length; i++) {
       const k = names[i];
       if (!Object.hasOwn(v, k)) continue;
       if (ev) ev.props.add(k);
-      if (!checks[i](v[k], run, child(run, path, k), null)) {
-        if (!run.errors) return false;
+      if (!checks[i](v[k], run2, child(run2, path, k), null)) {
+        if (!run2.errors) return false;
         ok = false;
       }
     }
@@ -4299,27 +4331,27 @@ function dependencies(c, s, ptr, out) {
     take("dependentSchemas", false, true);
   }
   if (required.length) {
-    out.push((v, run, path) => {
+    out.push((v, run2, path) => {
       if (!isObject3(v)) return true;
       let ok = true;
       for (const [k, needs, at] of required) {
         if (!Object.hasOwn(v, k)) continue;
         for (const n of needs) {
           if (Object.hasOwn(v, n)) continue;
-          if (!run.errors) return false;
-          ok = fail2(run, path, "dependentRequired", at, `has ${q2(k)}, so it must also have ${q2(n)}`, v);
+          if (!run2.errors) return false;
+          ok = fail2(run2, path, "dependentRequired", at, `has ${q2(k)}, so it must also have ${q2(n)}`, v);
         }
       }
       return ok;
     });
   }
   if (schemas.length) {
-    out.push((v, run, path, ev) => {
+    out.push((v, run2, path, ev) => {
       if (!isObject3(v)) return true;
       let ok = true;
       for (const [k, sub] of schemas) {
-        if (!Object.hasOwn(v, k) || sub(v, run, path, ev)) continue;
-        if (!run.errors) return false;
+        if (!Object.hasOwn(v, k) || sub(v, run2, path, ev)) continue;
+        if (!run2.errors) return false;
         ok = false;
       }
       return ok;
@@ -4327,20 +4359,20 @@ function dependencies(c, s, ptr, out) {
   }
 }
 function propertyNames(sub, at) {
-  return (v, run, path) => {
+  return (v, run2, path) => {
     if (!isObject3(v)) return true;
     let ok = true;
     for (const k of Object.keys(v)) {
-      if (!run.errors) {
-        if (!sub(k, run, null, null)) return false;
+      if (!run2.errors) {
+        if (!sub(k, run2, null, null)) return false;
         continue;
       }
-      const saved = run.errors;
-      const mine = { errors: [], regex: run.regex };
+      const saved = run2.errors;
+      const mine = { errors: [], regex: run2.regex };
       if (sub(k, mine, null, null)) continue;
       ok = false;
       const why = mine.errors?.[0]?.message ?? "fails propertyNames";
-      saved.push({ path: child(run, path, k), keyword: "propertyNames", schemaPath: at, value: k, message: `property name ${q2(k)} is not allowed: it ${why}`, detail: mine.errors ?? [] });
+      saved.push({ path: child(run2, path, k), keyword: "propertyNames", schemaPath: at, value: k, message: `property name ${q2(k)} is not allowed: it ${why}`, detail: mine.errors ?? [] });
     }
     return ok;
   };
@@ -4348,15 +4380,15 @@ function propertyNames(sub, at) {
 function unevaluatedProperties(c, schema, ptr) {
   const at = `${ptr}/unevaluatedProperties`;
   const sub = c.node(schema, at);
-  return (v, run, path, ev) => {
+  return (v, run2, path, ev) => {
     if (!isObject3(v) || !ev || ev.allProps) return true;
     let ok = true;
     for (const k of Object.keys(v)) {
       if (ev.props.has(k)) continue;
-      const cp = child(run, path, k);
-      const held = schema === false ? fail2(run, cp, "unevaluatedProperties", at, `property ${q2(k)} is not allowed (unevaluatedProperties is false): ${quoteValue(v[k])}`, v[k]) : sub(v[k], run, cp, null);
+      const cp = child(run2, path, k);
+      const held = schema === false ? fail2(run2, cp, "unevaluatedProperties", at, `property ${q2(k)} is not allowed (unevaluatedProperties is false): ${quoteValue(v[k])}`, v[k]) : sub(v[k], run2, cp, null);
       if (!held) {
-        if (!run.errors) return false;
+        if (!run2.errors) return false;
         ok = false;
       }
     }
@@ -4467,24 +4499,24 @@ function scalarKeywords(c, s, ptr, out) {
     const msg = (v) => `must be ${want}; found ${jsonType(v)} ${quoteValue(v)}`;
     if (tests.length === 1) {
       const t = tests[0];
-      out.push((v, run, path) => t(v) || fail2(run, path, "type", at, msg(v), v));
-    } else out.push((v, run, path) => tests.some((t) => t(v)) || fail2(run, path, "type", at, msg(v), v));
+      out.push((v, run2, path) => t(v) || fail2(run2, path, "type", at, msg(v), v));
+    } else out.push((v, run2, path) => tests.some((t) => t(v)) || fail2(run2, path, "type", at, msg(v), v));
   }
   if (Array.isArray(s.enum)) {
     const has = enumMatcher(s.enum);
     const list = quoteValue(s.enum);
-    out.push((v, run, path) => has(v) || fail2(run, path, "enum", `${ptr}/enum`, `must be one of ${list}; ${found(v)}`, v));
+    out.push((v, run2, path) => has(v) || fail2(run2, path, "enum", `${ptr}/enum`, `must be one of ${list}; ${found(v)}`, v));
   }
   if (c.draft >= 6 && "const" in s) {
     const k = s.const;
     const want = quoteValue(k);
-    out.push((v, run, path) => deepEqual(v, k) || fail2(run, path, "const", `${ptr}/const`, `must equal ${want}; ${found(v)}`, v));
+    out.push((v, run2, path) => deepEqual(v, k) || fail2(run2, path, "const", `${ptr}/const`, `must equal ${want}; ${found(v)}`, v));
   }
   numberKeywords(c, s, ptr, out);
   stringKeywords(c, s, ptr, out);
 }
 function bound(out, at, keyword, ok, words) {
-  out.push((v, run, path) => typeof v !== "number" || ok(v) || fail2(run, path, keyword, at, `must be ${words}; ${found(v)}`, v));
+  out.push((v, run2, path) => typeof v !== "number" || ok(v) || fail2(run2, path, keyword, at, `must be ${words}; ${found(v)}`, v));
 }
 function numberKeywords(c, s, ptr, out) {
   const num = (k) => typeof s[k] === "number" ? s[k] : void 0;
@@ -4510,31 +4542,31 @@ function stringKeywords(c, s, ptr, out) {
   const maxLen = typeof s.maxLength === "number" ? s.maxLength : void 0;
   const minLen = typeof s.minLength === "number" ? s.minLength : void 0;
   if (maxLen !== void 0) {
-    out.push((v, run, path) => {
+    out.push((v, run2, path) => {
       if (typeof v !== "string" || v.length <= maxLen) return true;
       const n = codePointLength(v);
-      return n <= maxLen || fail2(run, path, "maxLength", `${ptr}/maxLength`, `must have at most ${maxLen} characters; has ${n}: ${quoteValue(v)}`, v);
+      return n <= maxLen || fail2(run2, path, "maxLength", `${ptr}/maxLength`, `must have at most ${maxLen} characters; has ${n}: ${quoteValue(v)}`, v);
     });
   }
   if (minLen !== void 0) {
-    out.push((v, run, path) => {
+    out.push((v, run2, path) => {
       if (typeof v !== "string" || v.length >= 2 * minLen) return true;
       const n = codePointLength(v);
-      return n >= minLen || fail2(run, path, "minLength", `${ptr}/minLength`, `must have at least ${minLen} characters; has ${n}: ${quoteValue(v)}`, v);
+      return n >= minLen || fail2(run2, path, "minLength", `${ptr}/minLength`, `must have at least ${minLen} characters; has ${n}: ${quoteValue(v)}`, v);
     });
   }
   if (typeof s.pattern === "string") {
     const p = c.pattern(s.pattern);
     const at = `${ptr}/pattern`;
     const words = `must match the pattern ${quoteValue(s.pattern)}`;
-    out.push((v, run, path) => typeof v !== "string" || run.regex.test(p, v) || fail2(run, path, "pattern", at, `${words}; ${found(v)}`, v));
+    out.push((v, run2, path) => typeof v !== "string" || run2.regex.test(p, v) || fail2(run2, path, "pattern", at, `${words}; ${found(v)}`, v));
   }
   if (typeof s.format === "string") {
     const f = formatCheck(c.draft, s.format);
     if (f) {
       const at = `${ptr}/format`;
       const words = `must be a valid ${s.format}`;
-      out.push((v, run, path) => typeof v !== "string" || f(v) || fail2(run, path, "format", at, `${words}; ${found(v)}`, v));
+      out.push((v, run2, path) => typeof v !== "string" || f(v) || fail2(run2, path, "format", at, `${words}; ${found(v)}`, v));
     }
   }
 }
@@ -4555,7 +4587,7 @@ var Compiler = class {
   node(schema, ptr) {
     if (schema === true) return TRUE;
     if (schema === false) {
-      return (v, run, path) => fail2(run, path, "false", ptr, "is not allowed here (the schema at this place is false)", v);
+      return (v, run2, path) => fail2(run2, path, "false", ptr, "is not allowed here (the schema at this place is false)", v);
     }
     const s = schema;
     const hit = this.cache.get(s);
@@ -4568,7 +4600,7 @@ var Compiler = class {
   ref(ref, at) {
     const target = this.resolveRef(ref, at);
     let check = null;
-    return (v, run, path, ev) => (check ??= this.node(target.schema, target.ptr))(v, run, path, ev);
+    return (v, run2, path, ev) => (check ??= this.node(target.schema, target.ptr))(v, run2, path, ev);
   }
   build(s, ptr) {
     if (this.draft <= 7 && typeof s.$ref === "string") return this.ref(s.$ref, `${ptr}/$ref`);
@@ -4589,12 +4621,12 @@ var Compiler = class {
     if ("unevaluatedItems" in s) late.push(unevaluatedItems(this, s.unevaluatedItems, ptr));
     if (late.length === 0) return inner;
     const after = conjunction(late);
-    return (v, run, path, ev) => {
-      if (!isObject3(v) && !Array.isArray(v)) return inner(v, run, path, ev);
+    return (v, run2, path, ev) => {
+      if (!isObject3(v) && !Array.isArray(v)) return inner(v, run2, path, ev);
       const local = newEval();
-      let ok = inner(v, run, path, local);
-      if (!ok && !run.errors) return false;
-      ok = after(v, run, path, local) && ok;
+      let ok = inner(v, run2, path, local);
+      if (!ok && !run2.errors) return false;
+      ok = after(v, run2, path, local) && ok;
       if (ev) mergeEval(ev, local);
       return ok;
     };
@@ -4605,17 +4637,17 @@ function conjunction(checks) {
   if (checks.length === 1) return checks[0];
   if (checks.length === 2) {
     const [a, b] = checks;
-    return (v, run, path, ev) => {
-      if (a(v, run, path, ev)) return b(v, run, path, ev);
-      if (run.errors) b(v, run, path, ev);
+    return (v, run2, path, ev) => {
+      if (a(v, run2, path, ev)) return b(v, run2, path, ev);
+      if (run2.errors) b(v, run2, path, ev);
       return false;
     };
   }
-  return (v, run, path, ev) => {
+  return (v, run2, path, ev) => {
     let ok = true;
     for (let i = 0; i < checks.length; i++) {
-      if (!checks[i](v, run, path, ev)) {
-        if (!run.errors) return false;
+      if (!checks[i](v, run2, path, ev)) {
+        if (!run2.errors) return false;
         ok = false;
       }
     }

@@ -1,4 +1,5 @@
 // Era-independent server state and the request handlers both eras share.
+import type { Telemetry } from "./telemetry-hook.js";
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
@@ -12,6 +13,8 @@ export interface Core {
   tools: Map<string, ToolDef>;
   serverInfo: Record<string, string>;
   listTools(era: Era): Record<string, unknown>[];
+  /** Set at start when the server was generated with telemetry. */
+  telemetry?: Telemetry;
 }
 
 export function createCore(def: ServerDef): Core {

@@ -1,8 +1,8 @@
 // One era dispatch for both transports: picks 2025-11-25 or 2026-07-28 semantics for a request, checks
 // the modern _meta (and, on HTTP, the request headers), runs the method and turns any failure into
 // a JSON-RPC error. The transports only decide whether a request arrives in the legacy era.
-import { RpcError, toRpcError, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
-import { isLegacyVersion, requireMeta, requireSupported } from "./protocol.js";
+import { isObject, RpcError, toRpcError, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
+import { isLegacyVersion, LATEST_LEGACY, META_PROTOCOL_VERSION, requireMeta, requireSupported } from "./protocol.js";
 import { serveLegacy } from "./legacy.js";
 import { serveModern } from "./modern.js";
 import { describeError, log } from "./log.js";
@@ -13,9 +13,30 @@ export interface Route {
   legacy: boolean;
   /** Transport checks run once the requested version is known (Streamable HTTP header validation). */
   checkModern?: (requested: string) => void;
+  /** network.transport for telemetry (default "pipe"). */
+  transport?: "pipe" | "tcp";
 }
 
+/** Dispatch, reported to the server's telemetry when it has one (a span and a duration per request). */
 export async function dispatch(core: Core, msg: JsonRpcRequest, route: Route, signal: AbortSignal, notify?: Notify): Promise<Reply> {
+  if (!core.telemetry) return run(core, msg, route, signal, notify);
+  const meta = isObject(msg.params?._meta) ? msg.params._meta : undefined;
+  const name = msg.params?.name;
+  const end = core.telemetry.begin({
+    method: msg.method,
+    ...(msg.method === "tools/call" && typeof name === "string" && core.tools.has(name) ? { tool: name } : {}),
+    id: msg.id,
+    version: route.legacy ? LATEST_LEGACY : typeof meta?.[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : undefined,
+    transport: route.transport ?? "pipe",
+    ...(meta ? { meta } : {}),
+  });
+  const reply = await run(core, msg, route, signal, notify);
+  if ("error" in reply) end({ errorType: String(reply.error.code), rpcCode: reply.error.code });
+  else end((reply.result as { isError?: unknown }).isError === true ? { errorType: "tool_error" } : {});
+  return reply;
+}
+
+async function run(core: Core, msg: JsonRpcRequest, route: Route, signal: AbortSignal, notify?: Notify): Promise<Reply> {
   const { method, params } = msg;
   try {
     if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };

@@ -2,7 +2,7 @@
 import { parseArgs, usage, type CliOptions } from "./cli.js";
 import { createCore } from "./core.js";
 import { describeError, log, setLogName } from "./log.js";
-import { installProcessGuards, shutdown } from "./shutdown.js";
+import { installProcessGuards, onShutdown, shutdown } from "./shutdown.js";
 import { startStdio } from "./stdio.js";
 import { StartupError, type ServerDef } from "./types.js";
 import { checkExposure, resolveAuth } from "./auth/resolve.js";
@@ -24,6 +24,11 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
     fail(def, err);
   }
   const core = createCore(def);
+  if (def.telemetry) {
+    const telemetry = def.telemetry({ name: def.name, version: def.version });
+    core.telemetry = telemetry;
+    onShutdown(() => telemetry.shutdown());
+  }
   if (!opts.http) return startStdio(core);
   const { startHttp } = await import("./http.js");
   const { createAuthGate } = await import("./auth/gate.js");

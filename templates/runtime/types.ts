@@ -2,6 +2,7 @@
 // Per-server data reaches the runtime only as values of these types (no templating of user text).
 
 import type { AuthDef } from "./auth/types.js";
+import type { TelemetryFactory } from "./telemetry-hook.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -87,6 +88,8 @@ export interface ServerDef {
   tools: ToolDef[];
   /** Streamable HTTP settings from the spec (flags and environment override them at start). */
   http?: { auth?: AuthDef };
+  /** OpenTelemetry (spec server.telemetry: otlp): the bundled SDK's factory; absent otherwise. */
+  telemetry?: TelemetryFactory;
   /** Runs before any transport starts; throw StartupError to stop with a clear message. May be async. */
   startup?: () => void | Promise<void>;
   /**

@@ -14,7 +14,7 @@ export function generateFixture(name: string): string {
   const spec = resolve("test/fixtures/serving", `${name}.yaml`);
   const run = spawnSync(process.execPath, ["bin/kervan.mjs", "gen", spec, "--out", out], { encoding: "utf8" });
   if (run.status !== 0) throw new Error(`kervan gen ${spec} failed:\n${run.stdout}${run.stderr}`);
-  const server = join(out, name === "serving" ? "serving-fixture" : name, "server.mjs");
+  const server = join(out, `${name}-fixture`, "server.mjs");
   built.set(name, server);
   return server;
 }

@@ -8,6 +8,8 @@ import type { OAuthDef, Principal } from "./types.js";
 /** An unknown key id refetches the JWKS at most this often; a known one is served from the cache. */
 const JWKS_COOLDOWN_MS = 30_000;
 const JWKS_TIMEOUT_MS = 5_000;
+const VERIFIED_CACHE_MS = 60_000;
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export type Verified = { ok: true; principal: Principal } | { ok: false; reason: string };
 
@@ -53,10 +55,20 @@ function reasonOf(err: unknown): string {
 export function oauthVerifier(def: OAuthDef): (token: string) => Promise<Verified> {
   const keys = keySet(def);
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  // Verified tokens are remembered by their exact text until they expire (at most a minute), so a client
+  // sending the same token again costs a map lookup instead of a signature check. Only successes are kept.
+  const verified = new Map<string, { principal: Principal; until: number }>();
   return async (token) => {
+    const now = Date.now();
+    const hit = verified.get(token);
+    if (hit && hit.until > now) return { ok: true, principal: hit.principal };
+    if (hit) verified.delete(token);
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      return { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
+      const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+      verified.set(token, { principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1000) });
+      return { ok: true, principal };
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
     }
