@@ -55,6 +55,11 @@ function packagesOf(meta: Metafile): Record<string, string> {
 function runtimeAliases(): Record<string, string> {
   return Object.fromEntries(Object.entries(runtimeModules()).map(([specifier, file]) => [specifier, join(PACKAGE_ROOT, file)]));
 }
+/**
+ * The Redis client is CommonJS and requires Node built-ins; an ESM bundle has no `require`, so a server
+ * that bundles it gets one (only those servers: the others' bytes stay as they were).
+ */
+const CJS_REQUIRE = '\nimport { createRequire as __kervanCreateRequire } from "node:module";\nconst require = __kervanCreateRequire(import.meta.url);';
 
 export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {
   const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
@@ -70,7 +75,7 @@ export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Prom
     alias: runtimeAliases(),
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
     plugins: [emittedFiles(files)],
-    banner: { js: `${header(plan.server.origin.file)}\n` },
+    banner: { js: `${header(plan.server.origin.file)}\n` + (plan.server.tasks?.store === "redis" ? CJS_REQUIRE : "") },
     legalComments: "inline",
     metafile: true,
     logLevel: "silent",

@@ -27,8 +27,37 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
     ...(n.outputSchema ? { outputSchema: n.outputSchema } : {}),
     maxOutputChars: typeof tool.maxOutputChars === "number" ? tool.maxOutputChars : serverMax,
     ...(Array.isArray(tool.scopes) && tool.scopes.length ? { scopes: [...new Set(tool.scopes.map(String))].sort(byCodeUnit) } : {}),
+    ...taskAndConfirm(tool),
     origin: { file: spec.file, pointer },
   }, n.config);
+}
+
+/** The tool's task support and confirmation, normalized (`task: forbidden` is the same as none). */
+function taskAndConfirm(tool: RawTool): Pick<ToolIR, "task" | "confirm"> {
+  const out: Pick<ToolIR, "task" | "confirm"> = {};
+  if (tool.task === "optional" || tool.task === "required") out.task = tool.task;
+  const c = tool.confirm as Json | undefined;
+  if (typeof c === "string") out.confirm = { message: c };
+  else if (c && typeof c === "object" && !Array.isArray(c) && typeof c.message === "string") {
+    out.confirm = { message: c.message, ...(typeof c.inputKey === "string" ? { inputKey: c.inputKey } : {}) };
+  }
+  return out;
+}
+
+export const DEFAULT_TASK_TTL_MS = 3_600_000;
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+function tasksOf(s: Record<string, Json>, tools: ToolIR[]): Pick<ServerIR, "tasks"> {
+  if (!tools.some((t) => t.task)) return {};
+  const t = (s.tasks ?? {}) as Record<string, Json>;
+  const store = t.store === "file" || t.store === "redis" ? t.store : "memory";
+  return {
+    tasks: {
+      store,
+      ttlMs: typeof t.ttlMs === "number" ? t.ttlMs : DEFAULT_TASK_TTL_MS,
+      pollIntervalMs: typeof t.pollIntervalMs === "number" ? t.pollIntervalMs : DEFAULT_POLL_INTERVAL_MS,
+    },
+  };
 }
 
 /** The spec file and the files it includes, with their sha256, sorted. */
@@ -52,6 +81,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       maxOutputChars: max,
       ...normalizeHttp(s.http),
       ...(s.telemetry === "otlp" ? { telemetry: "otlp" as const } : {}),
+      ...tasksOf(s, tools),
       tools,
       origin: { file: spec.file, pointer: "" },
       inputs,

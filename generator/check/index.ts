@@ -9,6 +9,7 @@ import { checkShape } from "./spec-shape.js";
 import { checkSchemaLimits, type SchemaProblem } from "./schema-limits.js";
 import { at } from "./locate.js";
 import { checkDocumentKeys } from "./document-keys.js";
+import { checkTaskAndConfirm } from "./task-confirm.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
@@ -27,6 +28,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   // The kind's rules run first; a common rule that finds the same fault at the same place stays quiet.
   const own: Diagnostic[] = [];
   kind.check(tool, contextFor(spec, pointer, own));
+  checkTaskAndConfirm(tool, kind.key, contextFor(spec, pointer, own));
   out.push(...own);
   const reported = new Set(own.map((d) => d.location.pointer));
   const common: Diagnostic[] = [];

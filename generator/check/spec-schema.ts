@@ -35,6 +35,16 @@ export function specSchema(): Record<string, Json> {
           maxOutputChars: { type: "integer", minimum: 100, description: "Default cap on a tool's text output (20000)." },
           http: httpSchema(),
           telemetry: { enum: ["otlp", "none"], description: "`otlp`: OpenTelemetry spans and the mcp.server.operation.duration metric over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (the SDK is bundled only then)." },
+          tasks: {
+            type: "object",
+            additionalProperties: false,
+            description: "How task-augmented calls (tools with `task:`) are kept.",
+            properties: {
+              store: { enum: ["memory", "file", "redis"], description: "memory (default): this process only; file: KERVAN_TASKS_DIR, one server process; redis: KERVAN_TASKS_REDIS_URL, shared by replicas." },
+              ttlMs: { type: "integer", minimum: 1000, description: "How long a task stays readable after it starts (3600000)." },
+              pollIntervalMs: { type: "integer", minimum: 50, description: "The polling interval suggested to clients (1000)." },
+            },
+          },
         },
       },
       tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },
@@ -61,6 +71,25 @@ export function specSchema(): Record<string, Json> {
           input: { type: ["object", "string"], description: "JSON Schema 2020-12 of the arguments, or @path/to/schema.json." },
           maxOutputChars: { type: "integer", minimum: 100, description: "Cap on this tool's text output." },
           scopes: { ...SCOPES_SCHEMA, description: "OAuth scopes a caller must hold (all of them) to see and call this tool over authorized HTTP." },
+          task: {
+            enum: ["optional", "required", "forbidden"],
+            description: "Tasks extension: optional runs as a task for clients that declare it; required refuses others (-32021); forbidden (default) never.",
+          },
+          confirm: {
+            description: "Ask the user before anything runs: a message with {field} placeholders (quoted and escaped), or {message, inputKey}.",
+            oneOf: [
+              { type: "string", minLength: 1 },
+              {
+                type: "object",
+                additionalProperties: false,
+                required: ["message"],
+                properties: {
+                  message: { type: "string", minLength: 1 },
+                  inputKey: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: "The id of the confirmation's input request (confirm)." },
+                },
+              },
+            ],
+          },
           ...extraProps,
           ...kindProps,
         },

@@ -7,6 +7,16 @@ import { header } from "./header.js";
 import { StructureKind } from "ts-morph";
 import { constStatement, emitSource, importDecl, type Statement } from "./project.js";
 
+/** The store's opener: only a server whose spec chose that store imports (and bundles) it. */
+const STORE_OPENERS = { file: "openFileStore", redis: "openRedisStore" } as const;
+
+function tasksField(server: string, tasks: NonNullable<ServerPlan["server"]["tasks"]>): Code {
+  const fields: Code[] = [_`store: ${tasks.store}`, _`ttlMs: ${tasks.ttlMs}`, _`pollIntervalMs: ${tasks.pollIntervalMs}`];
+  if (tasks.store === "file") fields.push(_`open: () => ${name("openFileStore")}()`);
+  if (tasks.store === "redis") fields.push(_`open: () => ${name("openRedisStore")}(${server})`);
+  return _`tasks: ${objectCode(fields)}`;
+}
+
 export function emitEntry(plan: ServerPlan): EmittedFile {
   const s = plan.server;
   const parts = plan.tools.map((t) => ({ id: name(t.ident), part: kindFor(t.tool).emit(t) }));
@@ -22,10 +32,19 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     _`tools: [${join(parts.map((p) => _`${p.id}.tool`))}]`,
     ...(withStartup.length ? [_`startup() {\n  ${join(withStartup.map((id) => _`${id}.startup();`), "\n  ")}\n}`] : []),
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
+    ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
+  ];
+  // Only servers with tools that run as tasks or confirm import (and bundle) that layer and their store.
+  const hasModes = s.tools.some((t) => t.task || t.confirm);
+  if (hasModes) fields.push(_`modes: ${name("callModes")}`);
+  const modeImports: Statement[] = [
+    ...(hasModes ? [importDecl("@kervan/tasks", ["callModes"])] : []),
+    ...(s.tasks && s.tasks.store !== "memory" ? [importDecl(`@kervan/task-store-${s.tasks.store}`, [STORE_OPENERS[s.tasks.store]])] : []),
   ];
   const statements: Statement[] = [
     importDecl("@kervan/runtime", ["runServer", "type ServerDef"]),
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
+    ...modeImports,
     ...plan.tools.map((t): Statement => ({ kind: StructureKind.ImportDeclaration, moduleSpecifier: t.importPath, namespaceImport: name(t.ident).toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),
     (w) => w.blankLineIfLastNot().write("runServer(server);"),

@@ -41,6 +41,8 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
     ...(validateOutput ? [_`validateOutput: ${validateOutput}`] : []),
     _`maxOutputChars: ${literal(t.maxOutputChars)}`,
     ...(t.scopes ? [_`scopes: ${t.scopes}`] : []),
+    ...(t.task ? [_`task: ${t.task}`] : []),
+    ...(t.confirm ? [_`confirm: ${t.confirm}`] : []),
     _`handler: ${part.handler}`,
   ];
   statements.push(constStatement(name("tool"), name("ToolDef"), objectCode(fields), docComment(`${t.name}: ${t.description.split("\n")[0]}`)));

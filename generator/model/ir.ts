@@ -34,6 +34,10 @@ export interface ToolIRBase {
   maxOutputChars: number;
   /** Scopes a caller must hold to see and call the tool over authorized HTTP (sorted, unique). */
   scopes?: string[];
+  /** Runs as a task for clients that declare the tasks extension (absent: never). */
+  task?: "optional" | "required";
+  /** Asks the user to confirm before it runs. */
+  confirm?: { message: string; inputKey?: string };
   origin: Origin;
 }
 
@@ -86,6 +90,8 @@ export interface ServerIR {
   http?: { auth?: AuthDef };
   /** OpenTelemetry export (server.telemetry); absent: none, and no SDK in the bundle. */
   telemetry?: "otlp";
+  /** Present when any tool runs as a task. */
+  tasks?: { store: "memory" | "file" | "redis"; ttlMs: number; pollIntervalMs: number };
   /** Sorted by name. */
   tools: ToolIR[];
   origin: Origin;

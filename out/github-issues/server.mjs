@@ -463,10 +463,10 @@ function buildResult(tool5, outcome, era) {
   let structured;
   if (tool5.outputSchema !== void 0) {
     if (outcome.value === void 0) {
-      return errorBody(`Tool "${tool5.name}" produced no structured value although it declares an output schema (a fault in the tool).`, max);
+      throw new ToolFault(`Tool "${tool5.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
     }
     if (tool5.validateOutput && !tool5.validateOutput(outcome.value)) {
-      return errorBody(formatOutputErrors(tool5.name, outcome.value, tool5.validateOutput.errors), max);
+      throw new ToolFault(formatOutputErrors(tool5.name, outcome.value, tool5.validateOutput.errors));
     }
     structured = era === "2025-11-25" && needsLegacyWrap(tool5) ? { result: outcome.value } : outcome.value;
   }
@@ -478,7 +478,11 @@ function buildResult(tool5, outcome, era) {
   if (structured !== void 0) body.structuredContent = structured;
   return body;
 }
-async function callTool(tool5, args, ctx) {
+async function callTool(tool5, args, ctx, throwFaults = false) {
+  const fault = (text) => {
+    if (throwFaults) throw new ToolFault(text);
+    return errorBody(text, tool5.maxOutputChars);
+  };
   if (!tool5.validateInput(args)) {
     return errorBody(formatInputErrors(tool5.name, args, tool5.validateInput.errors), tool5.maxOutputChars);
   }
@@ -489,24 +493,28 @@ async function callTool(tool5, args, ctx) {
     log(`tool ${tool5.name} failed: ${describeError(err)}`);
     if (ctx.signal.aborted) return errorBody(`Tool "${tool5.name}" was cancelled.`, tool5.maxOutputChars);
     const message2 = err instanceof Error ? err.message : String(err);
-    return errorBody(`Tool "${tool5.name}" failed: ${message2}`, tool5.maxOutputChars);
+    return fault(`Tool "${tool5.name}" failed: ${message2}`);
   }
   if (outcome === null || typeof outcome !== "object") {
-    return errorBody(`Tool "${tool5.name}" returned no outcome (a fault in the tool).`, tool5.maxOutputChars);
+    return fault(`Tool "${tool5.name}" returned no outcome (a fault in the tool).`);
   }
   try {
     return buildResult(tool5, outcome, ctx.era);
   } catch (err) {
+    if (err instanceof ToolFault) return fault(err.message);
     log(`tool ${tool5.name} result could not be built: ${describeError(err)}`);
-    return errorBody(`Tool "${tool5.name}" produced a result that could not be serialized.`, tool5.maxOutputChars);
+    return fault(`Tool "${tool5.name}" produced a result that could not be serialized.`);
   }
 }
+var ToolFault;
 var init_tools = __esm({
   "templates/runtime/tools.ts"() {
     "use strict";
     init_validation_format();
     init_output();
     init_log();
+    ToolFault = class extends Error {
+    };
   }
 });
 
@@ -554,7 +562,7 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
-function handleCall(core, params, era, signal, notify) {
+function handleCall(core, params, era, signal, notify, principal = "local") {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool5 = core.tools.get(name);
@@ -563,7 +571,9 @@ function handleCall(core, params, era, signal, notify) {
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const server2 = { name: core.def.name, version: core.def.version };
-  return callTool(tool5, args, progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 });
+  const ctx = progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 };
+  if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal });
+  return callTool(tool5, args, ctx);
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
@@ -701,7 +711,7 @@ var init_protocol = __esm({
 });
 
 // templates/runtime/legacy.ts
-async function serveLegacy(core, method, params, signal, notify) {
+async function serveLegacy(core, method, params, signal, notify, principal = "local") {
   switch (method) {
     case "initialize": {
       const body = {
@@ -718,7 +728,7 @@ async function serveLegacy(core, method, params, signal, notify) {
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal, notify);
+      return handleCall(core, params, "2025-11-25", signal, notify, principal);
     // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
@@ -746,17 +756,17 @@ var init_legacy = __esm({
 });
 
 // templates/runtime/modern.ts
-async function serveModern(core, method, params, signal, notify) {
-  const body = await route(core, method, params, signal, notify);
+async function serveModern(core, method, params, signal, notify, principal = "local") {
+  const body = await core.modes?.serveTaskMethod(method, params, principal) ?? await route(core, method, params, signal, notify, principal);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
-async function route(core, method, params, signal, notify) {
+async function route(core, method, params, signal, notify, principal) {
   switch (method) {
     case "server/discover": {
       const body = {
         supportedVersions: [...SUPPORTED_VERSIONS],
         // prompts/resources are declared because their (empty) lists are served with cache hints.
-        capabilities: { tools: {}, prompts: {}, resources: {} }
+        capabilities: { tools: {}, prompts: {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
@@ -765,7 +775,7 @@ async function route(core, method, params, signal, notify) {
       rejectCursor(params);
       return { tools: core.listTools("2026-07-28"), ...cacheable };
     case "tools/call":
-      return handleCall(core, params, "2026-07-28", signal, notify);
+      return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
       rejectCursor(params);
       return { prompts: [], ...cacheable };
@@ -814,11 +824,11 @@ async function dispatch(core, msg, route2, signal, notify) {
 async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
-    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };
+    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal) };
     const requested = requireMeta(params);
     route2.checkModern?.(requested);
     requireSupported(requested);
-    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify) : await serveModern(core, method, params, signal, notify);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal) : await serveModern(core, method, params, signal, notify, route2.principal);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
@@ -904,7 +914,7 @@ function createHeaderValidator(core) {
     expectEqual(headers, "mcp-protocol-version", "MCP-Protocol-Version", version, false);
     expectEqual(headers, "mcp-method", "Mcp-Method", msg.method, false);
     const p = msg.params ?? {};
-    const source = msg.method === "resources/read" ? p.uri : msg.method === "tools/call" || msg.method === "prompts/get" ? p.name : void 0;
+    const source = msg.method === "resources/read" ? p.uri : msg.method === "tools/call" || msg.method === "prompts/get" ? p.name : TASK_METHODS.has(msg.method) ? p.taskId : void 0;
     if (typeof source === "string") expectEqual(headers, "mcp-name", "Mcp-Name", source, true);
     if (msg.method !== "tools/call" || typeof p.name !== "string" || !core.tools.has(p.name)) return;
     for (const param of paramsOf(p.name)) {
@@ -920,7 +930,7 @@ function createHeaderValidator(core) {
     }
   };
 }
-var SENTINEL_START, SENTINEL_END, BASE64, PLAIN, utf8;
+var SENTINEL_START, SENTINEL_END, BASE64, PLAIN, utf8, TASK_METHODS;
 var init_http_headers = __esm({
   "templates/runtime/http-headers.ts"() {
     "use strict";
@@ -931,6 +941,7 @@ var init_http_headers = __esm({
     BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
     PLAIN = /^[\x20-\x7E\t]*$/;
     utf8 = new TextDecoder("utf-8", { fatal: true });
+    TASK_METHODS = /* @__PURE__ */ new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
   }
 });
 
@@ -1166,7 +1177,7 @@ data: ${JSON.stringify(message2)}
 
 `);
     } : void 0;
-    const route2 = { legacy, transport: "tcp", checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const route2 = { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, controller.signal, notify);
@@ -2672,7 +2683,7 @@ function startStdio(core) {
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
       if (legacy && method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-      return await dispatch(core, msg, { legacy }, controller.signal, notify);
+      return await dispatch(core, msg, { legacy, principal: "stdio" }, controller.signal, notify);
     } finally {
       done = true;
       release();
@@ -2836,6 +2847,15 @@ async function main(def, opts) {
     core.telemetry = telemetry;
     onShutdown(() => telemetry.shutdown());
   }
+  if (def.modes) {
+    try {
+      const modes = await def.modes(def);
+      core.modes = modes;
+      onShutdown(() => modes.close());
+    } catch (err) {
+      fail(def, err);
+    }
+  }
   if (!opts.http) return startStdio(core);
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));
   const { createAuthGate: createAuthGate2 } = await Promise.resolve().then(() => (init_gate(), gate_exports));
@@ -2892,7 +2912,7 @@ init_types();
 init_clip();
 
 // templates/kinds/http/encode.ts
-var ToolFault = class extends Error {
+var ToolFault2 = class extends Error {
 };
 var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 function wellFormed(s) {
@@ -2918,7 +2938,7 @@ function scalarText(name, v) {
   if (typeof v === "string") return v;
   if (typeof v === "boolean") return v ? "true" : "false";
   if (typeof v === "number" && Number.isFinite(v)) return JSON.stringify(v);
-  throw new ToolFault(`input.${name} must be a string, number or boolean here`);
+  throw new ToolFault2(`input.${name} must be a string, number or boolean here`);
 }
 function partText(p, vals) {
   if ("lit" in p) return p.lit;
@@ -2953,14 +2973,14 @@ function pathSegment(parts, vals) {
   const seg = render(parts, vals, encodePathValue);
   if (seg === void 0) {
     const missing = parts.find((p) => !("lit" in p) && partText(p, vals) === void 0);
-    throw new ToolFault(`${describe2(missing)} is required: it is part of the URL path`);
+    throw new ToolFault2(`${describe2(missing)} is required: it is part of the URL path`);
   }
   const who = parts.filter((p) => !("lit" in p)).map(describe2).join(", ");
-  if (seg === "") throw new ToolFault(`${who} must not be empty: it is a URL path segment`);
+  if (seg === "") throw new ToolFault2(`${who} must not be empty: it is a URL path segment`);
   const plain = fullyDecoded(seg);
-  if (plain === void 0) throw new ToolFault(`${who} is percent-encoded too many times over to check it for "." and ".." segments`);
+  if (plain === void 0) throw new ToolFault2(`${who} is percent-encoded too many times over to check it for "." and ".." segments`);
   if (plain.split(/[/\\]/).some((c) => c === "." || c === "..")) {
-    throw new ToolFault(`${who} must not be or contain a "." or ".." path segment`);
+    throw new ToolFault2(`${who} must not be or contain a "." or ".." path segment`);
   }
   return seg;
 }
@@ -2978,14 +2998,14 @@ function encodeFields(fields, vals) {
       if (given === void 0 || given === null) continue;
       const key = scalarText(f.map.input, given);
       if (key === void 0 || !Object.hasOwn(f.map.values, key)) {
-        throw new ToolFault(`input.${f.map.input} must be one of ${Object.keys(f.map.values).map((k) => JSON.stringify(k)).join(", ")}`);
+        throw new ToolFault2(`input.${f.map.input} must be one of ${Object.keys(f.map.values).map((k) => JSON.stringify(k)).join(", ")}`);
       }
       out.push(`${name}=${formEncode(f.map.values[key])}`);
       continue;
     }
     const arr = arg(vals, f.array.input);
     if (arr === void 0 || arr === null) continue;
-    if (!Array.isArray(arr)) throw new ToolFault(`input.${f.array.input} must be an array`);
+    if (!Array.isArray(arr)) throw new ToolFault2(`input.${f.array.input} must be an array`);
     const items = [];
     for (const item of arr) {
       const t = scalarText(f.array.input, item);
@@ -3005,7 +3025,7 @@ function headerValue2(header, parts, vals) {
     const t = partText(p, vals);
     if (t === void 0) return void 0;
     if (HEADER_FORBIDDEN.test(t)) {
-      throw new ToolFault(`${describe2(p)} cannot go in header ${header}: it contains CR, LF, NUL or another control character`);
+      throw new ToolFault2(`${describe2(p)} cannot go in header ${header}: it contains CR, LF, NUL or another control character`);
     }
     out += t;
   }
@@ -3318,7 +3338,7 @@ function tunnelAgent(m, proxy, auth) {
     connect.once("connect", (res, socket, head) => {
       if (res.statusCode !== 200) {
         socket.destroy();
-        done(new ToolFault(`the proxy ${proxyName(proxy)} refused the tunnel to ${target} (HTTP ${res.statusCode}${res.statusCode === 407 ? ": it wants credentials" : ""})`));
+        done(new ToolFault2(`the proxy ${proxyName(proxy)} refused the tunnel to ${target} (HTTP ${res.statusCode}${res.statusCode === 407 ? ": it wants credentials" : ""})`));
         return;
       }
       if (head.length) socket.unshift(head);
@@ -3332,7 +3352,7 @@ function tunnelAgent(m, proxy, auth) {
 }
 function unreachable(proxy, e) {
   const err = e;
-  return new ToolFault(`could not reach the proxy ${proxyName(proxy)} (${(err.code ?? err.message ?? String(e)).slice(0, 100)})`);
+  return new ToolFault2(`could not reach the proxy ${proxyName(proxy)} (${(err.code ?? err.message ?? String(e)).slice(0, 100)})`);
 }
 
 // templates/kinds/http/transport.ts
@@ -3345,30 +3365,30 @@ async function exchange(req, opts) {
   let { url: url2, method, body } = req;
   let headers = { ...DEFAULT_HEADERS, "user-agent": opts.userAgent, ...req.headers };
   for (let hop = 0; ; hop++) {
-    if (url2.origin !== opts.origin) throw new ToolFault("refused: the request URL left the configured origin");
+    if (url2.origin !== opts.origin) throw new ToolFault2("refused: the request URL left the configured origin");
     const via = proxyFor(opts.proxy, url2);
     const res = await sendOnce(url2, via, method, headers, body, opts.signal);
     if (via && url2.protocol === "http:" && res.statusCode === 407) {
       res.destroy();
-      throw new ToolFault(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
+      throw new ToolFault2(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
     }
     const location = REDIRECT.has(res.statusCode ?? 0) ? res.headers.location ?? null : null;
     if (location === null) return answer(res, await readBody2(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : void 0));
     res.destroy();
     const status = res.statusCode;
     if (opts.redirects === "none") {
-      throw new ToolFault(`the upstream answered HTTP ${status} (a redirect); this tool does not follow redirects`);
+      throw new ToolFault2(`the upstream answered HTTP ${status} (a redirect); this tool does not follow redirects`);
     }
     let next;
     try {
       next = new URL(location, url2);
     } catch {
-      throw new ToolFault(`the upstream answered HTTP ${status} with an invalid Location`);
+      throw new ToolFault2(`the upstream answered HTTP ${status} with an invalid Location`);
     }
     if (next.origin !== opts.origin) {
-      throw new ToolFault(`the upstream redirected (HTTP ${status}) to another origin; not followed`);
+      throw new ToolFault2(`the upstream redirected (HTTP ${status}) to another origin; not followed`);
     }
-    if (hop + 1 >= MAX_HOPS) throw new ToolFault(`more than ${MAX_HOPS - 1} redirects; stopped`);
+    if (hop + 1 >= MAX_HOPS) throw new ToolFault2(`more than ${MAX_HOPS - 1} redirects; stopped`);
     if (status === 303 && method !== "HEAD" || (status === 301 || status === 302) && method === "POST") {
       method = "GET";
       body = void 0;
@@ -3415,7 +3435,7 @@ function readBody2(res, max, z) {
   const declared = Number(res.headers["content-length"] ?? NaN);
   if (declared > max) {
     res.destroy();
-    return Promise.reject(new ToolFault(overCap(max, `declared ${declared} bytes`)));
+    return Promise.reject(new ToolFault2(overCap(max, `declared ${declared} bytes`)));
   }
   let decoders;
   try {
@@ -3437,12 +3457,12 @@ function readBody2(res, max, z) {
     };
     let source = res;
     for (const d of decoders) {
-      d.on("error", () => stop(new ToolFault(`the upstream's ${res.headers["content-encoding"]} body could not be decoded`)));
+      d.on("error", () => stop(new ToolFault2(`the upstream's ${res.headers["content-encoding"]} body could not be decoded`)));
       source = source.pipe(d);
     }
     source.on("data", (c) => {
       total += c.byteLength;
-      if (total > max) stop(new ToolFault(overCap(max, "stopped reading")));
+      if (total > max) stop(new ToolFault2(overCap(max, "stopped reading")));
       else chunks.push(c);
     });
     source.on("end", () => {
@@ -3460,13 +3480,13 @@ var MAX_CODINGS = 3;
 function decodersFor(z, header) {
   if (!header) return [];
   const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "" && c !== "identity");
-  if (codings.length > MAX_CODINGS) throw new ToolFault(`the upstream answered with ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`);
+  if (codings.length > MAX_CODINGS) throw new ToolFault2(`the upstream answered with ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`);
   const zflush = { flush: z.constants.Z_SYNC_FLUSH, finishFlush: z.constants.Z_SYNC_FLUSH };
   return codings.reverse().map((c) => {
     if (c === "gzip" || c === "x-gzip") return z.createGunzip(zflush);
     if (c === "deflate") return deflateDecoder(z, zflush);
     if (c === "br") return z.createBrotliDecompress({ flush: z.constants.BROTLI_OPERATION_FLUSH, finishFlush: z.constants.BROTLI_OPERATION_FLUSH });
-    throw new ToolFault(`the upstream answered with content-encoding ${c.slice(0, 40)}, which this tool cannot decode`);
+    throw new ToolFault2(`the upstream answered with content-encoding ${c.slice(0, 40)}, which this tool cannot decode`);
   });
 }
 function deflateDecoder(z, opts) {
@@ -3512,7 +3532,7 @@ function deadline(ms, outer) {
   };
 }
 function failureReason(e, origin, timeoutMs, timedOut, cancelled) {
-  if (e instanceof ToolFault) return e.message;
+  if (e instanceof ToolFault2) return e.message;
   if (timedOut) return `the request timed out after ${timeoutMs} ms`;
   if (cancelled) return "the request was cancelled";
   const err = e;
@@ -3643,7 +3663,7 @@ function createHttpHandler(cfg, deps = {}) {
     try {
       req = buildRequest(cfg, r, args);
     } catch (e) {
-      if (e instanceof ToolFault) return failR(e.message);
+      if (e instanceof ToolFault2) return failR(e.message);
       throw e;
     }
     const dl = deadline(cfg.timeoutMs, ctx.signal);
@@ -3745,7 +3765,7 @@ function buildRequest(cfg, r, args) {
   const qs = encodeFields(cfg.query, vals);
   const url2 = new URL(r.origin + path + (qs ? "?" + qs : ""));
   if (url2.origin !== r.origin || url2.pathname !== path || url2.hash !== "") {
-    throw new ToolFault("refused: the rendered URL does not keep the configured origin and path");
+    throw new ToolFault2("refused: the rendered URL does not keep the configured origin and path");
   }
   const headers = {};
   if (!cfg.output.raw && !cfg.output.resource) headers["accept"] = "application/json";

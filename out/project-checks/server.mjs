@@ -436,10 +436,10 @@ function buildResult(tool6, outcome2, era) {
   let structured;
   if (tool6.outputSchema !== void 0) {
     if (outcome2.value === void 0) {
-      return errorBody(`Tool "${tool6.name}" produced no structured value although it declares an output schema (a fault in the tool).`, max);
+      throw new ToolFault(`Tool "${tool6.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
     }
     if (tool6.validateOutput && !tool6.validateOutput(outcome2.value)) {
-      return errorBody(formatOutputErrors(tool6.name, outcome2.value, tool6.validateOutput.errors), max);
+      throw new ToolFault(formatOutputErrors(tool6.name, outcome2.value, tool6.validateOutput.errors));
     }
     structured = era === "2025-11-25" && needsLegacyWrap(tool6) ? { result: outcome2.value } : outcome2.value;
   }
@@ -451,7 +451,11 @@ function buildResult(tool6, outcome2, era) {
   if (structured !== void 0) body.structuredContent = structured;
   return body;
 }
-async function callTool(tool6, args, ctx) {
+async function callTool(tool6, args, ctx, throwFaults = false) {
+  const fault = (text) => {
+    if (throwFaults) throw new ToolFault(text);
+    return errorBody(text, tool6.maxOutputChars);
+  };
   if (!tool6.validateInput(args)) {
     return errorBody(formatInputErrors(tool6.name, args, tool6.validateInput.errors), tool6.maxOutputChars);
   }
@@ -462,24 +466,28 @@ async function callTool(tool6, args, ctx) {
     log(`tool ${tool6.name} failed: ${describeError(err)}`);
     if (ctx.signal.aborted) return errorBody(`Tool "${tool6.name}" was cancelled.`, tool6.maxOutputChars);
     const message2 = err instanceof Error ? err.message : String(err);
-    return errorBody(`Tool "${tool6.name}" failed: ${message2}`, tool6.maxOutputChars);
+    return fault(`Tool "${tool6.name}" failed: ${message2}`);
   }
   if (outcome2 === null || typeof outcome2 !== "object") {
-    return errorBody(`Tool "${tool6.name}" returned no outcome (a fault in the tool).`, tool6.maxOutputChars);
+    return fault(`Tool "${tool6.name}" returned no outcome (a fault in the tool).`);
   }
   try {
     return buildResult(tool6, outcome2, ctx.era);
   } catch (err) {
+    if (err instanceof ToolFault) return fault(err.message);
     log(`tool ${tool6.name} result could not be built: ${describeError(err)}`);
-    return errorBody(`Tool "${tool6.name}" produced a result that could not be serialized.`, tool6.maxOutputChars);
+    return fault(`Tool "${tool6.name}" produced a result that could not be serialized.`);
   }
 }
+var ToolFault;
 var init_tools = __esm({
   "templates/runtime/tools.ts"() {
     "use strict";
     init_validation_format();
     init_output();
     init_log();
+    ToolFault = class extends Error {
+    };
   }
 });
 
@@ -527,7 +535,7 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
-function handleCall(core, params, era, signal, notify) {
+function handleCall(core, params, era, signal, notify, principal = "local") {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool6 = core.tools.get(name);
@@ -536,7 +544,9 @@ function handleCall(core, params, era, signal, notify) {
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const server2 = { name: core.def.name, version: core.def.version };
-  return callTool(tool6, args, progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 });
+  const ctx = progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 };
+  if (core.modes && (tool6.task !== void 0 || tool6.confirm !== void 0)) return core.modes.run({ tool: tool6, args, params, ctx, principal });
+  return callTool(tool6, args, ctx);
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
@@ -674,7 +684,7 @@ var init_protocol = __esm({
 });
 
 // templates/runtime/legacy.ts
-async function serveLegacy(core, method, params, signal, notify) {
+async function serveLegacy(core, method, params, signal, notify, principal = "local") {
   switch (method) {
     case "initialize": {
       const body = {
@@ -691,7 +701,7 @@ async function serveLegacy(core, method, params, signal, notify) {
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal, notify);
+      return handleCall(core, params, "2025-11-25", signal, notify, principal);
     // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
@@ -719,17 +729,17 @@ var init_legacy = __esm({
 });
 
 // templates/runtime/modern.ts
-async function serveModern(core, method, params, signal, notify) {
-  const body = await route(core, method, params, signal, notify);
+async function serveModern(core, method, params, signal, notify, principal = "local") {
+  const body = await core.modes?.serveTaskMethod(method, params, principal) ?? await route(core, method, params, signal, notify, principal);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
-async function route(core, method, params, signal, notify) {
+async function route(core, method, params, signal, notify, principal) {
   switch (method) {
     case "server/discover": {
       const body = {
         supportedVersions: [...SUPPORTED_VERSIONS],
         // prompts/resources are declared because their (empty) lists are served with cache hints.
-        capabilities: { tools: {}, prompts: {}, resources: {} }
+        capabilities: { tools: {}, prompts: {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
@@ -738,7 +748,7 @@ async function route(core, method, params, signal, notify) {
       rejectCursor(params);
       return { tools: core.listTools("2026-07-28"), ...cacheable };
     case "tools/call":
-      return handleCall(core, params, "2026-07-28", signal, notify);
+      return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
       rejectCursor(params);
       return { prompts: [], ...cacheable };
@@ -787,11 +797,11 @@ async function dispatch(core, msg, route2, signal, notify) {
 async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
-    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };
+    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal) };
     const requested = requireMeta(params);
     route2.checkModern?.(requested);
     requireSupported(requested);
-    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify) : await serveModern(core, method, params, signal, notify);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal) : await serveModern(core, method, params, signal, notify, route2.principal);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
@@ -877,7 +887,7 @@ function createHeaderValidator(core) {
     expectEqual(headers, "mcp-protocol-version", "MCP-Protocol-Version", version, false);
     expectEqual(headers, "mcp-method", "Mcp-Method", msg.method, false);
     const p = msg.params ?? {};
-    const source = msg.method === "resources/read" ? p.uri : msg.method === "tools/call" || msg.method === "prompts/get" ? p.name : void 0;
+    const source = msg.method === "resources/read" ? p.uri : msg.method === "tools/call" || msg.method === "prompts/get" ? p.name : TASK_METHODS.has(msg.method) ? p.taskId : void 0;
     if (typeof source === "string") expectEqual(headers, "mcp-name", "Mcp-Name", source, true);
     if (msg.method !== "tools/call" || typeof p.name !== "string" || !core.tools.has(p.name)) return;
     for (const param of paramsOf(p.name)) {
@@ -893,7 +903,7 @@ function createHeaderValidator(core) {
     }
   };
 }
-var SENTINEL_START, SENTINEL_END, BASE64, PLAIN, utf8;
+var SENTINEL_START, SENTINEL_END, BASE64, PLAIN, utf8, TASK_METHODS;
 var init_http_headers = __esm({
   "templates/runtime/http-headers.ts"() {
     "use strict";
@@ -904,6 +914,7 @@ var init_http_headers = __esm({
     BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
     PLAIN = /^[\x20-\x7E\t]*$/;
     utf8 = new TextDecoder("utf-8", { fatal: true });
+    TASK_METHODS = /* @__PURE__ */ new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
   }
 });
 
@@ -1139,7 +1150,7 @@ data: ${JSON.stringify(message2)}
 
 `);
     } : void 0;
-    const route2 = { legacy, transport: "tcp", checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const route2 = { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, controller.signal, notify);
@@ -2619,7 +2630,7 @@ function startStdio(core) {
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
       if (legacy && method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-      return await dispatch(core, msg, { legacy }, controller.signal, notify);
+      return await dispatch(core, msg, { legacy, principal: "stdio" }, controller.signal, notify);
     } finally {
       done = true;
       release();
@@ -2782,6 +2793,15 @@ async function main(def, opts) {
     const telemetry = def.telemetry({ name: def.name, version: def.version });
     core.telemetry = telemetry;
     onShutdown(() => telemetry.shutdown());
+  }
+  if (def.modes) {
+    try {
+      const modes = await def.modes(def);
+      core.modes = modes;
+      onShutdown(() => modes.close());
+    } catch (err) {
+      fail(def, err);
+    }
   }
   if (!opts.http) return startStdio(core);
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));

@@ -3,7 +3,7 @@ import type { Telemetry } from "./telemetry-hook.js";
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
-import type { CallContext, Era, ServerDef, ToolDef } from "./types.js";
+import type { CallContext, Era, Modes, ServerDef, ToolDef } from "./types.js";
 
 /** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
 export type Notify = (message: Record<string, unknown>) => void;
@@ -15,6 +15,8 @@ export interface Core {
   listTools(era: Era): Record<string, unknown>[];
   /** Set at start when the server was generated with telemetry. */
   telemetry?: Telemetry;
+  /** Task-augmented and confirmed calls (set at startup for servers that have such tools). */
+  modes?: Modes;
 }
 
 export function createCore(def: ServerDef): Core {
@@ -73,6 +75,7 @@ export function handleCall(
   era: Era,
   signal: AbortSignal,
   notify?: Notify,
+  principal = "local",
 ): Promise<Record<string, unknown>> {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
@@ -82,7 +85,9 @@ export function handleCall(
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const server = { name: core.def.name, version: core.def.version };
-  return callTool(tool, args, progress ? { signal, era, progress, server } : { signal, era, server });
+  const ctx = progress ? { signal, era, progress, server } : { signal, era, server };
+  if (core.modes && (tool.task !== undefined || tool.confirm !== undefined)) return core.modes.run({ tool, args, params, ctx, principal });
+  return callTool(tool, args, ctx);
 }
 
 export function resourceNotFound(params: Record<string, unknown> | undefined): never {

@@ -15,6 +15,11 @@ export interface Route {
   checkModern?: (requested: string) => void;
   /** network.transport for telemetry (default "pipe"). */
   transport?: "pipe" | "tcp";
+  /**
+   * Who is asking: tasks belong to it and confirmation state is bound to it. stdio: the one client of
+   * the process; HTTP: the token's subject where auth is on, else the client's address.
+   */
+  principal?: string;
 }
 
 /** Dispatch, reported to the server's telemetry when it has one (a span and a duration per request). */
@@ -39,13 +44,13 @@ export async function dispatch(core: Core, msg: JsonRpcRequest, route: Route, si
 async function run(core: Core, msg: JsonRpcRequest, route: Route, signal: AbortSignal, notify?: Notify): Promise<Reply> {
   const { method, params } = msg;
   try {
-    if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify) };
+    if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route.principal) };
     const requested = requireMeta(params); // -32602 before header checks: a missing _meta is not a header problem
     route.checkModern?.(requested);
     requireSupported(requested);
     const result = isLegacyVersion(requested)
-      ? await serveLegacy(core, method, params, signal, notify)
-      : await serveModern(core, method, params, signal, notify);
+      ? await serveLegacy(core, method, params, signal, notify, route.principal)
+      : await serveModern(core, method, params, signal, notify, route.principal);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);

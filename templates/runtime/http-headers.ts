@@ -22,6 +22,9 @@ function mismatch(message: string): never {
 }
 
 /** The header value with optional whitespace trimmed (RFC 9110 field parsing), or undefined. */
+/** The tasks extension's methods, whose Mcp-Name header is the task id. */
+const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const raw = headers[name];
   if (raw === undefined) return undefined;
@@ -95,7 +98,11 @@ export function createHeaderValidator(core: Core) {
     expectEqual(headers, "mcp-protocol-version", "MCP-Protocol-Version", version, false);
     expectEqual(headers, "mcp-method", "Mcp-Method", msg.method, false);
     const p = msg.params ?? {};
-    const source = msg.method === "resources/read" ? p.uri : msg.method === "tools/call" || msg.method === "prompts/get" ? p.name : undefined;
+    const source =
+      msg.method === "resources/read" ? p.uri
+      : msg.method === "tools/call" || msg.method === "prompts/get" ? p.name
+      : TASK_METHODS.has(msg.method) ? p.taskId // tasks extension: Mcp-Name carries the task id, for routing
+      : undefined;
     if (typeof source === "string") expectEqual(headers, "mcp-name", "Mcp-Name", source, true);
     if (msg.method !== "tools/call" || typeof p.name !== "string" || !core.tools.has(p.name)) return;
     for (const param of paramsOf(p.name)) {

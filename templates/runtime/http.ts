@@ -94,7 +94,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
           res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
         }
       : undefined;
-    const route = { legacy, transport: "tcp" as const, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
+    const route = { legacy, transport: "tcp" as const, principal: principal.id, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core, msg, route, controller.signal, notify);

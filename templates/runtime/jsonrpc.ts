@@ -7,6 +7,7 @@ export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
 /** MCP 2026-07-28 codes (the spec reserves -32020..-32099; we emit only the ones it defines). */
 export const HEADER_MISMATCH = -32020;
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 export type RequestId = string | number;

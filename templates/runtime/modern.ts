@@ -6,19 +6,19 @@ type Params = Record<string, unknown> | undefined;
 
 const cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" } as const;
 
-export async function serveModern(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify): Promise<Record<string, unknown>> {
-  const body = await route(core, method, params, signal, notify);
+export async function serveModern(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify, principal = "local"): Promise<Record<string, unknown>> {
+  const body = (await core.modes?.serveTaskMethod(method, params, principal)) ?? (await route(core, method, params, signal, notify, principal));
   // The result _meta names the server by {name, version} exactly; the display title stays in initialize.
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
 
-async function route(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify): Promise<Record<string, unknown>> {
+async function route(core: Core, method: string, params: Params, signal: AbortSignal, notify: Notify | undefined, principal: string): Promise<Record<string, unknown>> {
   switch (method) {
     case "server/discover": {
       const body: Record<string, unknown> = {
         supportedVersions: [...SUPPORTED_VERSIONS],
         // prompts/resources are declared because their (empty) lists are served with cache hints.
-        capabilities: { tools: {}, prompts: {}, resources: {} },
+        capabilities: { tools: {}, prompts: {}, resources: {}, ...(core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {}) },
       };
       if (core.def.instructions !== undefined) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
@@ -27,7 +27,7 @@ async function route(core: Core, method: string, params: Params, signal: AbortSi
       rejectCursor(params);
       return { tools: core.listTools("2026-07-28"), ...cacheable };
     case "tools/call":
-      return handleCall(core, params, "2026-07-28", signal, notify);
+      return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
       rejectCursor(params);
       return { prompts: [], ...cacheable };

@@ -29,6 +29,15 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
     core.telemetry = telemetry;
     onShutdown(() => telemetry.shutdown());
   }
+  if (def.modes) {
+    try {
+      const modes = await def.modes(def);
+      core.modes = modes;
+      onShutdown(() => modes.close());
+    } catch (err) {
+      fail(def, err);
+    }
+  }
   if (!opts.http) return startStdio(core);
   const { startHttp } = await import("./http.js");
   const { createAuthGate } = await import("./auth/gate.js");

@@ -53,7 +53,7 @@ export function startStdio(core: Core): void {
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
       if (legacy && method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-      return await dispatch(core, msg, { legacy }, controller.signal, notify);
+      return await dispatch(core, msg, { legacy, principal: "stdio" }, controller.signal, notify);
     } finally {
       done = true;
       release();

@@ -33,6 +33,13 @@ export function describeTool(tool: ToolDef, era: Era): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A fault in the tool rather than a failure it reports: it threw, returned nothing, or broke its own
+ * output schema. A plain call reports it as a tool error; a task records it as failed (a server fault
+ * is a JSON-RPC error, and a task's `failed` status is for exactly those).
+ */
+export class ToolFault extends Error {}
+
 function errorBody(text: string, max: number): Record<string, unknown> {
   return { content: [{ type: "text", text: capText(text, max) }], isError: true };
 }
@@ -58,10 +65,10 @@ export function buildResult(tool: ToolDef, outcome: ToolOutcome, era: Era): Reco
   let structured: Json | undefined;
   if (tool.outputSchema !== undefined) {
     if (outcome.value === undefined) {
-      return errorBody(`Tool "${tool.name}" produced no structured value although it declares an output schema (a fault in the tool).`, max);
+      throw new ToolFault(`Tool "${tool.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
     }
     if (tool.validateOutput && !tool.validateOutput(outcome.value)) {
-      return errorBody(formatOutputErrors(tool.name, outcome.value, tool.validateOutput.errors), max);
+      throw new ToolFault(formatOutputErrors(tool.name, outcome.value, tool.validateOutput.errors));
     }
     structured = era === "2025-11-25" && needsLegacyWrap(tool) ? { result: outcome.value } : outcome.value;
   }
@@ -74,8 +81,15 @@ export function buildResult(tool: ToolDef, outcome: ToolOutcome, era: Era): Reco
   return body;
 }
 
-/** Runs one call: input validation first (the handler never sees invalid input), then the handler, guarded. */
-export async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>> {
+/**
+ * Runs one call: input validation first (the handler never sees invalid input), then the handler, guarded.
+ * Faults in the tool come back as tool errors, or are thrown as ToolFault when `throwFaults` is set.
+ */
+export async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx: CallContext, throwFaults = false): Promise<Record<string, unknown>> {
+  const fault = (text: string): Record<string, unknown> => {
+    if (throwFaults) throw new ToolFault(text);
+    return errorBody(text, tool.maxOutputChars);
+  };
   if (!tool.validateInput(args)) {
     return errorBody(formatInputErrors(tool.name, args, tool.validateInput.errors), tool.maxOutputChars);
   }
@@ -86,16 +100,17 @@ export async function callTool(tool: ToolDef, args: Record<string, unknown>, ctx
     log(`tool ${tool.name} failed: ${describeError(err)}`);
     if (ctx.signal.aborted) return errorBody(`Tool "${tool.name}" was cancelled.`, tool.maxOutputChars);
     const message = err instanceof Error ? err.message : String(err);
-    return errorBody(`Tool "${tool.name}" failed: ${message}`, tool.maxOutputChars);
+    return fault(`Tool "${tool.name}" failed: ${message}`);
   }
   if (outcome === null || typeof outcome !== "object") {
-    return errorBody(`Tool "${tool.name}" returned no outcome (a fault in the tool).`, tool.maxOutputChars);
+    return fault(`Tool "${tool.name}" returned no outcome (a fault in the tool).`);
   }
   try {
     return buildResult(tool, outcome, ctx.era);
   } catch (err) {
+    if (err instanceof ToolFault) return fault(err.message);
     // e.g. a value JSON.stringify cannot serialize (BigInt, cycles)
     log(`tool ${tool.name} result could not be built: ${describeError(err)}`);
-    return errorBody(`Tool "${tool.name}" produced a result that could not be serialized.`, tool.maxOutputChars);
+    return fault(`Tool "${tool.name}" produced a result that could not be serialized.`);
   }
 }

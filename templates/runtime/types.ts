@@ -77,6 +77,29 @@ export interface ToolDef {
   /** OAuth scopes a caller must hold (all of them) to see and call this tool over authorized HTTP. */
   scopes?: string[];
   handler: ToolHandler;
+  /**
+   * Task support (tasks extension): "optional" runs as a task for clients that declare the extension,
+   * "required" refuses clients that do not (-32021). Absent: never a task.
+   */
+  task?: "optional" | "required";
+  /** Asks the human before anything runs: the message, with {field} placeholders filled from the arguments. */
+  confirm?: ConfirmDef;
+}
+
+export interface ConfirmDef {
+  /** `{field}` renders the argument quoted and escaped; `{{` and `}}` are literal braces. */
+  message: string;
+  /** The id of the confirmation's input request (default "confirm"). */
+  inputKey?: string;
+}
+
+/** How task-augmented calls are kept: the store chosen in the spec, its location from the environment. */
+export interface TasksDef {
+  store: "memory" | "file" | "redis";
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** Opens the spec's store (file and Redis; memory needs none). Emitted only for the store chosen. */
+  open?: () => Promise<import("./tasks/types.js").TaskStore>;
 }
 
 export interface ServerDef {
@@ -97,7 +120,30 @@ export interface ServerDef {
    * each role returns true when this thread is that worker and has taken it over.
    */
   workerRoles?: (() => boolean)[];
+  /** Present when any tool runs as a task. */
+  tasks?: TasksDef;
+  /** Runs calls of tools with `task` or `confirm`; emitted only for servers that have such tools. */
+  modes?: ModesFactory;
 }
+
+/** One tools/call handed to the task/confirmation layer. */
+export interface ModeCall {
+  tool: ToolDef;
+  args: Record<string, unknown>;
+  params: Record<string, unknown> | undefined;
+  ctx: CallContext;
+  principal: string;
+}
+
+export interface Modes {
+  run(call: ModeCall): Promise<Record<string, unknown>>;
+  /** tasks/get, tasks/update, tasks/cancel; undefined for any other method. */
+  serveTaskMethod(method: string, params: Record<string, unknown> | undefined, principal: string): Promise<Record<string, unknown> | undefined>;
+  close(): Promise<void>;
+}
+
+/** Opens what the modes need (task store, state key); a StartupError stops the server with its message. */
+export type ModesFactory = (def: ServerDef) => Promise<Modes>;
 
 /** A configuration problem found at startup: printed as one line to stderr, exit code 2, no stack. */
 export class StartupError extends Error {

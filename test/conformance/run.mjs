@@ -1,6 +1,7 @@
 // npm run conformance: generates the conformance fixture spec with `kervan gen`, starts its http
 // tools' fixture upstream and the generated server over Streamable HTTP, and runs the official MCP
-// conformance suite (server side) against it for revision 2026-07-28 and again for 2025-11-25.
+// conformance suite (server side) against it for revision 2026-07-28 and again for 2025-11-25, then
+// each scenario of the tasks extension (io.modelcontextprotocol/tasks) by name.
 // Exits non-zero on any unexpected result.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
@@ -42,11 +43,22 @@ function startServer(bundle, upstream) {
 }
 
 /** The runner needs Node 22 (fs.globSync); the `node` devDependency provides it without touching the system Node. */
-function runSuite(url, revision) {
-  const node22 = join(root, "node_modules/.bin/node");
-  const runner = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-  rmSync(join(work, revision), { recursive: true, force: true }); // -o DIR holds this run's results only
-  const args = [runner, "server", "--url", url, "--requirements", revision, "--expected-failures", join(here, "expected-failures.yaml"), "-o", join(work, revision)];
+const node22 = join(root, "node_modules/.bin/node");
+const runner = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+
+/** Extension scenarios are outside every revision's requirement set; the tasks extension's are run by name. */
+function taskScenarios() {
+  const listed = spawnSync(node22, [runner, "list", "--server"], { encoding: "utf8" });
+  const names = [...listed.stdout.matchAll(/^\s+- (tasks-\S+) \[extension\]$/gm)].map((m) => m[1]);
+  if (names.length === 0) throw new Error(`the conformance runner lists no tasks-* extension scenarios:\n${listed.stdout}${listed.stderr}`);
+  return names;
+}
+
+function runSuite(url, revision, scenario) {
+  const dir = join(work, scenario ?? revision);
+  rmSync(dir, { recursive: true, force: true }); // -o DIR holds this run's results only
+  const select = scenario ? ["--scenario", scenario] : ["--requirements", revision];
+  const args = [runner, "server", "--url", url, ...select, "--expected-failures", join(here, "expected-failures.yaml"), "-o", dir];
   return new Promise((resolve) => {
     const child = spawn(node22, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -80,6 +92,12 @@ try {
     const { code, out } = await runSuite(url, revision);
     if (process.env.CONFORMANCE_VERBOSE) process.stdout.write(out);
     process.stdout.write(`\n=== conformance ${revision}: ${code === 0 ? "OK" : `FAILED (exit ${code})`}\n${summarize(out)}\n`);
+    if (code !== 0) failed = true;
+  }
+  for (const scenario of taskScenarios()) {
+    const { code, out } = await runSuite(url, undefined, scenario);
+    if (process.env.CONFORMANCE_VERBOSE) process.stdout.write(out);
+    process.stdout.write(`\n=== conformance ${scenario} (tasks extension): ${code === 0 ? "OK" : `FAILED (exit ${code})`}\n${summarize(out)}\n`);
     if (code !== 0) failed = true;
   }
 } finally {

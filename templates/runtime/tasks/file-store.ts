@@ -197,3 +197,12 @@ export class FileTaskStore implements TaskStore {
     await unlink(this.lockPath).catch(() => undefined);
   }
 }
+
+/** The file store at KERVAN_TASKS_DIR, with tasks a previous process left unfinished marked failed. */
+export async function openFileStore(env: NodeJS.ProcessEnv = process.env): Promise<FileTaskStore> {
+  const dir = env.KERVAN_TASKS_DIR;
+  if (!dir) throw new TaskStoreLockedError("KERVAN_TASKS_DIR must name the directory that keeps this server's tasks (its task store is `file`)");
+  const store = new FileTaskStore(dir);
+  await store.recover();
+  return store;
+}

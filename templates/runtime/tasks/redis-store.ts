@@ -155,3 +155,27 @@ export class RedisTaskStore implements TaskStore {
     await Promise.allSettled([this.subscriber.close(), this.client.close()]);
   }
 }
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unreadable URL)";
+  }
+}
+
+/** The Redis store at KERVAN_TASKS_REDIS_URL, keys under kervan:<server>:, lease KERVAN_TASKS_LEASE_MS (10 s). */
+export async function openRedisStore(server: string, env: NodeJS.ProcessEnv = process.env): Promise<RedisTaskStore> {
+  const url = env.KERVAN_TASKS_REDIS_URL;
+  if (!url) throw new Error("KERVAN_TASKS_REDIS_URL must name the Redis that keeps this server's tasks (its task store is `redis`)");
+  const lease = Number(env.KERVAN_TASKS_LEASE_MS ?? 10_000);
+  if (!Number.isInteger(lease) || lease < 100) throw new Error("KERVAN_TASKS_LEASE_MS must be an integer of at least 100 (milliseconds)");
+  try {
+    return await RedisTaskStore.open({ url, prefix: `kervan:${server}:`, leaseMs: lease });
+  } catch (err) {
+    throw new Error(`cannot reach the task store at ${redactUrl(url)}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

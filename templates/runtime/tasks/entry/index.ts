@@ -1,0 +1,28 @@
+// Entry for servers with tools that run as tasks or ask for confirmation: the emitted server hands
+// `callModes` to the runtime, so servers without such tools carry none of this code.
+import { randomBytes } from "node:crypto";
+import { StartupError, type ModesFactory } from "../../types.js";
+import { runCall } from "../call-modes.js";
+import { serveTaskMethod } from "../methods.js";
+import { openTasks, stateKeyFrom } from "../open.js";
+
+/** KERVAN_CONFIRM_TTL_MS: how long a confirmation question stays answerable (10 minutes). */
+function confirmTtl(text: string | undefined): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1) throw new StartupError("KERVAN_CONFIRM_TTL_MS must be a positive integer (milliseconds)");
+  return ms;
+}
+
+export const callModes: ModesFactory = async (def) => {
+  const stateKey = stateKeyFrom(def, randomBytes(32));
+  const tasks = await openTasks(def);
+  const modes = { tasks, stateKey, confirmTtlMs: confirmTtl(process.env.KERVAN_CONFIRM_TTL_MS) };
+  return {
+    run: (call) => runCall(modes, call),
+    serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
+    close: async () => {
+      await tasks?.close();
+    },
+  };
+};

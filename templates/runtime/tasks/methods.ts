@@ -1,0 +1,59 @@
+// The tasks extension's methods (io.modelcontextprotocol/tasks, 2026-07-28): tasks/get, tasks/update and
+// tasks/cancel, each for clients that declare the extension on the request, each limited to the
+// principal that started the task. tasks/result and tasks/list were removed by the extension and stay
+// unknown methods (-32601).
+import { INVALID_PARAMS, isObject, MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError } from "../jsonrpc.js";
+import { META_CLIENT_CAPABILITIES } from "../protocol.js";
+import { detailedTask, type TaskManager } from "./manager.js";
+
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
+type Params = Record<string, unknown> | undefined;
+
+/** The request's declared client capabilities (2026-07-28 _meta), or undefined. */
+export function clientCapabilities(params: Params): Record<string, unknown> | undefined {
+  const meta = params?._meta;
+  const caps = isObject(meta) ? meta[META_CLIENT_CAPABILITIES] : undefined;
+  return isObject(caps) ? caps : undefined;
+}
+
+export function declaresTasks(params: Params): boolean {
+  const extensions = clientCapabilities(params)?.extensions;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+
+/** -32021 naming what the client must declare (HTTP 400). */
+export function missingCapability(required: Record<string, unknown>, what: string): RpcError {
+  return new RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${what}`, { requiredCapabilities: required }, 400);
+}
+
+export function tasksRequired(): RpcError {
+  return missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `this needs the ${TASKS_EXTENSION} extension`);
+}
+
+function taskId(params: Params): string {
+  const id = params?.taskId;
+  if (typeof id !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: taskId must be a string");
+  return id;
+}
+
+/** Serves one tasks/* method; undefined when the server runs no tasks (the caller answers -32601). */
+export async function serveTaskMethod(tasks: TaskManager | undefined, method: string, params: Params, principal: string): Promise<Record<string, unknown> | undefined> {
+  if (!tasks || !TASK_METHODS.has(method)) return undefined;
+  if (!declaresTasks(params)) throw tasksRequired();
+  const id = taskId(params);
+  switch (method) {
+    case "tasks/get":
+      return detailedTask(await tasks.read(id, principal));
+    case "tasks/update": {
+      const responses = params?.inputResponses;
+      if (!isObject(responses)) throw new RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object");
+      await tasks.answer(id, principal, responses);
+      return {};
+    }
+    default:
+      await tasks.cancel(id, principal);
+      return {};
+  }
+}
