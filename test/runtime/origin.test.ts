@@ -14,10 +14,9 @@ let listed: HttpServer;
 
 beforeAll(async () => {
   const bundle = await bundleEntry(entry);
-  [plain, listed] = await Promise.all([
-    startHttpServer(bundle),
-    startHttpServer(bundle, ["--allowed-origins", "http://localhost:5173,https://App.Example:8443"]),
-  ]);
+  // One at a time, so a server that started is always stopped by afterAll even if the other fails.
+  plain = await startHttpServer(bundle);
+  listed = await startHttpServer(bundle, ["--allowed-origins", "http://localhost:5173,https://App.Example:8443"]);
 });
 afterAll(async () => {
   await Promise.all([plain?.stop(), listed?.stop()]);
