@@ -30,7 +30,7 @@ export const property: FuzzProperty<Input, ValidateJsonHandler> = {
   async check(handler, input) {
     let r;
     try {
-      r = await withinOrHang(handler(input as Record<string, unknown>, { signal: new AbortController().signal, era: "2026-07-28" }), HANG_MS, "validate_json");
+      r = await withinOrHang(handler(input as unknown as Record<string, unknown>, { signal: new AbortController().signal, era: "2026-07-28" }), HANG_MS, "validate_json");
     } catch (e) {
       if (e instanceof FuzzFailure) throw e;
       throw new FuzzFailure("internal", `the handler threw: ${(e as Error)?.stack ?? String(e)}`);
