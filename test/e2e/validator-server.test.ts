@@ -40,17 +40,17 @@ for (const mode of VERSION_MODES) {
     });
 
     it("refuses past the 500 ms pattern budget while other calls are answered meanwhile", async () => {
-      const started = performance.now();
-      const slow = conn.client.callTool({ name: "validate_json", arguments: { output: EVIL_DOC, schema: EVIL } }).then((r) => ({ r, ms: performance.now() - started }));
+      // Order of answers, not durations (those are in npm run bench): the cheap call comes back first.
+      const order: string[] = [];
+      const slow = conn.client.callTool({ name: "validate_json", arguments: { output: EVIL_DOC, schema: EVIL } }).then((r) => (order.push("slow"), r));
       const cheap = await conn.client.callTool({ name: "validate_json", arguments: { output: "[1, 2]", schema: { type: "array" } } });
-      const cheapMs = performance.now() - started;
-      const { r, ms } = await slow;
+      order.push("cheap");
+      const r = await slow;
       expect(cheap.structuredContent).toEqual({ valid: true, feedback: null });
-      expect(cheapMs).toBeLessThan(ms);
+      expect(order).toEqual(["cheap", "slow"]);
       const text = (r.content as { text: string }[])[0].text;
       expect(text).toContain("^(a+)+$");
       expect(text).toMatch(/500 ms/);
-      expect(ms).toBeLessThan(1500);
     });
   });
 }
