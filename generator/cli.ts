@@ -1,4 +1,4 @@
-// kervan: init | gen | serve | audit | deploy | changelog | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
+// kervan: init | gen | serve | audit | deploy | changelog | import | schema | help. Exit codes: 0 ok, 1 drift or diagnostics, 2 usage errors.
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,6 +13,7 @@ import { sha256 } from "./shared/hash.js";
 import { auditCommand, changelogCommand } from "./cli/audit.js";
 import { initCommand } from "./cli/init.js";
 import { deployCommand, DEPLOY_OPTIONS } from "./cli/deploy.js";
+import { importCommand } from "./cli/import.js";
 
 const USAGE = `kervan ${"<version>"}: MCP servers from YAML tool specs
 
@@ -31,6 +32,12 @@ Usage:
                            [--upstreams HOST:PORT,...] [--listen ADDR]
                            deployment artifacts (Dockerfile, Kubernetes manifests, nginx upstream)
   kervan schema            print kervan.schema.json (the spec format, for editors)
+  kervan import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...]
+                [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N]
+                [--include-deprecated] [--accept]
+                           write a spec from an OpenAPI 3.0/3.1 or Swagger 2.0 description (nothing
+                           fetched); on an existing --out, print the changelog and exit 1 when it
+                           breaks clients, unless --accept
 
 Tool options (CLI form, per --tool block):
   --name NAME  --title TEXT  --description TEXT  --input-schema JSON|@FILE  --cwd DIR
@@ -48,7 +55,8 @@ interface Parsed {
   toolArgs: string[];
 }
 
-const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version", "--dir", ...DEPLOY_OPTIONS]);
+const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version", "--dir", ...DEPLOY_OPTIONS, "--name", "--include-tags", "--include-ops", "--exclude-ops", "--profile", "--max-tools"]);
+const FLAG_OPTIONS = new Set(["--check", "--strict", "--verbose", "--help", "-h", "--accept", "--include-deprecated"]);
 
 function parseArgs(args: string[]): Parsed {
   const first = args.indexOf("--tool");
@@ -59,7 +67,7 @@ function parseArgs(args: string[]): Parsed {
     if (VALUE_OPTIONS.has(a)) {
       if (head[i + 1] === undefined) throw new UsageError(`${a} requires a value`);
       parsed.options.set(a, head[++i]);
-    } else if (a === "--check" || a === "--strict" || a === "--verbose" || a === "--help" || a === "-h") parsed.options.set(a, true);
+    } else if (FLAG_OPTIONS.has(a)) parsed.options.set(a, true);
     else if (a.startsWith("--")) throw new UsageError(`unknown option ${a}`);
     else parsed.positional.push(a);
   }
@@ -149,6 +157,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === "audit") return auditCommand(p.positional, p.options);
   if (command === "deploy") return deployCommand(p.positional, p.options);
   if (command === "changelog") return changelogCommand(p.positional, p.options);
+  if (command === "import") return importCommand(p.positional, p.options);
   if (command === "schema") {
     process.stdout.write(JSON.stringify(specSchema(), null, 2) + "\n");
     return 0;

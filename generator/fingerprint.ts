@@ -26,7 +26,9 @@ export function generatorFingerprint(): string {
   // The generator, the runtime templates, and each kind's runtime folder (a kind may live elsewhere).
   const dirs = [...new Set(["generator", "templates", ...allKinds().map((k) => k.runtime.dir)])];
   for (const dir of dirs.filter((d) => !dirs.some((o) => o !== d && d.startsWith(`${o}/`)))) listFiles(join(PACKAGE_ROOT, dir), files);
-  for (const file of files.map((f) => relative(PACKAGE_ROOT, f).split("\\").join("/")).sort()) {
+  // The importer (`kervan import`) writes specs; it shapes no generated server.
+  const shaping = (file: string) => !file.startsWith("generator/import/") && file !== "generator/cli/import.ts";
+  for (const file of files.map((f) => relative(PACKAGE_ROOT, f).split("\\").join("/")).filter(shaping).sort()) {
     hash.update(file).update("\0").update(readFileSync(join(PACKAGE_ROOT, file))).update("\0");
   }
   for (const name of [...new Set([...PACKAGES, ...allKinds().flatMap((k) => k.runtime.packages ?? [])])]) {

@@ -1,0 +1,68 @@
+// `kervan import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...]
+// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--accept]`.
+// Exit 0: written (or unchanged); 1: refused (a named reason) or a breaking re-import without --accept.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { importOpenApi, ImportError } from "../import/importer.js";
+import { reimportChangelog } from "../import/reimport.js";
+import { PROFILES, type Profile } from "../import/names.js";
+import { UsageError } from "./sources.js";
+
+type Options = Map<string, string | true>;
+const list = (v: string | true | undefined) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
+
+export async function importCommand(positional: string[], options: Options): Promise<number> {
+  if (positional.length !== 1) throw new UsageError("import takes one API description file (OpenAPI 3.0/3.1 or Swagger 2.0, YAML or JSON)");
+  const profile = (options.get("--profile") ?? "generic") as Profile;
+  if (!(profile in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
+  const maxText = options.get("--max-tools");
+  const maxTools = maxText === undefined ? undefined : Number(maxText);
+  if (maxTools !== undefined && (!Number.isInteger(maxTools) || maxTools < 1)) throw new UsageError("--max-tools takes a positive whole number");
+  const name = options.get("--name") as string | undefined;
+  const outOption = options.get("--out") as string | undefined;
+  let result;
+  try {
+    result = await importOpenApi({
+      file: positional[0],
+      ...(name ? { name } : {}),
+      ...(outOption ? { out: outOption } : {}),
+      includeTags: list(options.get("--include-tags")),
+      includeOps: list(options.get("--include-ops")),
+      excludeOps: list(options.get("--exclude-ops")),
+      profile,
+      ...(maxTools ? { maxTools } : {}),
+      includeDeprecated: options.has("--include-deprecated"),
+    });
+  } catch (e) {
+    if (!(e instanceof ImportError)) throw e;
+    process.stderr.write(`kervan import: refused (${e.reason}): ${e.message}\n`);
+    return 1;
+  }
+  const out = outOption ?? `specs/${result.server}.yaml`;
+  const report = [`kervan import: ${result.tools.length} tool${result.tools.length === 1 ? "" : "s"} written to ${out}`];
+  if (result.skipped.length) report.push(`${result.skipped.length} operation${result.skipped.length === 1 ? "" : "s"} skipped:`, ...result.skipped.map((s) => `  ${s.operation}: ${s.reason}`));
+  if (existsSync(out)) {
+    const before = readFileSync(out, "utf8");
+    if (before === result.text) {
+      process.stderr.write(`kervan import: ${out} is unchanged (${result.tools.length} tools)\n`);
+      return 0;
+    }
+    let diff;
+    try {
+      diff = reimportChangelog(out, before, result.text);
+    } catch (e) {
+      if (!(e instanceof ImportError)) throw e;
+      process.stderr.write(`kervan import: refused (${e.reason}): ${e.message}\n`);
+      return 1;
+    }
+    process.stdout.write(diff.text);
+    if (diff.breaking && !options.has("--accept")) {
+      process.stderr.write(`kervan import: the new import breaks clients of ${out} (see BREAKING above); nothing written. Re-run with --accept to write it.\n`);
+      return 1;
+    }
+  }
+  mkdirSync(dirname(out) || ".", { recursive: true });
+  writeFileSync(out, result.text);
+  process.stderr.write(report.join("\n") + "\n");
+  return 0;
+}

@@ -1,0 +1,52 @@
+// Descriptions from an API's own text: markup cleaned (HTML, Markdown links, emphasis, code
+// fences), whitespace collapsed, clipped at a sentence boundary, purpose (the summary) first.
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
+
+export function cleanText(text: unknown, max = 1200): string {
+  if (typeof text !== "string") return "";
+  let s = text
+    .replace(/```[\s\S]*?```/g, " ")
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/<\/?[A-Za-z][^<>]*>/g, "")
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, e: string) => ENTITIES[e])
+    .replace(/^\s{0,3}#{1,6}\s+/gm, "")
+    .replace(/^\s*[-*+]\s+/gm, "")
+    .replace(/(\*\*|__)(.+?)\1/g, "$2")
+    .replace(/`([^`]*)`/g, "$1")
+    .replace(/\{\{|\}\}/g, (m) => (m === "{{" ? "{ {" : "} }"))
+    .replace(/\s+/g, " ")
+    .trim();
+  if (s.length > max) {
+    const cut = s.slice(0, max);
+    const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf("! "), cut.lastIndexOf("? "));
+    s = end > max / 2 ? cut.slice(0, end + 1) : `${cut.replace(/\s+\S*$/, "")}…`;
+  }
+  return s;
+}
+
+const sentence = (s: string) => (/[.!?…:]$/.test(s) ? s : `${s}.`);
+
+const VERB: Record<string, string> = { get: "Get", head: "Check", post: "Create or submit", put: "Replace", patch: "Update", delete: "Delete" };
+
+/** The tool description: the summary, then the description when it adds to it; a method-and-path sentence when the API says nothing. */
+export function toolDescription(op: Record<string, unknown>, method: string, path: string): string {
+  const summary = cleanText(op.summary, 300);
+  const long = cleanText(op.description);
+  const parts: string[] = [];
+  if (summary) parts.push(sentence(summary[0].toUpperCase() + summary.slice(1)));
+  const repeats = summary && long.toLowerCase().startsWith(summary.toLowerCase().replace(/[.!?]$/, ""));
+  if (long && !repeats) parts.push(sentence(long));
+  else if (long && long.length > summary.length) parts[0] = sentence(long);
+  if (!parts.length) parts.push(`${VERB[method]} ${path} (${method.toUpperCase()} ${path}).`);
+  return cleanText(parts.join(" "), 1500);
+}
+
+export function toolTitle(op: Record<string, unknown>): string | undefined {
+  const s = cleanText(op.summary, 200).replace(/\.$/, "");
+  return s && s.length <= 80 ? s : undefined;
+}

@@ -1,0 +1,130 @@
+// `kervan import`: an API description -> one reviewable Kervan spec (YAML text) and a report.
+// Operations are taken in a stable order (path, then method), filtered, named, built and then
+// checked by the generator's own check stage: a tool the build would refuse is skipped with the
+// check's reason, so the written spec always builds.
+import { basename, isAbsolute } from "node:path";
+import { readDocument, ImportError, type Doc } from "./read.js";
+import { OperationSkip } from "./refs.js";
+import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";
+import { buildTool, type ImportedTool, type Operation } from "./tool.js";
+import { limitBroken } from "./limits.js";
+import { renderSpec } from "./yaml.js";
+import { verify } from "./verify.js";
+
+export { ImportError };
+
+export interface ImportOptions {
+  file: string;
+  name?: string;
+  includeTags?: string[];
+  includeOps?: string[];
+  excludeOps?: string[];
+  profile?: Profile;
+  maxTools?: number;
+  includeDeprecated?: boolean;
+  /** Where the spec will be written (for the re-import hint in its header). */
+  out?: string;
+}
+
+export interface Skipped {
+  operation: string;
+  reason: string;
+}
+
+export interface ImportResult {
+  server: string;
+  text: string;
+  tools: string[];
+  skipped: Skipped[];
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function serverName(doc: Doc, file: string): string {
+  const from = (s: string) => s.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[^a-z0-9]+|[-._]+$/g, "").slice(0, 40).replace(/[-._]+$/, "");
+  return from(String(doc.info?.title ?? "")) || from(basename(file).replace(/\.(ya?ml|json)$/i, "")) || "api";
+}
+
+function operations(doc: Doc): Operation[] {
+  const ops: Operation[] = [];
+  for (const path of Object.keys(doc.paths).sort(byCodeUnit)) {
+    const item = doc.paths[path];
+    if (!item || typeof item !== "object") continue;
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op || typeof op !== "object") continue;
+      const operationId = typeof op.operationId === "string" && op.operationId.trim() ? op.operationId.trim() : undefined;
+      ops.push({ method, path, op, pathItem: item, raw: operationId ?? `${method} ${path}`, tags: Array.isArray(op.tags) ? op.tags.filter((t: unknown) => typeof t === "string") : [], ...(operationId ? { operationId } : {}) });
+    }
+  }
+  return ops;
+}
+
+const label = (o: Operation) => `${o.method.toUpperCase()} ${o.path}${o.operationId ? ` (${o.operationId})` : ""}`;
+
+function tagHint(ops: Operation[]): string {
+  const counts = new Map<string, number>();
+  for (const o of ops) for (const t of o.tags.length ? o.tags : ["(untagged)"]) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0])).map(([t, n]) => `  ${t} (${n})`).join("\n");
+}
+
+export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {
+  const { doc, version } = await readDocument(opts.file);
+  const server = opts.name ?? serverName(doc, opts.file);
+  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(server)) throw new ImportError("bad-name", `server name ${JSON.stringify(server)} must be lower-case letters, digits, '.', '_' or '-' (at most 64)`);
+  const profile = PROFILES[opts.profile ?? "generic"];
+  const skipped: Skipped[] = [];
+  const wanted: Operation[] = [];
+  const matches = (o: Operation, list: string[]) => list.includes(o.operationId ?? "") || list.includes(o.raw);
+  for (const o of operations(doc)) {
+    if (opts.includeOps?.length && !matches(o, opts.includeOps)) continue;
+    if (opts.excludeOps?.length && matches(o, opts.excludeOps)) continue;
+    if (opts.includeTags?.length && !o.tags.some((t) => opts.includeTags!.includes(t))) continue;
+    if (o.method === "options" || o.method === "trace") skipped.push({ operation: label(o), reason: `${o.method.toUpperCase()} is not a method http tools send` });
+    else if (o.op.deprecated === true && !opts.includeDeprecated) skipped.push({ operation: label(o), reason: "deprecated (--include-deprecated imports it)" });
+    else wanted.push(o);
+  }
+  const budget = opts.maxTools ?? profile.maxTools;
+  if (wanted.length > budget) {
+    throw new ImportError(
+      "too-many-tools",
+      `${wanted.length} operations would become tools; the limit is ${budget} (${opts.maxTools ? "--max-tools" : `profile ${opts.profile ?? "generic"}: ${profile.note}`}).\nNarrow it with --include-tags, --include-ops or --exclude-ops, or raise --max-tools. Tags:\n${tagHint(wanted)}`,
+    );
+  }
+  const nameBudget = Math.max(8, NAME_LIMIT - profile.prefix(server).length);
+  const names = toolNames(wanted.map((o) => ({ raw: o.raw, key: `${o.method} ${o.path}` })), nameBudget);
+  let built: ImportedTool[] = [];
+  const labels = new Map<string, string>();
+  wanted.forEach((o, i) => {
+    labels.set(names[i], label(o));
+    try {
+      const t = buildTool(doc, o, names[i], server);
+      const broken = limitBroken(t.tool.input);
+      if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
+      built.push(t);
+    } catch (e) {
+      if (e instanceof OperationSkip) skipped.push({ operation: label(o), reason: e.message });
+      else if (e instanceof RangeError) skipped.push({ operation: label(o), reason: `its schemas nest too deeply to convert (${e.message})` });
+      else throw e;
+    }
+  });
+  const meta = { file: basename(opts.file), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
+  const render = () => renderSpec(doc, server, built, skipped, meta);
+  for (let round = 0; round < 4 && built.length; round++) {
+    const refused = verify(render(), built.length);
+    if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
+    if (!refused.tools.size) break;
+    built = built.filter((t, i) => {
+      const why = refused.tools.get(i);
+      if (why) skipped.push({ operation: labels.get(t.name)!, reason: why });
+      return !why;
+    });
+  }
+  if (!built.length) {
+    const reasons = [...new Set(skipped.map((s) => s.reason))].slice(0, 3).join("; ");
+    throw new ImportError("no-operations", `no operation of ${opts.file} could be imported${reasons ? `: ${reasons}` : " (the document has no operations)"}`);
+  }
+  skipped.sort((a, b) => byCodeUnit(a.operation, b.operation));
+  return { server, text: render(), tools: built.map((t) => t.name), skipped };
+}

@@ -1,0 +1,90 @@
+// Reads an API description: a local YAML or JSON file and the local files its `$ref`s name, bundled
+// into one document by @scalar/json-magic, then upgraded (Swagger 2.0, OpenAPI 3.0) to OpenAPI 3.1
+// by @scalar/openapi-parser. Nothing is fetched: a URL `$ref` is refused by name.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { bundle } from "@scalar/json-magic/bundle";
+import { parseJson, parseYaml as parseYamlPlugin, readFiles } from "@scalar/json-magic/bundle/plugins/node";
+import { upgrade } from "@scalar/openapi-parser";
+
+/** A document the importer cannot take, with a stable reason name (shown and counted by the corpus test). */
+export class ImportError extends Error {
+  constructor(readonly reason: string, message: string) {
+    super(message);
+  }
+}
+
+export type Doc = Record<string, any>;
+
+const URL_REF = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+function versionOf(doc: Doc, file: string): string {
+  const v = doc.openapi ?? doc.swagger;
+  if (typeof v !== "string" && typeof v !== "number") throw new ImportError("not-openapi", `${file} is not an OpenAPI or Swagger document (no 'openapi' or 'swagger' version field)`);
+  const s = String(v);
+  if (/^2\.0$/.test(s) || /^3\.[01]\.\d+$/.test(s) || /^3\.[01]$/.test(s)) return s;
+  throw new ImportError("unsupported-version", `${file} is ${doc.openapi !== undefined ? "OpenAPI" : "Swagger"} ${s}; kervan import reads Swagger 2.0 and OpenAPI 3.0 and 3.1`);
+}
+
+/** Reads, bundles and upgrades one document; throws ImportError with a named reason. */
+export async function readDocument(file: string): Promise<{ doc: Doc; version: string }> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new ImportError("unreadable", `cannot read ${file}`);
+  }
+  let top: unknown;
+  try {
+    top = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 10000, uniqueKeys: false });
+  } catch (e) {
+    const why = (e as Error).message.split("\n")[0];
+    throw new ImportError("invalid-syntax", `${file} is not valid ${/^\s*[{[]/.test(text) ? "JSON" : "YAML"}: ${why}`);
+  }
+  if (!top || typeof top !== "object" || Array.isArray(top)) throw new ImportError("not-openapi", `${file} is not an OpenAPI or Swagger document (its top level is not a mapping)`);
+  const version = versionOf(top as Doc, file);
+
+  const urlRefs: string[] = [];
+  const broken: string[] = [];
+  // The bundler reports unresolvable references on the console as well; they are reported here instead.
+  const quiet = { error: console.error, warn: console.warn };
+  console.error = console.warn = () => undefined;
+  let bundled: Doc;
+  try {
+    const refuseUrls = {
+      type: "loader" as const,
+      validate: (value: string) => URL_REF.test(value),
+      exec: async (value: string) => {
+        urlRefs.push(value);
+        return { ok: false as const };
+      },
+    };
+    bundled = (await bundle(resolve(file), {
+      plugins: [refuseUrls, readFiles(), parseJson(), parseYamlPlugin()],
+      treeShake: false,
+      hooks: { onResolveError: (node) => void broken.push(String(node.$ref)) },
+    })) as Doc;
+  } catch (e) {
+    throw new ImportError("unreadable", `cannot bundle ${file}: ${(e as Error).message.split("\n")[0]}`);
+  } finally {
+    console.error = quiet.error;
+    console.warn = quiet.warn;
+  }
+  if (urlRefs.length) {
+    const list = [...new Set(urlRefs)].sort();
+    throw new ImportError("url-ref", `${file} has a $ref to a URL (${list.slice(0, 3).join(", ")}${list.length > 3 ? `, and ${list.length - 3} more` : ""}); kervan import never fetches anything: download it and refer to the local file`);
+  }
+  const missing = [...new Set(broken.filter((r) => !URL_REF.test(r)))].sort();
+  if (missing.length) throw new ImportError("broken-ref", `${file} has a $ref that points at nothing: ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? `, and ${missing.length - 3} more` : ""}`);
+  let doc: Doc;
+  try {
+    doc = upgrade(bundled as never).specification as Doc;
+  } catch (e) {
+    throw new ImportError("upgrade-failed", `cannot read ${file} as OpenAPI 3.1: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if (!doc || typeof doc !== "object" || typeof doc.paths !== "object" || doc.paths === null) {
+    throw new ImportError("no-paths", `${file} describes no paths (operations)`);
+  }
+  return { doc, version };
+}

@@ -1,0 +1,43 @@
+// Same-document JSON pointers into the bundled document: after bundling every `$ref` is local
+// (`#/...`), so following one is a pointer lookup. A pointer that finds nothing is an OperationSkip.
+import type { Doc } from "./read.js";
+
+/** An operation (or part of one) the importer leaves out, with the reason printed in the report. */
+export class OperationSkip extends Error {}
+
+export function unescapePointer(segment: string): string {
+  let s = segment;
+  try {
+    s = decodeURIComponent(s);
+  } catch {
+    // left as written
+  }
+  return s.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+export function lookup(doc: Doc, ref: string): unknown {
+  if (!ref.startsWith("#")) throw new OperationSkip(`$ref ${JSON.stringify(ref)} is not a reference inside the document`);
+  if (ref === "#" || ref === "#/") return doc;
+  let node: unknown = doc;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = unescapePointer(raw);
+    if (!node || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, key)) {
+      throw new OperationSkip(`$ref ${JSON.stringify(ref)} points at nothing`);
+    }
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** Follows a chain of `$ref` objects (parameters, request bodies, responses) to the object itself. */
+export function deref<T = Doc>(doc: Doc, value: unknown): T {
+  let node = value;
+  const seen = new Set<string>();
+  while (node && typeof node === "object" && typeof (node as Doc).$ref === "string") {
+    const ref = (node as Doc).$ref as string;
+    if (seen.has(ref)) throw new OperationSkip(`$ref ${JSON.stringify(ref)} refers to itself`);
+    seen.add(ref);
+    node = lookup(doc, ref);
+  }
+  return node as T;
+}

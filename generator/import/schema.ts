@@ -1,0 +1,223 @@
+// OpenAPI 3.1 schema objects -> JSON Schema 2020-12 that Kervan's strict checks accept.
+// Known keywords are kept, OpenAPI-only ones dropped (`example` becomes `examples`), references
+// inlined unless they recur (a cycle becomes `$defs` + `$ref`, so nothing loops), readOnly
+// properties left out of inputs and writeOnly ones out of outputs, and a discriminator's mapping
+// written into its branches as `const`s so the union keeps its meaning for clients.
+import type { Json } from "../../templates/runtime/types.js";
+import { lookup, OperationSkip } from "./refs.js";
+import type { Doc } from "./read.js";
+
+export type Mode = "input" | "output";
+type Obj = Record<string, Json>;
+
+const FORMATS = new Set("date time date-time iso-time iso-date-time duration uri uri-reference uri-template url email hostname ipv4 ipv6 regex uuid json-pointer json-pointer-uri-fragment relative-json-pointer byte int32 int64 float double password binary".split(" "));
+const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
+const ANNOTATIONS = ["title", "description", "deprecated"];
+// Validation keywords an output schema does not keep: it describes the answer, and a backend that
+// is loose about them must not turn a useful answer into a tool error.
+const STRICT_OUTPUT = ["required", "enum", "const", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties"];
+const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
+
+class TooBig extends Error {}
+
+interface Ctx {
+  doc: Doc;
+  mode: Mode;
+  /** Every reference becomes a `$defs` entry (used when inlining grows too large). */
+  allDefs: boolean;
+  defs: Map<string, { name: string; schema?: Json }>;
+  stack: string[];
+  nodes: number;
+}
+
+const INLINE_BUDGET = 4000;
+
+function defName(ctx: Ctx, ref: string): string {
+  const existing = ctx.defs.get(ref);
+  if (existing) return existing.name;
+  const last = ref.split("/").pop() ?? "schema";
+  const base = last.replace(/~1/g, "_").replace(/~0/g, "_").replace(/[^A-Za-z0-9_.-]/g, "_") || "schema";
+  const taken = new Set([...ctx.defs.values()].map((d) => d.name));
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}_${i}`;
+  ctx.defs.set(ref, { name });
+  return name;
+}
+
+function isReadOnly(ctx: Ctx, node: unknown, flag: "readOnly" | "writeOnly"): boolean {
+  let n = node as Doc;
+  for (let i = 0; i < 8 && n && typeof n === "object"; i++) {
+    if (n[flag] === true) return true;
+    if (typeof n.$ref !== "string") return false;
+    try {
+      n = lookup(ctx.doc, n.$ref) as Doc;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+function validPattern(p: unknown): p is string {
+  if (typeof p !== "string" || p.length > 512) return false;
+  try {
+    new RegExp(p, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function conv(node: unknown, ctx: Ctx, depth: number): Json {
+  if (typeof node === "boolean") return node;
+  if (!node || typeof node !== "object" || Array.isArray(node)) return {};
+  if (++ctx.nodes > INLINE_BUDGET && !ctx.allDefs) throw new TooBig();
+  const s = node as Doc;
+  if (typeof s.$ref === "string") {
+    const ref = s.$ref;
+    const target = lookup(ctx.doc, ref);
+    const siblings: Obj = {};
+    for (const k of ["title", "description"]) if (typeof s[k] === "string") siblings[k] = s[k];
+    if (ctx.allDefs || ctx.stack.includes(ref) || depth > 40) return { $ref: `#/$defs/${defName(ctx, ref)}`, ...siblings };
+    ctx.stack.push(ref);
+    const inlined = conv(target, ctx, depth + 1);
+    ctx.stack.pop();
+    return typeof inlined === "object" && inlined !== null && !Array.isArray(inlined) ? { ...inlined, ...siblings } : inlined;
+  }
+  const out: Obj = {};
+  const sub = (v: unknown) => conv(v, ctx, depth + 1);
+  const subs = (v: unknown) => (Array.isArray(v) ? v.map(sub) : []);
+  for (const k of ANNOTATIONS) {
+    if (k === "deprecated" ? typeof s[k] === "boolean" : typeof s[k] === "string") out[k] = s[k];
+  }
+  const types = (Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type]).filter((t: unknown) => typeof t === "string" && TYPES.has(t));
+  if (types.length) out.type = types.length === 1 ? types[0] : [...new Set(types as string[])];
+  if (Array.isArray(s.enum) && s.enum.length) out.enum = dedupe(s.enum);
+  if ("const" in s) out.const = s.const;
+  if (typeof s.format === "string" && FORMATS.has(s.format)) out.format = s.format;
+  if (validPattern(s.pattern)) out.pattern = s.pattern;
+  for (const k of NUMBERS) if (typeof s[k] === "number" && Number.isFinite(s[k])) out[k] = s[k];
+  if (typeof s.multipleOf === "number" && s.multipleOf > 0) out.multipleOf = s.multipleOf;
+  if (typeof s.uniqueItems === "boolean") out.uniqueItems = s.uniqueItems;
+  if ("default" in s && s.default !== undefined) out.default = s.default;
+  const examples = Array.isArray(s.examples) ? s.examples : "example" in s && s.example !== undefined ? [s.example] : [];
+  if (examples.length) out.examples = examples.slice(0, 3);
+
+  if (s.properties && typeof s.properties === "object" && !Array.isArray(s.properties)) {
+    const props: Obj = {};
+    const hidden = ctx.mode === "input" ? "readOnly" : "writeOnly";
+    for (const key of Object.keys(s.properties)) {
+      if (isReadOnly(ctx, s.properties[key], hidden)) continue;
+      props[key] = sub(s.properties[key]);
+    }
+    out.properties = props;
+    if (Array.isArray(s.required)) {
+      const req = dedupe(s.required.filter((r: unknown) => typeof r === "string" && r in props));
+      if (req.length) out.required = req;
+    }
+  } else if (Array.isArray(s.required) && s.required.length) out.required = dedupe(s.required.filter((r: unknown) => typeof r === "string"));
+  if (s.additionalProperties !== undefined && (typeof s.additionalProperties === "boolean" || typeof s.additionalProperties === "object")) {
+    out.additionalProperties = sub(s.additionalProperties);
+  }
+  if (s.patternProperties && typeof s.patternProperties === "object") {
+    const pp: Obj = {};
+    for (const [k, v] of Object.entries(s.patternProperties)) if (validPattern(k)) pp[k] = sub(v);
+    if (Object.keys(pp).length) out.patternProperties = pp;
+  }
+  if (Array.isArray(s.prefixItems)) out.prefixItems = subs(s.prefixItems);
+  if (Array.isArray(s.items)) out.prefixItems = subs(s.items);
+  else if (s.items !== undefined) out.items = sub(s.items);
+  // Clients refuse an array without items: `items: {}` says the same thing in a form they accept.
+  if ((out.type === "array" || (Array.isArray(out.type) && out.type.includes("array"))) && out.items === undefined && out.prefixItems === undefined) out.items = {};
+  for (const k of ["allOf", "anyOf", "oneOf"] as const) {
+    if (Array.isArray(s[k]) && s[k].length) out[k] = subs(s[k]);
+  }
+  if (s.not !== undefined && typeof s.not === "object") out.not = sub(s.not);
+  if (ctx.mode === "input" && s.discriminator && Array.isArray(out.oneOf ?? out.anyOf)) discriminate(s, out, ctx);
+  if (ctx.mode === "output") {
+    for (const k of STRICT_OUTPUT) delete out[k];
+    if (out.additionalProperties === false) delete out.additionalProperties;
+    if (out.oneOf) {
+      out.anyOf = [...((out.anyOf as Json[]) ?? []), ...(out.oneOf as Json[])];
+      delete out.oneOf;
+    }
+  }
+  return out;
+}
+
+function dedupe<T>(values: T[]): T[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const k = JSON.stringify(v);
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+}
+
+/** `discriminator.mapping` (or the component names it implies) becomes a const in each branch. */
+function discriminate(s: Doc, out: Obj, ctx: Ctx): void {
+  const prop = s.discriminator?.propertyName;
+  if (typeof prop !== "string") return;
+  const key = out.oneOf ? "oneOf" : "anyOf";
+  const branches = (s.oneOf ?? s.anyOf) as Doc[];
+  const byRef = new Map<string, string>();
+  for (const [value, ref] of Object.entries((s.discriminator.mapping ?? {}) as Record<string, string>)) {
+    const full = ref.startsWith("#") ? ref : `#/components/schemas/${ref}`;
+    if (!byRef.has(full)) byRef.set(full, value);
+  }
+  out[key] = (out[key] as Json[]).map((branch, i) => {
+    const ref = branches[i]?.$ref;
+    if (typeof ref !== "string") return branch;
+    const value = byRef.get(ref) ?? (byRef.size ? undefined : ref.split("/").pop());
+    if (value === undefined) return branch;
+    return { type: "object", allOf: [branch], properties: { [prop]: { const: value } }, required: [prop] } as Json;
+  });
+  void ctx;
+}
+
+function finish(root: Json, ctx: Ctx): Json {
+  // Each $defs entry is converted once, with itself on the stack, so a self-reference stays a $ref.
+  for (let done = 0; done < ctx.defs.size; ) {
+    const pending = [...ctx.defs.entries()].filter(([, d]) => d.schema === undefined);
+    if (!pending.length) break;
+    for (const [ref, d] of pending) {
+      ctx.stack = [ref];
+      d.schema = conv(lookup(ctx.doc, ref), ctx, 1);
+      done++;
+    }
+  }
+  if (!ctx.defs.size || typeof root !== "object" || root === null || Array.isArray(root)) return root;
+  const defs: Obj = {};
+  for (const d of [...ctx.defs.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) defs[d.name] = d.schema!;
+  return { ...root, $defs: defs };
+}
+
+/** Converts a schema; inlines references, falling back to `$defs` for every reference when inlining grows too large. */
+export function convertSchema(doc: Doc, schema: unknown, mode: Mode): Json {
+  const fresh = (allDefs: boolean): Ctx => ({ doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0 });
+  try {
+    const ctx = fresh(false);
+    return finish(conv(schema, ctx, 1), ctx);
+  } catch (e) {
+    if (!(e instanceof TooBig)) throw e;
+    const ctx = fresh(true);
+    return finish(conv(schema, ctx, 1), ctx);
+  }
+}
+
+/** Converts several schemas (the properties of one input) sharing one `$defs` table at the root. */
+export function convertProperties(doc: Doc, schemas: Array<{ schema: unknown }>, mode: Mode): { props: Json[]; defs?: Obj } {
+  const run = (allDefs: boolean) => {
+    const ctx: Ctx = { doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0 };
+    const props = schemas.map((s) => conv(s.schema, ctx, 2));
+    const withDefs = finish({}, ctx) as Obj;
+    return { props, ...(withDefs.$defs ? { defs: withDefs.$defs as Obj } : {}) };
+  };
+  try {
+    return run(false);
+  } catch (e) {
+    if (!(e instanceof TooBig)) throw e;
+    return run(true);
+  }
+}
+
+export { OperationSkip };
