@@ -110,11 +110,14 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
     }
   });
   const meta = { file: basename(opts.file), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
-  const render = () => renderSpec(doc, server, built, skipped, meta);
+  const render = () => renderSpec(doc, server, built, skipped.sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
+  let text = "";
   for (let round = 0; round < 4 && built.length; round++) {
-    const refused = verify(render(), built.length);
+    text = render();
+    const refused = verify(text, built.length);
     if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
     if (!refused.tools.size) break;
+    text = "";
     built = built.filter((t, i) => {
       const why = refused.tools.get(i);
       if (why) skipped.push({ operation: labels.get(t.name)!, reason: why });
@@ -125,6 +128,5 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
     const reasons = [...new Set(skipped.map((s) => s.reason))].slice(0, 3).join("; ");
     throw new ImportError("no-operations", `no operation of ${opts.file} could be imported${reasons ? `: ${reasons}` : " (the document has no operations)"}`);
   }
-  skipped.sort((a, b) => byCodeUnit(a.operation, b.operation));
-  return { server, text: render(), tools: built.map((t) => t.name), skipped };
+  return { server, text: text || render(), tools: built.map((t) => t.name), skipped };
 }

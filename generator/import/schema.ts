@@ -133,6 +133,7 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
     if (Array.isArray(s[k]) && s[k].length) out[k] = subs(s[k]);
   }
   if (s.not !== undefined && typeof s.not === "object") out.not = sub(s.not);
+  inferType(out);
   if (ctx.mode === "input" && s.discriminator && Array.isArray(out.oneOf ?? out.anyOf)) discriminate(s, out, ctx);
   if (ctx.mode === "output") {
     for (const k of STRICT_OUTPUT) delete out[k];
@@ -143,6 +144,21 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
     }
   }
   return out;
+}
+
+// Keywords that apply to one type only; strict compilation wants that type stated next to them.
+const TYPE_OF: Array<[string, string[]]> = [
+  ["object", ["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "propertyNames", "dependentRequired"]],
+  ["array", ["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"]],
+  ["string", ["minLength", "maxLength", "pattern"]],
+  ["number", ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]],
+];
+
+/** A schema with type-specific keywords and no `type` gets the type those keywords imply (what the document meant). */
+function inferType(out: Obj): void {
+  if (out.type !== undefined || out.$ref !== undefined) return;
+  const types = TYPE_OF.filter(([, keys]) => keys.some((k) => k in out)).map(([t]) => t);
+  if (types.length) out.type = types.length === 1 ? types[0] : types;
 }
 
 function dedupe<T>(values: T[]): T[] {

@@ -69,6 +69,12 @@ export function authFor(doc: Doc, op: Doc, server: string): Auth {
         ok = false;
         break;
       }
+      // Two schemes of one alternative writing the same header: one would overwrite the other.
+      if (uses.some((x) => x.place === u.place && x.key.toLowerCase() === u.key.toLowerCase())) {
+        unsupported.push(`security schemes ${uses.find((x) => x.key.toLowerCase() === u.key.toLowerCase())!.scheme} and ${schemeName} both set ${u.place} ${u.key}`);
+        ok = false;
+        break;
+      }
       uses.push(u);
     }
     if (ok) return { uses, optional, unsupported: [] };

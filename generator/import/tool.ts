@@ -72,7 +72,15 @@ function pathTemplate(path: string, byWire: Map<string, Field>, fixedQuery: Obj)
 
 export function buildTool(doc: Doc, o: Operation, name: string, server: string): ImportedTool {
   const notes: string[] = [];
-  const params = parametersOf(doc, o.pathItem, o.op, notes);
+  const auth = authFor(doc, o.op, server);
+  if (auth.unsupported.length) throw new OperationSkip(auth.unsupported[0]);
+  // A parameter that carries a credential the security scheme already sends is no model input.
+  const credential = (place: string, key: string) => auth.uses.some((u) => u.place === place && u.key.toLowerCase() === key.toLowerCase());
+  const params = parametersOf(doc, o.pathItem, o.op, notes).filter((p) => {
+    if (!credential(p.place, p.wire)) return true;
+    notes.push(`${p.place} parameter '${p.wire}' is the credential of the security scheme: sent from the secret, not an input`);
+    return false;
+  });
   // Path placeholders the document forgot to declare still need an input: a required string.
   for (const m of o.path.matchAll(/\{([^{}]+)\}/g)) {
     if (!params.some((p) => p.place === "path" && p.wire === m[1])) {
@@ -120,8 +128,6 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string):
   const optionalCookies = fields.filter((f) => f.place === "cookie" && !f.required);
   if (optionalCookies.length > 1) throw new OperationSkip(`${optionalCookies.length} optional cookie parameters: one Cookie header is left out whole when any of its inputs is absent`);
 
-  const auth = authFor(doc, o.op, server);
-  if (auth.unsupported.length) throw new OperationSkip(auth.unsupported[0]);
   const secrets: Obj = {};
   for (const u of auth.uses) {
     secrets[u.name] = auth.optional ? { env: u.env, required: false } : { env: u.env };

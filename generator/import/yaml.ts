@@ -42,13 +42,25 @@ function header(server: string, tools: ImportedTool[], skipped: Array<{ operatio
   return lines;
 }
 
+/** Whether a node's JSON would fit in `budget` characters; stops counting as soon as it does not. */
+function small(node: unknown, budget: number): boolean {
+  let left = budget;
+  const walk = (n: unknown): boolean => {
+    if (isScalar(n)) return (left -= String(n.value).length + 3) >= 0;
+    if (isMap(n)) return n.items.every((p) => walk(p.key) && walk(p.value)) && (left -= 2) >= 0;
+    if (isSeq(n)) return n.items.every(walk) && (left -= 2) >= 0;
+    return (left -= 4) >= 0;
+  };
+  return walk(node);
+}
+
 function flowSmall(doc: Document): void {
   visit(doc, {
     Map(_key, node) {
-      if (JSON.stringify(node.toJSON()).length <= FLOW_WIDTH - 20 && !node.items.some((p) => isScalar(p.key) && (p.key.commentBefore || p.key.comment))) node.flow = true;
+      if (small(node, FLOW_WIDTH - 20) && !node.items.some((p) => isScalar(p.key) && (p.key.commentBefore || p.key.comment))) node.flow = true;
     },
     Seq(_key, node) {
-      if (JSON.stringify(node.toJSON()).length <= FLOW_WIDTH - 20) node.flow = true;
+      if (small(node, FLOW_WIDTH - 20)) node.flow = true;
     },
   });
 }
