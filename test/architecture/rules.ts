@@ -18,6 +18,7 @@ export const STAGES: [name: string, pattern: string][] = [
   ["write", "write\\.ts$"],
   ["cache", "cache\\.ts$"],
   ["pipeline", "pipeline\\.ts$"],
+  ["import (kervan import: descriptions to specs)", "import/"],
   ["cli", "(cli\\.ts$|cli/)"],
 ];
 
