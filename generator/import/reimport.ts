@@ -16,7 +16,7 @@ function manifestOf(path: string, text: string): Manifest {
   const error = diagnostics.find((d) => d.severity === "error");
   if (error) throw new ImportError("existing-spec-invalid", `${path}:${error.location.line}: ${error.code} ${error.message} (the committed spec must build to compare against it)`);
   const [server] = normalize(specs, []);
-  const tools = manifestTools(planServer(server));
+  const tools = manifestTools(planServer(server, { outRoot: "out" }));
   return {
     generator: { name: "kervan", version: "" },
     server: { name: server.name, version: server.version },
