@@ -114,6 +114,7 @@ await external("exec.bench.ts", "benchExec", "Exec call vs bare child_process.sp
 await external("http.bench.ts", "benchHttp", "HTTP tool call vs bare fetch (127.0.0.1 upstream)", { op: "≤", value: 1.15 });
 await external("validate-json.bench.ts", "benchValidateJson", "validate_json", undefined);
 await external("hardening.bench.ts", "benchHardening", "validate_json pattern budget under load", undefined);
+await external("tasks.bench.ts", "benchTasks", "Tasks: tasks/get round trip vs a bare Redis GET; task-augmented vs plain call", undefined);
 await external("serving.bench.ts", "benchServing", "Streamable HTTP serving (1/16/64 connections) vs node:http echo and the official SDK", undefined);
 
 await section("generation + bundling (10, 100, 1,000 tools; about two minutes)", async () => {
