@@ -43,6 +43,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
       ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
       ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
       ...(plan.server.telemetry !== undefined ? { telemetry: plan.server.telemetry } : {}),
+      ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
     },
     inputs: plan.server.inputs,
     sourceHash: sourceHash(plan.server.inputs),

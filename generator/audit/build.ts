@@ -21,6 +21,8 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       ...(t.outputSchema ? { outputSchema: t.outputSchema, outputSchemaSha256: sha256(JSON.stringify(t.outputSchema)) } : {}),
       maxOutputChars: t.maxOutputChars,
       ...(t.scopes ? { scopes: t.scopes } : {}),
+      ...(t.task ? { task: t.task } : {}),
+      ...(t.confirm ? { confirm: { ...t.confirm } } : {}),
       config: t.config,
       effects: kind.effects(t),
       facts: kind.facts(t),

@@ -49,6 +49,22 @@ function diffSchemas(label: string, a: ManifestTool, b: ManifestTool, dir: "inpu
   diffSchema(sa, sb, [label], dir, out);
 }
 
+/**
+ * Task support and confirmation. Removing a confirmation is breaking (the tool now runs without asking);
+ * adding one, or making tasks required, fails clients that could call the tool before.
+ */
+function diffTaskAndConfirm(a: ManifestTool, b: ManifestTool, legacy: boolean, out: Change[]): void {
+  if (legacy) return;
+  if (a.task !== b.task) {
+    const why = b.task === "required" ? "tasks now required: clients without the tasks extension are refused (-32021)" : undefined;
+    out.push({ path: ["Task"], change: a.task === undefined ? "added" : b.task === undefined ? "removed" : "changed", ...(a.task ? { old: a.task } : {}), ...(b.task ? { new: b.task } : {}), ...(why ? { breaking: why } : {}) });
+  }
+  const [x, y] = [a.confirm?.message, b.confirm?.message];
+  if (x === y && a.confirm?.inputKey === b.confirm?.inputKey) return;
+  const why = y === undefined ? "confirmation removed: the tool now runs without asking the user" : x === undefined ? "confirmation added: clients that cannot show one (no elicitation) can no longer call it" : undefined;
+  out.push({ path: ["Confirmation"], change: x === undefined ? "added" : y === undefined ? "removed" : "changed", ...(x !== undefined ? { old: x } : {}), ...(y !== undefined ? { new: y } : {}), ...(why ? { breaking: why } : {}) });
+}
+
 /** `legacy`: one side predates full definitions in the manifest; a field it lacks is unknown, not absent. */
 function diffTool(a: ManifestTool, b: ManifestTool, legacy: boolean): Change[] {
   const out: Change[] = [];
@@ -63,6 +79,7 @@ function diffTool(a: ManifestTool, b: ManifestTool, legacy: boolean): Change[] {
     const why = hint in WIDENING_HINTS && y === WIDENING_HINTS[hint] ? `widened capability: ${hint} ${x} -> ${y}` : undefined;
     out.push({ path: ["Annotations", hint], change: "changed", old: x ?? null, new: y ?? null, ...(why ? { breaking: why } : {}) });
   }
+  diffTaskAndConfirm(a, b, legacy, out);
   diffSchemas("Input schema", a, b, "input", out);
   diffSchemas("Output schema", a, b, "output", out);
   diffFacts(a.facts ?? {}, b.facts ?? {}, legacy, out);

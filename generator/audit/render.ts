@@ -6,6 +6,7 @@ import { renderTool } from "./render-tool.js";
 import { commentText } from "../shared/codegen.js";
 import { cell, code, names } from "../shared/markdown.js";
 import { SERVING_ENV } from "../../templates/runtime/serving-flags.js";
+import { TASKS_ENV } from "../../templates/runtime/tasks/env.js";
 
 export const AUDIT = "AUDIT.md";
 
@@ -37,6 +38,8 @@ export function renderAudit(m: Manifest, specFile: string): string {
     `| Not read-only | ${cell(names(flagged("readOnlyHint", false)))} |`,
     `| Destructive | ${cell(names(flagged("destructiveHint", true)))} |`,
     `| Open world | ${cell(names(flagged("openWorldHint", true)))} |`,
+    `| Runs as tasks | ${cell(names(m.tools.filter((t) => t.task).map((t) => t.name)))} |`,
+    `| Asks to confirm first | ${cell(names(m.tools.filter((t) => t.confirm).map((t) => t.name)))} |`,
     "",
     "The protocol runtime itself runs no command. Started with `--http PORT` it listens on 127.0.0.1 unless",
     "`--host` names another address (a non-loopback one needs authorization or `--insecure-no-auth`), reads",
@@ -50,6 +53,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
       ? "OpenTelemetry: spans and the `mcp.server.operation.duration` metric are exported over OTLP/HTTP to `OTEL_EXPORTER_OTLP_ENDPOINT` (the SDK reads its `OTEL_*` variables)."
       : "OpenTelemetry: off (no SDK in the bundle).",
     "",
+    ...tasksText(m),
     "## Tools",
     "",
   ];
@@ -67,6 +71,24 @@ export function renderAudit(m: Manifest, specFile: string): string {
   out.push("", "## Provenance", "", `- Generator: ${m.generator.name} ${m.generator.version}`, `- Input hash: ${code(m.inputHash)}`);
   for (const path of Object.keys(m.inputs).sort()) out.push(`- Input ${code(path)} sha256 ${code(m.inputs[path])}`);
   return out.join("\n") + "\n";
+}
+
+/** Where tasks are kept and what confirmations read, for servers that have either. */
+function tasksText(m: Manifest): string[] {
+  const out: string[] = [];
+  const t = m.server.tasks;
+  if (t) {
+    const where =
+      t.store === "file" ? "in files under `KERVAN_TASKS_DIR` (one server process holds the folder; unfinished tasks are marked failed on restart)"
+      : t.store === "redis" ? "in the Redis at `KERVAN_TASKS_REDIS_URL`, shared by replicas (a replica's tasks fail once its lease, `KERVAN_TASKS_LEASE_MS`, lapses); the Redis client is bundled"
+      : "in this process's memory (lost when it stops)";
+    out.push(`Tasks (io.modelcontextprotocol/tasks): kept ${where}; readable for ${t.ttlMs} ms, polled every ${t.pollIntervalMs} ms${t.store === "memory" ? "" : "; \`KERVAN_TASK_STORE=memory\` keeps them in memory instead"}. A task belongs to the caller that started it.`, "");
+  }
+  if (m.tools.some((x) => x.confirm)) {
+    out.push("Confirmations: the retry's `requestState` is sealed with `KERVAN_STATE_KEY` (32 bytes, hex or base64; without it a key of this process only) and expires after `KERVAN_CONFIRM_TTL_MS` (10 minutes).", "");
+  }
+  if (out.length) out.push(`Tasks and confirmations read ${TASKS_ENV.map((n) => code(n)).join(", ")} at startup, and nothing else.`, "");
+  return out;
 }
 
 /** One sentence about server.http.auth as the spec sets it (deploy-time flags may override it). */

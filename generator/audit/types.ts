@@ -18,6 +18,10 @@ export interface ManifestTool {
   maxOutputChars: number;
   /** OAuth scopes needed to see and call the tool over authorized HTTP. */
   scopes?: string[];
+  /** Runs as a task for clients that declare the tasks extension ("required": only for them). */
+  task?: "optional" | "required";
+  /** Asks the user before anything runs, with this message. */
+  confirm?: { message: string; inputKey?: string };
   /** Its kind's normalized config, as plain data. */
   config?: unknown;
   /** What the tool reaches and changes (older manifests lack it: see legacy.ts). */
@@ -39,6 +43,13 @@ export interface Capabilities {
   shellTools: string[];
 }
 
+/** Where task-augmented calls are kept (server.tasks, defaults filled). */
+export interface TasksFacts {
+  store: "memory" | "file" | "redis";
+  ttlMs: number;
+  pollIntervalMs: number;
+}
+
 export interface BundledPackage {
   version: string;
   license: string;
@@ -46,7 +57,7 @@ export interface BundledPackage {
 
 export interface Manifest {
   generator: { name: string; version: string };
-  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string };
+  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string; tasks?: TasksFacts };
   inputs: Record<string, string>;
   /** The generator's fingerprint with the input files' hashes: lets an unchanged spec skip every stage. */
   sourceHash: string;

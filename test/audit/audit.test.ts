@@ -61,7 +61,9 @@ describe("audit facts", () => {
     expect(tests.facts).toMatchObject({ command: "npm", env: ["HOME", "NODE_OPTIONS", "PATH"], envSet: { CI: "1", FORCE_COLOR: "0" }, paths: null });
     expect(tests.facts!.limits).toMatchObject({ timeoutMs: 900000, concurrency: 1, maxOutputBytes: 2097152 });
     expect(audit("project-checks")).toContain("- Environment variables set: `CI=1`, `FORCE_COLOR=0`");
-    expect(audit("project-checks")).toContain("| Not read-only | `run_test_file`, `run_tests` |");
+    expect(audit("project-checks")).toContain("| Not read-only | `git_restore`, `run_test_file`, `run_tests` |");
+    expect(audit("project-checks")).toContain("| Runs as tasks | `run_test_file`, `run_tests`, `typecheck` |");
+    expect(audit("project-checks")).toContain("| Asks to confirm first | `git_restore` |");
   });
 
   it("github-issues: one host, the token as a secret, methods and path templates, bundled licenses", () => {

@@ -95,6 +95,10 @@ describe("bundles in out/", () => {
         const serving = all(code, /SERVING_ENV = \[([^\]]*)\]/g).flatMap(strings);
         expect(serving).toContain("KERVAN_AUTH");
         for (const name of serving) expect(audit).toContain(`\`${name}\``);
+        // Tasks and confirmations read their own listed variables, named in AUDIT.md where bundled.
+        const tasks = all(code, /TASKS_ENV = \[([^\]]*)\]/g).flatMap(strings);
+        if (manifest.tools.some((t) => t.task || t.confirm)) expect(tasks).toContain("KERVAN_STATE_KEY");
+        for (const name of tasks) expect(audit).toContain(`\`${name}\``);
       });
     });
   }

@@ -150,4 +150,20 @@ describe("kervan changelog", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot read .*no-such-revision/);
   });
+
+  it("flags removing a confirmation, adding one and requiring tasks as breaking; rewording or optional tasks are not", () => {
+    const a = read("old.json");
+    tool(a.tools, "delete_note").confirm = { message: "Delete note {id}?" };
+    const why = (edit: (t: ManifestTool) => void) => {
+      const b = structuredClone(a);
+      edit(tool(b.tools, "delete_note"));
+      return changelog(a, b).changes.filter((c) => c.tool === "delete_note").map((c) => `${c.path.join(" ")}: ${c.breaking ?? "not breaking"}`);
+    };
+    expect(why((t) => delete t.confirm)).toEqual(["Confirmation: confirmation removed: the tool now runs without asking the user"]);
+    expect(why((t) => void (t.confirm = { message: "Really delete note {id}?" }))).toEqual(["Confirmation: not breaking"]);
+    expect(why((t) => void (t.task = "optional"))).toEqual(["Task: not breaking"]);
+    expect(why((t) => void (t.task = "required"))).toEqual(["Task: tasks now required: clients without the tasks extension are refused (-32021)"]);
+    const [plain, asking] = variant((t) => void (tool(t, "delete_note").confirm = { message: "Delete?" }));
+    expect(breaking(plain, asking).map((c) => c.breaking)).toEqual(["confirmation added: clients that cannot show one (no elicitation) can no longer call it"]);
+  });
 });

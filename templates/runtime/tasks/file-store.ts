@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { tasksEnv, type TasksEnv } from "./env.js";
 import { applyAnswers, applyPatch, nowIso, withoutResponses } from "./records.js";
 import { expired, isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
 
@@ -199,7 +200,7 @@ export class FileTaskStore implements TaskStore {
 }
 
 /** The file store at KERVAN_TASKS_DIR, with tasks a previous process left unfinished marked failed. */
-export async function openFileStore(env: NodeJS.ProcessEnv = process.env): Promise<FileTaskStore> {
+export async function openFileStore(env: TasksEnv = tasksEnv()): Promise<FileTaskStore> {
   const dir = env.KERVAN_TASKS_DIR;
   if (!dir) throw new TaskStoreLockedError("KERVAN_TASKS_DIR must name the directory that keeps this server's tasks (its task store is `file`)");
   const store = new FileTaskStore(dir);

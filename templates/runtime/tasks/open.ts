@@ -3,11 +3,12 @@
 import { log } from "../log.js";
 import { parseStateKey } from "../confirm/seal.js";
 import { StartupError, type ServerDef } from "../types.js";
+import { tasksEnv, type TasksEnv } from "./env.js";
 import { TaskManager } from "./manager.js";
 import { MemoryTaskStore } from "./memory-store.js";
 import type { TaskStore } from "./types.js";
 
-export async function openTasks(def: ServerDef, env: NodeJS.ProcessEnv = process.env): Promise<TaskManager | undefined> {
+export async function openTasks(def: ServerDef, env: TasksEnv = tasksEnv()): Promise<TaskManager | undefined> {
   const tasks = def.tasks;
   if (!tasks) return undefined;
   let store: TaskStore;
@@ -23,7 +24,7 @@ export async function openTasks(def: ServerDef, env: NodeJS.ProcessEnv = process
 }
 
 /** KERVAN_STATE_KEY (64 hex digits or base64 of 32 bytes); without it, a key for this process only. */
-export function stateKeyFrom(def: ServerDef, fallback: Buffer, env: NodeJS.ProcessEnv = process.env): Buffer {
+export function stateKeyFrom(def: ServerDef, fallback: Buffer, env: TasksEnv = tasksEnv()): Buffer {
   const text = env.KERVAN_STATE_KEY;
   if (text !== undefined && text !== "") {
     const key = parseStateKey(text);

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "@redis/client";
 import { describeError, log } from "../log.js";
+import { tasksEnv, type TasksEnv } from "./env.js";
 import { ANSWER, GET, TAKE, UPDATE } from "./redis-scripts.js";
 import { isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
 
@@ -168,7 +169,7 @@ export function redactUrl(url: string): string {
 }
 
 /** The Redis store at KERVAN_TASKS_REDIS_URL, keys under kervan:<server>:, lease KERVAN_TASKS_LEASE_MS (10 s). */
-export async function openRedisStore(server: string, env: NodeJS.ProcessEnv = process.env): Promise<RedisTaskStore> {
+export async function openRedisStore(server: string, env: TasksEnv = tasksEnv()): Promise<RedisTaskStore> {
   const url = env.KERVAN_TASKS_REDIS_URL;
   if (!url) throw new Error("KERVAN_TASKS_REDIS_URL must name the Redis that keeps this server's tasks (its task store is `redis`)");
   const lease = Number(env.KERVAN_TASKS_LEASE_MS ?? 10_000);

@@ -5,6 +5,7 @@ import { StartupError, type ModesFactory } from "../../types.js";
 import { runCall } from "../call-modes.js";
 import { serveTaskMethod } from "../methods.js";
 import { openTasks, stateKeyFrom } from "../open.js";
+import { tasksEnv } from "../env.js";
 
 /** KERVAN_CONFIRM_TTL_MS: how long a confirmation question stays answerable (10 minutes). */
 function confirmTtl(text: string | undefined): number | undefined {
@@ -15,9 +16,11 @@ function confirmTtl(text: string | undefined): number | undefined {
 }
 
 export const callModes: ModesFactory = async (def) => {
-  const stateKey = stateKeyFrom(def, randomBytes(32));
-  const tasks = await openTasks(def);
-  const modes = { tasks, stateKey, confirmTtlMs: confirmTtl(process.env.KERVAN_CONFIRM_TTL_MS) };
+  const env = tasksEnv();
+  const stateKey = stateKeyFrom(def, randomBytes(32), env);
+  const confirmTtlMs = confirmTtl(env.KERVAN_CONFIRM_TTL_MS);
+  const tasks = await openTasks(def, env);
+  const modes = { tasks, stateKey, confirmTtlMs };
   return {
     run: (call) => runCall(modes, call),
     serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
