@@ -2,19 +2,43 @@
 // structural checks run when a handler is created (the generator checks the same rules at build
 // time; these guard hand-written or CLI-built configs).
 import { StartupError } from "../../runtime/types.js";
+import { checkSandboxConfig, type SandboxConfig, type SandboxLimits } from "./sandbox.js";
 
 /** One piece of an argument template: literal text, or the rendered value of a field. */
 export type ArgPart = string | { field: string };
 
 export type FieldType = "string" | "number" | "integer" | "boolean";
 
+/**
+ * Arguments added only under a condition: when the boolean field `if` is true (then `argv` is
+ * fixed text), or when the optional scalar field `if` is present (then `argv` may render it).
+ */
+export interface ArgGroup {
+  if: string;
+  argv: ArgPart[][];
+}
+
+/** One entry of argv: a single argument, or a group of arguments added under a condition. */
+export type ArgEntry = ArgPart[] | ArgGroup;
+
+export const isGroup = (e: ArgEntry): e is ArgGroup => !Array.isArray(e);
+
+/** Every argument template, group members included, in order. */
+export const flatArgs = (argv: ArgEntry[]): ArgPart[][] => argv.flatMap((e) => (isGroup(e) ? e.argv : [e]));
+
 export interface ExecToolConfig {
   /** The tool's name, used in error messages. */
   tool: string;
-  /** argv[0] is the command (literal text only); each later entry renders to exactly one argument. */
-  argv: ArgPart[][];
+  /** argv[0] is the command (literal text only); each later entry renders to exactly one argument, or is a conditional group. */
+  argv: ArgEntry[];
   /** Every placeholder's declared JSON type; exactly the fields the argv uses. */
   fields: Record<string, FieldType>;
+  /** Fields the caller may leave out; each is the condition of a group and appears nowhere else. */
+  optional?: string[];
+  /** Exit statuses that are normal results rather than tool errors. Default: [0]. */
+  okExitCodes?: number[];
+  /** The OS sandbox; absent means none. */
+  sandbox?: SandboxConfig;
   /** Working directory; relative paths resolve against the server's cwd at startup. Default: the server's cwd. */
   cwd?: string;
   /** The child inherits nothing but PATH and the `pass` variables, then `set` is applied on top. */
@@ -73,6 +97,9 @@ export const EXEC_OUTPUT_SCHEMA = Object.freeze({
 } as const);
 
 export interface ResolvedLimits {
+  okExitCodes: number[];
+  /** Set when the tool runs under the OS sandbox. */
+  sandbox?: SandboxLimits;
   progressIntervalMs: number;
   timeoutMs: number;
   killGraceMs: number;
@@ -92,36 +119,63 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
   };
   if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail("argv needs at least the command");
   const command = cfg.argv[0];
-  if (!command.every((p) => typeof p === "string") || command.join("") === "") {
+  if (isGroup(command) || !command.every((p) => typeof p === "string") || command.join("") === "") {
     fail("the command (argv[0]) must be non-empty literal text; a field may never choose the program");
   }
   const used = new Set<string>();
-  for (const arg of cfg.argv) {
+  const optional = new Set(cfg.optional ?? []);
+  const useParts = (arg: ArgPart[], group?: string) => {
     for (const part of arg) {
       if (typeof part === "string") continue;
       if (!Object.hasOwn(cfg.fields, part.field)) fail(`placeholder {${part.field}} is not a declared field`);
+      if (optional.has(part.field) && part.field !== group) fail(`optional field ${JSON.stringify(part.field)} may appear only in the arguments it conditions`);
       used.add(part.field);
     }
+  };
+  for (const entry of cfg.argv) {
+    if (!isGroup(entry)) {
+      useParts(entry);
+      continue;
+    }
+    const type = cfg.fields[entry.if];
+    if (type === undefined) fail(`argument group condition ${JSON.stringify(entry.if)} is not a declared field`);
+    if (type !== "boolean" && !optional.has(entry.if)) fail(`argument group condition ${JSON.stringify(entry.if)} must be a boolean or an optional field`);
+    if (!Array.isArray(entry.argv) || entry.argv.length === 0) fail(`argument group ${JSON.stringify(entry.if)} adds no arguments`);
+    for (const arg of entry.argv) {
+      if (type === "boolean" && !arg.every((p) => typeof p === "string")) fail(`arguments added by boolean ${JSON.stringify(entry.if)} must be fixed text`);
+      useParts(arg, entry.if);
+    }
+    used.add(entry.if);
   }
   for (const [name, type] of Object.entries(cfg.fields)) {
     if (!FIELD_TYPES.has(type)) fail(`field ${JSON.stringify(name)} has unsupported type ${JSON.stringify(type)}`);
     if (!used.has(name)) fail(`field ${JSON.stringify(name)} is used by no argument`);
   }
+  for (const name of optional) {
+    if (!Object.hasOwn(cfg.fields, name)) fail(`optional field ${JSON.stringify(name)} is not declared`);
+    if (!cfg.argv.some((e) => isGroup(e) && e.if === name)) fail(`optional field ${JSON.stringify(name)} conditions no argument group`);
+  }
+  const okExitCodes = cfg.okExitCodes ?? [0];
+  if (!Array.isArray(okExitCodes) || okExitCodes.length === 0 || !okExitCodes.every((c) => Number.isInteger(c) && c >= 0 && c <= 255)) {
+    fail("okExitCodes must be a non-empty list of exit statuses from 0 to 255");
+  }
   for (const name of cfg.paths?.fields ?? []) {
     if (cfg.fields[name] !== "string") fail(`path field ${JSON.stringify(name)} must be a declared string field`);
     // The policy judges the decoded value; text around it (`/etc/{path}`) would make the program
     // open a different path than the one judged. Same rule as the generator's build-time check.
-    for (const arg of cfg.argv) {
+    for (const arg of flatArgs(cfg.argv)) {
       const uses = arg.some((p) => typeof p !== "string" && p.field === name);
       if (uses && arg.length !== 1) fail(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
     }
   }
-  const limit = (key: keyof ResolvedLimits, min: number, max: number): number => {
+  const limit = (key: Exclude<keyof ResolvedLimits, "okExitCodes" | "sandbox">, min: number, max: number): number => {
     const v = cfg[key] ?? EXEC_DEFAULTS[key];
     if (!Number.isInteger(v) || v < min || v > max) fail(`${key} must be an integer from ${min} to ${max}, not ${v}`);
     return v;
   };
   const limits: ResolvedLimits = {
+    okExitCodes,
+    ...(cfg.sandbox && cfg.sandbox.mode !== "none" ? { sandbox: checkSandboxConfig(cfg.sandbox, fail) } : {}),
     timeoutMs: limit("timeoutMs", 1, MAX_DELAY),
     killGraceMs: limit("killGraceMs", 0, MAX_DELAY),
     maxOutputBytes: limit("maxOutputBytes", 0, 2 ** 30),

@@ -8,11 +8,17 @@ import { RateLimiter, Slots } from "./limits.js";
 import { PathError, checkPath, resolveReal, type PathPolicy } from "./paths.js";
 import { ArgumentError, renderArgv } from "./render.js";
 import { outcome, refusal } from "./result.js";
-import { killGroup, runProcess } from "./spawn.js";
+import { killGroup, runProcess, type RunResult } from "./spawn.js";
 import { heartbeat } from "./progress.js";
+import { planSandbox, type SandboxPlan } from "./sandbox.js";
+import { sandboxHost, type SandboxHost } from "./sandbox-host.js";
+import { checkCommandVisible, sandboxedRun } from "./sandbox-run.js";
 
 export { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA } from "./config.js";
-export type { ArgPart, ExecToolConfig, FieldType } from "./config.js";
+export type { ArgEntry, ArgGroup, ArgPart, ExecToolConfig, FieldType } from "./config.js";
+export type { SandboxConfig } from "./sandbox.js";
+export { SANDBOX_DEFAULTS } from "./sandbox.js";
+export { macosProfile } from "./macos-profile.js";
 export type { ExecValue } from "./result.js";
 
 export interface ExecHooks {
@@ -32,6 +38,7 @@ interface Prepared {
   /** Built once: the server's environment is read at startup, like every other setting. */
   env: Record<string, string>;
   policy?: PathPolicy;
+  sandbox?: { plan: SandboxPlan; host: SandboxHost };
 }
 
 // Paths resolved while the tools start, by base and value: the tools of a server mostly share the
@@ -58,16 +65,37 @@ function prepare(cfg: ExecToolConfig): Prepared {
   const cwd = cfg.cwd === undefined ? base : real(cfg.cwd, base);
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) fail(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
   const env = childEnv(cfg);
-  if (!cfg.paths) return { cwd, env };
-  const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
-  const allow = allowIn.map((root) => {
-    const r = real(root, cwd);
-    if (!existsSync(r) || !statSync(r).isDirectory()) fail(`allowed root ${root} (${r}) is not an existing directory`);
-    return r;
+  let policy: PathPolicy | undefined;
+  if (cfg.paths) {
+    const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
+    const allow = allowIn.map((root) => {
+      const r = real(root, cwd);
+      if (!existsSync(r) || !statSync(r).isDirectory()) fail(`allowed root ${root} (${r}) is not an existing directory`);
+      return r;
+    });
+    // A denied path need not exist yet: it must stay denied if it is created later.
+    const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
+    policy = { fields: cfg.paths.fields, allow, deny, cwd };
+  }
+  const limits = checkConfig(cfg).sandbox;
+  if (!limits) return { cwd, env, policy };
+  let host: SandboxHost;
+  try {
+    host = sandboxHost();
+  } catch (err) {
+    return fail(`runs under the OS sandbox, but ${(err as Error).message}`);
+  }
+  const plan = planSandbox({
+    sandbox: cfg.sandbox!,
+    limits,
+    cwd,
+    allow: policy?.allow ?? [],
+    deny: policy?.deny ?? [],
+    real: (p) => real(p, cwd),
+    fail,
   });
-  // A denied path need not exist yet: it must stay denied if it is created later.
-  const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
-  return { cwd, env, policy: { fields: cfg.paths.fields, allow, deny, cwd } };
+  checkCommandVisible((cfg.argv[0] as string[]).join(""), plan, host, env.PATH, fail);
+  return { cwd, env, policy, sandbox: { plan, host } };
 }
 
 // Startup results per config object, so checkExecStartup (run by the server's startup) and the
@@ -116,11 +144,14 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
   const call = async (args: Record<string, unknown>, ctx: CallContext): Promise<ToolOutcome> => {
     const started = performance.now();
     startup();
-    const { cwd, env, policy } = PREPARED.get(cfg)!;
+    const { cwd, env, policy, sandbox } = PREPARED.get(cfg)!;
     let bound: ReturnType<typeof renderArgv>;
     try {
-      bound = renderArgv(cfg.argv, cfg.fields, args);
-      for (const field of policy?.fields ?? []) checkPath(policy!, field, bound.values.get(field)!);
+      bound = renderArgv(cfg.argv, cfg.fields, args, cfg.optional);
+      for (const field of policy?.fields ?? []) {
+        const value = bound.values.get(field);
+        if (value !== undefined) checkPath(policy!, field, value);
+      }
     } catch (err) {
       if (err instanceof ArgumentError || err instanceof PathError) return refusal(cfg.tool, err.message);
       throw err;
@@ -148,7 +179,7 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
     try {
       if (stopped) return refusal(cfg.tool, "the server is shutting down");
       const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
-      const run = runProcess({
+      const base = {
         command: bound.command,
         args: bound.args,
         cwd,
@@ -158,14 +189,20 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
         maxOutputBytes: limits.maxOutputBytes,
         signal: ctx.signal,
         live,
-      });
+      };
+      let run: Promise<RunResult>;
+      try {
+        run = sandbox ? sandboxedRun(base, sandbox.plan, sandbox.host) : runProcess(base);
+      } catch (err) {
+        return refusal(cfg.tool, `cannot set up the sandbox: ${(err as Error).message}`);
+      }
       running.add(run);
       const stopProgress = heartbeat(ctx, bound.command, limits.progressIntervalMs);
       const r = await run.finally(() => {
         running.delete(run);
         stopProgress();
       });
-      return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);
+      return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
     } finally {
       release();
     }

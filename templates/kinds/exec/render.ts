@@ -2,7 +2,7 @@
 // The input validator normally rejects bad arguments first; these checks keep the runtime safe on
 // its own (the CLI form, a hand-written config, a validator bug).
 import { quoteValue } from "../../runtime/clip.js";
-import type { ArgPart, FieldType } from "./config.js";
+import { isGroup, type ArgEntry, type ArgPart, type FieldType } from "./config.js";
 
 export class ArgumentError extends Error {}
 
@@ -44,9 +44,10 @@ export function renderValue(name: string, type: FieldType, value: unknown): stri
 
 /** Renders argv[1..] from the arguments; argv[0] is the literal command. */
 export function renderArgv(
-  argv: ArgPart[][],
+  argv: ArgEntry[],
   fields: Record<string, FieldType>,
   args: Record<string, unknown>,
+  optional: readonly string[] = [],
 ): { command: string; args: string[]; values: Map<string, string> } {
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new ArgumentError("arguments must be a JSON object");
@@ -54,17 +55,29 @@ export function renderArgv(
   for (const key of Object.keys(args)) {
     if (!Object.hasOwn(fields, key)) throw new ArgumentError(`field "${key}" is not declared by this tool`);
   }
+  // Only the values present: an absent optional field renders nothing and is checked by nothing.
   const values = new Map<string, string>();
   for (const [name, type] of Object.entries(fields)) {
-    if (!Object.hasOwn(args, name)) throw new ArgumentError(`field "${name}" is required`);
+    if (!Object.hasOwn(args, name)) {
+      if (optional.includes(name)) continue;
+      throw new ArgumentError(`field "${name}" is required`);
+    }
     values.set(name, renderValue(name, type, args[name]));
   }
-  const rendered = argv.map((parts, index) => {
+  const render = (parts: ArgPart[], index: number) => {
     let text = "";
     for (const part of parts) text += typeof part === "string" ? part : values.get(part.field)!;
     // Values were checked above; only literal template text can still carry a NUL here.
     if (text.includes("\0")) throw new ArgumentError(`argument ${index} of the template contains a NUL byte`);
     return text;
+  };
+  const rendered: string[] = [];
+  argv.forEach((entry, index) => {
+    if (!isGroup(entry)) return void rendered.push(render(entry, index));
+    const v = values.get(entry.if);
+    // A boolean adds its fixed arguments only when true; an optional scalar only when present.
+    if (v === undefined || (fields[entry.if] === "boolean" && v !== "true")) return;
+    for (const parts of entry.argv) rendered.push(render(parts, index));
   });
   return { command: rendered[0], args: rendered.slice(1), values };
 }

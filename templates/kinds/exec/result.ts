@@ -33,7 +33,7 @@ function section(name: string, text: string, truncated: boolean, maxBytes: numbe
   return `--- ${name}${note} ---\n${text.endsWith("\n") ? text.slice(0, -1) : text}`;
 }
 
-export function outcome(command: string, r: RunResult, timeoutMs: number, maxBytes: number): ToolOutcome {
+export function outcome(command: string, r: RunResult, timeoutMs: number, maxBytes: number, okExitCodes: readonly number[] = [0]): ToolOutcome {
   const value: ExecValue = {
     exitCode: r.exitCode,
     stdout: r.stdout,
@@ -48,7 +48,7 @@ export function outcome(command: string, r: RunResult, timeoutMs: number, maxByt
   else if (r.cancelled) status = `${command} was cancelled; its process group was killed`;
   else if (r.exitSignal) status = `${command} was killed by ${r.exitSignal}`;
   else status = `${command} exited with code ${r.exitCode}`;
-  const isError = r.exitCode !== 0 || r.timedOut || r.cancelled || r.spawnError !== undefined;
+  const isError = r.exitCode === null || !okExitCodes.includes(r.exitCode) || r.timedOut || r.cancelled || r.spawnError !== undefined;
   const text = r.spawnError
     ? status
     : [status, section("stdout", r.stdout, r.stdoutTruncated, maxBytes), section("stderr", r.stderr, r.stderrTruncated, maxBytes)].join("\n");

@@ -13,6 +13,10 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The caller's set of live process-group ids, for its shutdown hook. */
   live: Set<number>;
+  /** Pipes beyond stdio (fd 3 on), e.g. a sandbox's control descriptors. */
+  extraPipes?: number;
+  /** Runs once the child exists; `fail` ends the call with that reason and kills its group. */
+  onSpawn?: (child: ChildProcess, fail: (why: string) => void) => void;
 }
 
 export interface RunResult {
@@ -152,7 +156,8 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
       child = spawn(o.command, o.args, {
         cwd: o.cwd,
         env: o.env,
-        stdio: ["ignore", "pipe", "pipe"], // the child never waits on our stdin
+        // the child never waits on our stdin
+        stdio: ["ignore", "pipe", "pipe", ...Array<"pipe">(o.extraPipes ?? 0).fill("pipe")],
         detached: true, // its own process group, so a timeout reaches grandchildren too
         shell: false,
         windowsHide: true,
@@ -192,6 +197,10 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
       }, DRAIN_MS);
     });
     child.on("close", finish);
+    o.onSpawn?.(child, (why) => {
+      spawnError ??= why;
+      if (pgid !== undefined) killGroup(pgid, "SIGKILL");
+    });
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener("abort", onAbort, { once: true });
   });

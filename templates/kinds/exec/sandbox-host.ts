@@ -1,0 +1,87 @@
+// The startup probe of the OS sandbox: run once per server, before the first sandboxed tool is
+// served. It refuses to start, naming the package and the reason, when the sandbox cannot hold;
+// it never falls back to running unsandboxed.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openPidsCgroup, type PidsCgroup } from "./cgroup.js";
+import { systemMounts, whichProgram } from "./sandbox.js";
+
+export interface SandboxHost {
+  platform: "linux" | "darwin";
+  /** Absolute path of bwrap (Linux) or sandbox-exec (macOS). */
+  runner: string;
+  /** Absolute path of prlimit (Linux). */
+  prlimit: string;
+  /** The system part of the mount table, without and with network files. */
+  system: { offline: string[]; online: string[] };
+  /** An empty read-only file, bound over denied files. */
+  empty: string;
+  /** Set when the server runs as root: processes are bounded by a pids cgroup per call. */
+  cgroup?: PidsCgroup;
+}
+
+let HOST: SandboxHost | undefined;
+let FAILURE: string | undefined;
+
+const OPT_OUT = "or set `sandbox: none` on the tool (`--sandbox none` in the CLI form) to run it without the OS sandbox";
+
+/** Flags the probe shares with every call, so a host that passes the probe can run calls. */
+export const PROBE_ARGS = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"];
+
+function probe(): SandboxHost {
+  const pathVar = process.env.PATH;
+  if (process.platform === "darwin") {
+    const runner = whichProgram("sandbox-exec", "/", "/usr/bin:" + (pathVar ?? ""));
+    if (!runner) throw new Error(`sandbox-exec is missing (it ships with macOS in /usr/bin); ${OPT_OUT}`);
+    return { platform: "darwin", runner, prlimit: "", empty: "", system: { offline: [], online: [] } };
+  }
+  if (process.platform !== "linux") {
+    throw new Error(`the OS sandbox runs on Linux (bubblewrap) and macOS (sandbox-exec), not on ${process.platform}; ${OPT_OUT}`);
+  }
+  const runner = whichProgram("bwrap", "/", pathVar);
+  if (!runner) throw new Error(`bwrap was not found on PATH: install the Debian package bubblewrap (apt-get install bubblewrap); ${OPT_OUT}`);
+  const prlimit = whichProgram("prlimit", "/", pathVar);
+  if (!prlimit) throw new Error(`prlimit was not found on PATH: install the Debian package util-linux; ${OPT_OUT}`);
+  const r = spawnSync(runner, [...PROBE_ARGS, "--", prlimit, "--nproc=64", "--", "true"], { encoding: "utf8", timeout: 10_000 });
+  if (r.error || r.status !== 0) {
+    const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
+    throw new Error(
+      `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`,
+    );
+  }
+  const host: SandboxHost = { platform: "linux", runner, prlimit, empty: emptyFile(), system: { offline: systemMounts(false), online: systemMounts(true) } };
+  if (process.getuid?.() === 0) {
+    try {
+      host.cgroup = openPidsCgroup();
+    } catch (err) {
+      throw new Error(
+        `the server runs as root, whom the kernel exempts from the per-call process limit (RLIMIT_NPROC), and no pids cgroup is writable (${(err as Error).message}); run the server as an unprivileged user or give it a delegated cgroup; ${OPT_OUT}`,
+      );
+    }
+  }
+  return host;
+}
+
+/** An empty file readable by all and writable by none, removed when the server exits. */
+function emptyFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kervan-sandbox-"));
+  const file = join(dir, "empty");
+  writeFileSync(file, "", { mode: 0o444 });
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return file;
+}
+
+/** The probed host, probing on first use; throws an Error whose message is the refusal. */
+export function sandboxHost(): SandboxHost {
+  if (HOST) return HOST;
+  if (FAILURE !== undefined) throw new Error(FAILURE);
+  try {
+    HOST = probe();
+    return HOST;
+  } catch (err) {
+    FAILURE = (err as Error).message;
+    throw err;
+  }
+}

@@ -1,0 +1,205 @@
+// The operating-system sandbox of an exec tool: which parts of the filesystem the command and
+// every descendant see, where they may write, whether they reach the network, and the per-call
+// limits. On Linux it is enforced by bubblewrap (bwrap): a fresh mount, PID, network, IPC and UTS
+// namespace per call, so nothing the command does once it runs can widen what it sees. Argument
+// checks (paths.ts) still run first; this is what holds when a program walks on its own.
+import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+import { within } from "./paths.js";
+
+export interface SandboxConfig {
+  /** `bubblewrap`: run under the OS sandbox (Linux bwrap, macOS sandbox-exec). `none`: run directly. */
+  mode: "bubblewrap" | "none";
+  /** Read-only roots shown besides the tool's working directory and its path allow roots (relative to the tool's cwd). */
+  visible?: string[];
+  /** Roots the command may write (relative to the tool's cwd). Default: none; a private /tmp is always writable. */
+  writable?: string[];
+  /** Whether the command reaches the network. Default: false (a private network namespace with no interfaces but loopback). */
+  network?: boolean;
+  /** Processes (threads count) the call may run at once. */
+  processes?: number;
+  /** Largest file the call may write, in bytes. */
+  fileSizeBytes?: number;
+  /** CPU seconds each process of the call may use. */
+  cpuSeconds?: number;
+}
+
+export const SANDBOX_DEFAULTS = Object.freeze({
+  processes: 256,
+  fileSizeBytes: 1024 * 1024 * 1024,
+  cpuSeconds: 600,
+});
+
+export interface SandboxLimits {
+  processes: number;
+  fileSizeBytes: number;
+  cpuSeconds: number;
+}
+
+/** A sandbox resolved at startup: real paths only, nested roots folded into their parents. */
+export interface SandboxPlan {
+  /** Read-only roots, real paths, none inside another. */
+  visible: string[];
+  /** Writable roots, real paths, none inside another. */
+  writable: string[];
+  /** Denied paths (real) that lie inside something the command sees: masked on every call. */
+  masked: string[];
+  network: boolean;
+  limits: SandboxLimits;
+  cwd: string;
+}
+
+/** System directories every program needs; symlinks (merged /usr) are recreated as symlinks. */
+export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+/** The few files of /etc that programs read to run: users, the loader cache, alternatives, time zone. */
+export const ETC_FILES = [
+  "/etc/alternatives",
+  "/etc/group",
+  "/etc/hosts",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/localtime",
+  "/etc/nsswitch.conf",
+  "/etc/passwd",
+];
+/** Added with `network: true`: name resolution and the system's certificate authorities. */
+export const ETC_NETWORK_FILES = ["/etc/ca-certificates", "/etc/gai.conf", "/etc/protocols", "/etc/resolv.conf", "/etc/services", "/etc/ssl"];
+
+const LIMIT_RANGES: Record<keyof SandboxLimits, [number, number]> = {
+  processes: [8, 1_000_000],
+  fileSizeBytes: [1, 2 ** 50],
+  cpuSeconds: [1, 10_000_000],
+};
+
+/** Structural check of a sandbox config; returns the filled limits or throws via `fail`. */
+export function checkSandboxConfig(s: SandboxConfig, fail: (why: string) => never): SandboxLimits {
+  if (s.mode !== "bubblewrap" && s.mode !== "none") fail(`sandbox.mode must be "bubblewrap" or "none", not ${JSON.stringify(s.mode)}`);
+  for (const key of ["visible", "writable"] as const) {
+    for (const p of s[key] ?? []) if (typeof p !== "string" || p === "" || p.includes("\0")) fail(`sandbox.${key} has an invalid path ${JSON.stringify(p)}`);
+  }
+  if (s.network !== undefined && typeof s.network !== "boolean") fail("sandbox.network must be a boolean");
+  const limits = {} as SandboxLimits;
+  for (const key of Object.keys(LIMIT_RANGES) as (keyof SandboxLimits)[]) {
+    const [min, max] = LIMIT_RANGES[key];
+    const v = s[key] ?? SANDBOX_DEFAULTS[key];
+    if (!Number.isInteger(v) || v < min || v > max) fail(`sandbox.${key} must be an integer from ${min} to ${max}, not ${v}`);
+    limits[key] = v;
+  }
+  return limits;
+}
+
+/** Drops roots that lie inside another root of the list; sorted, so parents come first. */
+export function outermost(roots: string[]): string[] {
+  const sorted = [...new Set(roots)].sort();
+  return sorted.filter((r) => !sorted.some((o) => o !== r && within(o, r)));
+}
+
+const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+
+export interface PlanInput {
+  sandbox: SandboxConfig;
+  limits: SandboxLimits;
+  cwd: string;
+  /** The path policy's allow roots (real), or none when no argument is a path. */
+  allow: string[];
+  /** The path policy's denied paths (real). */
+  deny: string[];
+  /** Resolves a configured path against the tool's cwd, symlinks followed; throws on failure. */
+  real: (p: string) => string;
+  fail: (why: string) => never;
+}
+
+/** Resolves the sandbox at startup: every root must exist; writable roots are also visible. */
+export function planSandbox(i: PlanInput): SandboxPlan {
+  const root = (kind: string, p: string): string => {
+    const r = i.real(p);
+    if (!isDir(r)) i.fail(`sandbox ${kind} root ${p} (${r}) is not an existing directory`);
+    if (r === "/") i.fail(`sandbox ${kind} root ${p} is the whole filesystem; name the directories the command needs`);
+    return r;
+  };
+  const writable = outermost((i.sandbox.writable ?? []).map((p) => root("writable", p)));
+  const visible = outermost([i.cwd, ...i.allow, ...(i.sandbox.visible ?? []).map((p) => root("visible", p)), ...writable]);
+  const seen = [...visible, ...SYSTEM_DIRS];
+  const masked = [...new Set(i.deny)].filter((d) => seen.some((v) => within(v, d))).sort();
+  return { visible, writable, masked, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
+}
+
+/** Finds a program the way execvp does: a name with a slash as given (against cwd), else each PATH entry. */
+export function whichProgram(command: string, cwd: string, pathVar: string | undefined): string | undefined {
+  if (command.includes("/")) {
+    const p = isAbsolute(command) ? command : join(cwd, command);
+    return existsSync(p) ? p : undefined;
+  }
+  for (const dir of (pathVar ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const p = join(dir, command);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+/** The system part of the mount table: merged-/usr symlinks as symlinks, directories read-only. */
+export function systemMounts(network: boolean): string[] {
+  const args: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    let st;
+    try {
+      st = lstatSync(dir);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      if (statSafe(dir)) args.push("--symlink", readlinkSync(dir), dir);
+    } else if (st.isDirectory()) args.push("--ro-bind", dir, dir);
+  }
+  for (const f of network ? [...ETC_FILES, ...ETC_NETWORK_FILES].sort() : ETC_FILES) {
+    if (statSafe(f)) args.push("--ro-bind", f, f);
+  }
+  return args;
+}
+
+function statSafe(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * bwrap's arguments for one call. Masks are decided per call, so a denied path created after
+ * startup is hidden as well: a directory gets an empty read-only tmpfs, anything else an empty
+ * read-only file (`empty`), so a reader sees no content rather than an error.
+ * Mounts apply in order, so later ones cover earlier ones: system, /tmp, roots, writable, masks.
+ */
+export function bwrapArgs(plan: SandboxPlan, system: string[], empty: string, wrapped: string[]): string[] {
+  const a = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"];
+  if (plan.network) a.push("--share-net");
+  a.push(...system, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  for (const v of plan.visible) a.push("--ro-bind", v, v);
+  for (const w of plan.writable) a.push("--bind", w, w);
+  for (const m of plan.masked) {
+    let st;
+    try {
+      st = lstatSync(m);
+    } catch {
+      continue; // nothing there to read; the argument check still refuses the path
+    }
+    if (st.isDirectory()) a.push("--tmpfs", m, "--remount-ro", m);
+    else a.push("--ro-bind", empty, m);
+  }
+  a.push("--chdir", plan.cwd, "--", ...wrapped);
+  return a;
+}
+
+/** prlimit (util-linux) in front of the command: the limits hold for it and every descendant. */
+export function limitArgs(limits: SandboxLimits, prlimit: string): string[] {
+  const { processes, fileSizeBytes, cpuSeconds } = limits;
+  return [prlimit, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, "--"];
+}
