@@ -111,6 +111,7 @@ if (kervan10) {
 }
 
 await external("exec.bench.ts", "benchExec", "Exec call vs bare child_process.spawn", { op: "≤", value: 1.2 });
+await external("sandbox.bench.ts", "benchSandbox", "Exec under the OS sandbox (bubblewrap)", undefined);
 await external("http.bench.ts", "benchHttp", "HTTP tool call vs bare fetch (127.0.0.1 upstream)", { op: "≤", value: 1.15 });
 await external("validate-json.bench.ts", "benchValidateJson", "validate_json", undefined);
 await external("hardening.bench.ts", "benchHardening", "validate_json pattern budget under load", undefined);

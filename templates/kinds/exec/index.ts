@@ -12,7 +12,7 @@ import { killGroup, runProcess, type RunResult } from "./spawn.js";
 import { heartbeat } from "./progress.js";
 import { planSandbox, type SandboxPlan } from "./sandbox.js";
 import { sandboxHost, type SandboxHost } from "./sandbox-host.js";
-import { checkCommandVisible, sandboxedRun } from "./sandbox-run.js";
+import { bwrapCommand, checkCommandVisible, sandboxedRun } from "./sandbox-run.js";
 
 export { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA } from "./config.js";
 export type { ArgEntry, ArgGroup, ArgPart, ExecToolConfig, FieldType } from "./config.js";
@@ -106,6 +106,16 @@ const PREPARED = new WeakMap<ExecToolConfig, Prepared>();
 export function checkExecStartup(cfg: ExecToolConfig): void {
   checkConfig(cfg);
   if (!PREPARED.has(cfg)) PREPARED.set(cfg, prepare(cfg));
+}
+
+/**
+ * The sandbox's command line for this tool with the given rendered command, as a call would run
+ * it (Linux, without a root server's process-limit gate); undefined when the tool is unsandboxed.
+ */
+export function sandboxCommandLine(cfg: ExecToolConfig, command: string, args: string[]): string[] | undefined {
+  checkExecStartup(cfg);
+  const s = PREPARED.get(cfg)!.sandbox;
+  return s && s.host.platform === "linux" ? bwrapCommand(s.plan, s.host, command, args) : undefined;
 }
 
 function childEnv(cfg: ExecToolConfig): Record<string, string> {

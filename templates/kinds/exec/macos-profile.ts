@@ -9,6 +9,9 @@ import type { SandboxPlan } from "./sandbox.js";
 /** System locations programs load from on macOS (/etc, /tmp and /var are symlinks into /private). */
 export const MACOS_SYSTEM_READ = ["/Library/Apple", "/System", "/bin", "/private/etc", "/private/var/db/dyld", "/sbin", "/usr"];
 
+/** The symlinks into /private that programs resolve (/etc/passwd, /tmp, /var/folders). */
+export const MACOS_SYSTEM_LINKS = ["/etc", "/tmp", "/var"];
+
 /** A path as an SBPL string literal. */
 export function sbplString(s: string): string {
   return JSON.stringify(s); // SBPL strings take the same backslash escapes as JSON for " and \
@@ -40,7 +43,7 @@ export function macosProfile(plan: Pick<SandboxPlan, "visible" | "writable" | "m
     "(allow mach-lookup)",
     "; Path lookups through the parents of what is visible (their names, not their contents).",
     "(allow file-read-metadata",
-    ...ancestors([...plan.visible, ...MACOS_SYSTEM_READ]).map((p) => `  (literal ${sbplString(p)})`),
+    ...[...new Set([...ancestors([...plan.visible, ...MACOS_SYSTEM_READ]), ...MACOS_SYSTEM_LINKS])].sort().map((p) => `  (literal ${sbplString(p)})`),
     ")",
     "; The system directories programs need.",
     "(allow file-read*",

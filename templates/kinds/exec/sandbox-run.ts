@@ -36,6 +36,12 @@ function safeReal(p: string): string | undefined {
   }
 }
 
+/** bwrap's full command line for one call, without the process-limit gate a root server adds. */
+export function bwrapCommand(plan: SandboxPlan, host: SandboxHost, command: string, args: string[]): string[] {
+  const wrapped = [...limitArgs(plan.limits, host.prlimit), command, ...args];
+  return [host.runner, ...bwrapArgs(plan, plan.network ? host.system.online : host.system.offline, host.empty, wrapped)];
+}
+
 export function sandboxedRun(o: RunOptions, plan: SandboxPlan, host: SandboxHost): Promise<RunResult> {
   if (host.platform === "darwin") {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), "kervan-call-")));
@@ -44,12 +50,11 @@ export function sandboxedRun(o: RunOptions, plan: SandboxPlan, host: SandboxHost
       rmSync(tmp, { recursive: true, force: true }),
     );
   }
-  const wrapped = [...limitArgs(plan.limits, host.prlimit), o.command, ...o.args];
-  const system = plan.network ? host.system.online : host.system.offline;
-  if (!host.cgroup) return runProcess({ ...o, command: host.runner, args: bwrapArgs(plan, system, host.empty, wrapped) });
+  const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args);
+  if (!host.cgroup) return runProcess({ ...o, command: runner, args: bwrap });
   // As root: the sandbox waits (fd 4) until its processes have joined the call's pids cgroup.
   const dir = callCgroup(host.cgroup, plan.limits.processes);
-  const args = ["--info-fd", "3", "--block-fd", "4", ...bwrapArgs(plan, system, host.empty, wrapped)];
+  const args = ["--info-fd", "3", "--block-fd", "4", ...bwrap];
   return runProcess({ ...o, command: host.runner, args, extraPipes: 2, onSpawn: (child, fail) => gateIntoCgroup(child, dir, fail) }).finally(() =>
     releaseCgroup(dir),
   );
