@@ -1,18 +1,11 @@
 // The macOS form of the sandbox policy: a Seatbelt profile for sandbox-exec. These machines cannot
-// run it, so its text is held to a golden (UPDATE_GOLDEN=1 rewrites it; a missing golden fails).
+// run it, so its text is held to a golden (`npm run update-goldens` rewrites it).
 import { describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { macosProfile } from "../../templates/kinds/exec/index.js";
+import { expectGolden } from "../helpers/golden.js";
 
-const golden = (name: string) => fileURLToPath(new URL(`../fixtures/sandbox/${name}`, import.meta.url));
-
-function matchGolden(name: string, text: string): void {
-  const file = golden(name);
-  if (process.env.UPDATE_GOLDEN) writeFileSync(file, text);
-  if (!existsSync(file)) throw new Error(`missing golden ${file}: run with UPDATE_GOLDEN=1 to create it`);
-  expect(text).toBe(readFileSync(file, "utf8"));
-}
+const matchGolden = (name: string, text: string) => expectGolden(fileURLToPath(new URL(`../fixtures/sandbox/${name}`, import.meta.url)), text);
 
 const project = "/Users/dev/src/app";
 
