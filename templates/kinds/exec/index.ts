@@ -81,7 +81,7 @@ function prepare(cfg: ExecToolConfig): Prepared {
   if (!limits) return { cwd, env, policy };
   let host: SandboxHost;
   try {
-    host = sandboxHost();
+    host = sandboxHost(env.PATH);
   } catch (err) {
     return fail(`runs under the OS sandbox, but ${(err as Error).message}`);
   }

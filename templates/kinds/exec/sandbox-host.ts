@@ -30,8 +30,7 @@ const OPT_OUT = "or set `sandbox: none` on the tool (`--sandbox none` in the CLI
 /** Flags the probe shares with every call, so a host that passes the probe can run calls. */
 export const PROBE_ARGS = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"];
 
-function probe(): SandboxHost {
-  const pathVar = process.env.PATH;
+function probe(pathVar: string | undefined): SandboxHost {
   if (process.platform === "darwin") {
     const runner = whichProgram("sandbox-exec", "/", "/usr/bin:" + (pathVar ?? ""));
     if (!runner) throw new Error(`sandbox-exec is missing (it ships with macOS in /usr/bin); ${OPT_OUT}`);
@@ -73,12 +72,15 @@ function emptyFile(): string {
   return file;
 }
 
-/** The probed host, probing on first use; throws an Error whose message is the refusal. */
-export function sandboxHost(): SandboxHost {
+/**
+ * The probed host, probing on first use; throws an Error whose message is the refusal. `pathVar`
+ * is the PATH the tools' children get (the server's own): bwrap and prlimit are found on it.
+ */
+export function sandboxHost(pathVar: string | undefined): SandboxHost {
   if (HOST) return HOST;
   if (FAILURE !== undefined) throw new Error(FAILURE);
   try {
-    HOST = probe();
+    HOST = probe(pathVar);
     return HOST;
   } catch (err) {
     FAILURE = (err as Error).message;
