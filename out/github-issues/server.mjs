@@ -1774,8 +1774,6 @@ var init_key = __esm({
         if (key.use !== expected)
           throw new TypeError(`Invalid key for this operation, its "use" must be "${expected}" when present`);
       }
-      if (key.kty === "AKP" && key.alg === void 0)
-        throw new TypeError('missing "alg" (Algorithm) Parameter value');
       if (key.alg !== void 0 && key.alg !== alg)
         throw new TypeError(`Invalid key for this operation, its "alg" must be "${alg}" when present`);
       if (Array.isArray(key.key_ops)) {
@@ -1967,7 +1965,7 @@ function secs(str) {
   const matched = REGEX.exec(str);
   (!matched || matched[4] && matched[1]) && invalidDuration();
   const value = parseFloat(matched[2]), durationSeconds = Math.round(value * multipliers[matched[3][0].toLowerCase()]);
-  return Number.isFinite(durationSeconds) || invalidDuration(), matched[1] === "-" || matched[4]?.toLowerCase() === "ago" ? -durationSeconds : durationSeconds;
+  return Number.isFinite(durationSeconds) || invalidDuration(), matched[1] === "-" || matched[4] === "ago" ? -durationSeconds : durationSeconds;
 }
 function validateInput(label, input) {
   if (!Number.isFinite(input))
@@ -2153,7 +2151,7 @@ async function fetchJwks(url2, headers, signal, fetchImpl = fetch) {
   try {
     return await response.json();
   } catch (cause) {
-    throw signal.aborted ? new JWKSTimeout(void 0, { cause }) : new JOSEError("Failed to parse the JSON Web Key Set HTTP response as JSON", { cause });
+    throw new JOSEError("Failed to parse the JSON Web Key Set HTTP response as JSON", { cause });
   }
 }
 function isFreshFor(timestamp, duration) {
@@ -2233,7 +2231,7 @@ var init_remote = __esm({
     init_errors();
     init_local();
     init_validate();
-    (typeof navigator > "u" || !navigator.userAgent?.startsWith?.("Mozilla/5.0 ")) && (USER_AGENT = "jose/v6.2.18");
+    (typeof navigator > "u" || !navigator.userAgent?.startsWith?.("Mozilla/5.0 ")) && (USER_AGENT = "jose/v6.2.17");
     customFetch = /* @__PURE__ */ Symbol();
     jwksCache = /* @__PURE__ */ Symbol();
   }
