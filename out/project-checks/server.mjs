@@ -2857,10 +2857,206 @@ init_types();
 // templates/kinds/exec/index.ts
 init_shutdown();
 init_types();
-import { existsSync, statSync } from "node:fs";
+import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
 
 // templates/kinds/exec/config.ts
 init_types();
+
+// templates/kinds/exec/sandbox.ts
+import { existsSync, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute2, join as join2 } from "node:path";
+
+// templates/kinds/exec/paths.ts
+import { lstatSync, readlinkSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
+var PathError = class extends Error {
+};
+var MAX_LINKS = 40;
+function resolveReal(value, base) {
+  let cur = isAbsolute(value) ? "/" : base;
+  const pending = value.split("/");
+  let links = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const part = pending.shift();
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      cur = dirname(cur);
+      continue;
+    }
+    const next = join(cur, part);
+    if (missing) {
+      cur = next;
+      continue;
+    }
+    let isLink;
+    try {
+      isLink = lstatSync(next).isSymbolicLink();
+    } catch (err) {
+      const code = err.code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw new PathError(`cannot resolve: ${code ?? String(err)}`);
+      missing = true;
+      cur = next;
+      continue;
+    }
+    if (!isLink) {
+      cur = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) throw new PathError("too many levels of symbolic links");
+    const target = readlinkSync(next);
+    if (isAbsolute(target)) cur = "/";
+    pending.unshift(...target.split("/"));
+  }
+  return cur;
+}
+function within(root, target) {
+  if (target === root) return true;
+  return target.startsWith(root.endsWith("/") ? root : root + "/");
+}
+function checkPath(policy, field, value) {
+  const name = `field "${field}"`;
+  if (value.startsWith("-")) {
+    throw new PathError(`${name} starts with "-" and would be read as an option; write ./${value} to mean a file`);
+  }
+  let target;
+  try {
+    target = resolveReal(value, policy.cwd);
+  } catch (err) {
+    throw new PathError(`${name}: ${err.message}`);
+  }
+  const denied = policy.deny.find((d) => within(d, target));
+  if (denied !== void 0) throw new PathError(`${name} resolves to ${target}, inside the denied path ${denied}`);
+  if (!policy.allow.some((root) => within(root, target))) {
+    throw new PathError(`${name} resolves to ${target}, outside the allowed roots (${policy.allow.join(", ")})`);
+  }
+}
+
+// templates/kinds/exec/sandbox.ts
+var SANDBOX_DEFAULTS = Object.freeze({
+  processes: 256,
+  fileSizeBytes: 1024 * 1024 * 1024,
+  cpuSeconds: 600
+});
+var SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+var ETC_FILES = [
+  "/etc/alternatives",
+  "/etc/group",
+  "/etc/hosts",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/localtime",
+  "/etc/nsswitch.conf",
+  "/etc/passwd"
+];
+var ETC_NETWORK_FILES = ["/etc/ca-certificates", "/etc/gai.conf", "/etc/protocols", "/etc/resolv.conf", "/etc/services", "/etc/ssl"];
+var LIMIT_RANGES = {
+  processes: [8, 1e6],
+  fileSizeBytes: [1, 2 ** 50],
+  cpuSeconds: [1, 1e7]
+};
+function checkSandboxConfig(s, fail2) {
+  if (s.mode !== "bubblewrap" && s.mode !== "none") fail2(`sandbox.mode must be "bubblewrap" or "none", not ${JSON.stringify(s.mode)}`);
+  for (const key of ["visible", "writable"]) {
+    for (const p of s[key] ?? []) if (typeof p !== "string" || p === "" || p.includes("\0")) fail2(`sandbox.${key} has an invalid path ${JSON.stringify(p)}`);
+  }
+  if (s.network !== void 0 && typeof s.network !== "boolean") fail2("sandbox.network must be a boolean");
+  const limits = {};
+  for (const key of Object.keys(LIMIT_RANGES)) {
+    const [min, max] = LIMIT_RANGES[key];
+    const v = s[key] ?? SANDBOX_DEFAULTS[key];
+    if (!Number.isInteger(v) || v < min || v > max) fail2(`sandbox.${key} must be an integer from ${min} to ${max}, not ${v}`);
+    limits[key] = v;
+  }
+  return limits;
+}
+function outermost(roots) {
+  const sorted = [...new Set(roots)].sort();
+  return sorted.filter((r) => !sorted.some((o) => o !== r && within(o, r)));
+}
+var isDir = (p) => existsSync(p) && statSync(p).isDirectory();
+function planSandbox(i) {
+  const root = (kind, p) => {
+    const r = i.real(p);
+    if (!isDir(r)) i.fail(`sandbox ${kind} root ${p} (${r}) is not an existing directory`);
+    if (r === "/") i.fail(`sandbox ${kind} root ${p} is the whole filesystem; name the directories the command needs`);
+    return r;
+  };
+  const writable = outermost((i.sandbox.writable ?? []).map((p) => root("writable", p)));
+  const visible = outermost([i.cwd, ...i.allow, ...(i.sandbox.visible ?? []).map((p) => root("visible", p)), ...writable]);
+  const seen = [...visible, ...SYSTEM_DIRS];
+  const masked = [...new Set(i.deny)].filter((d) => seen.some((v) => within(v, d))).sort();
+  return { visible, writable, masked, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
+}
+function whichProgram(command, cwd, pathVar) {
+  if (command.includes("/")) {
+    const p = isAbsolute2(command) ? command : join2(cwd, command);
+    return existsSync(p) ? p : void 0;
+  }
+  for (const dir of (pathVar ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const p = join2(dir, command);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+    }
+  }
+  return void 0;
+}
+function systemMounts(network) {
+  const args = [];
+  for (const dir of SYSTEM_DIRS) {
+    let st;
+    try {
+      st = lstatSync2(dir);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      if (statSafe(dir)) args.push("--symlink", readlinkSync2(dir), dir);
+    } else if (st.isDirectory()) args.push("--ro-bind", dir, dir);
+  }
+  for (const f of network ? [...ETC_FILES, ...ETC_NETWORK_FILES].sort() : ETC_FILES) {
+    if (statSafe(f)) args.push("--ro-bind", f, f);
+  }
+  return args;
+}
+function statSafe(p) {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function bwrapArgs(plan, system, empty, wrapped) {
+  const a = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"];
+  if (plan.network) a.push("--share-net");
+  a.push(...system, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  for (const v of plan.visible) a.push("--ro-bind", v, v);
+  for (const w of plan.writable) a.push("--bind", w, w);
+  for (const m of plan.masked) {
+    let st;
+    try {
+      st = lstatSync2(m);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) a.push("--tmpfs", m, "--remount-ro", m);
+    else a.push("--ro-bind", empty, m);
+  }
+  a.push("--chdir", plan.cwd, "--", ...wrapped);
+  return a;
+}
+function limitArgs(limits, prlimit) {
+  const { processes, fileSizeBytes, cpuSeconds } = limits;
+  return [prlimit, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, "--"];
+}
+
+// templates/kinds/exec/config.ts
+var isGroup = (e) => !Array.isArray(e);
+var flatArgs = (argv) => argv.flatMap((e) => isGroup(e) ? e.argv : [e]);
 var EXEC_DEFAULTS = Object.freeze({
   timeoutMs: 6e4,
   killGraceMs: 2e3,
@@ -2890,24 +3086,49 @@ function checkConfig(cfg) {
   };
   if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail2("argv needs at least the command");
   const command = cfg.argv[0];
-  if (!command.every((p) => typeof p === "string") || command.join("") === "") {
+  if (isGroup(command) || !command.every((p) => typeof p === "string") || command.join("") === "") {
     fail2("the command (argv[0]) must be non-empty literal text; a field may never choose the program");
   }
   const used = /* @__PURE__ */ new Set();
-  for (const arg of cfg.argv) {
+  const optional = new Set(cfg.optional ?? []);
+  const useParts = (arg, group) => {
     for (const part of arg) {
       if (typeof part === "string") continue;
       if (!Object.hasOwn(cfg.fields, part.field)) fail2(`placeholder {${part.field}} is not a declared field`);
+      if (optional.has(part.field) && part.field !== group) fail2(`optional field ${JSON.stringify(part.field)} may appear only in the arguments it conditions`);
       used.add(part.field);
     }
+  };
+  for (const entry of cfg.argv) {
+    if (!isGroup(entry)) {
+      useParts(entry);
+      continue;
+    }
+    const type = cfg.fields[entry.if];
+    if (type === void 0) fail2(`argument group condition ${JSON.stringify(entry.if)} is not a declared field`);
+    if (type !== "boolean" && !optional.has(entry.if)) fail2(`argument group condition ${JSON.stringify(entry.if)} must be a boolean or an optional field`);
+    if (!Array.isArray(entry.argv) || entry.argv.length === 0) fail2(`argument group ${JSON.stringify(entry.if)} adds no arguments`);
+    for (const arg of entry.argv) {
+      if (type === "boolean" && !arg.every((p) => typeof p === "string")) fail2(`arguments added by boolean ${JSON.stringify(entry.if)} must be fixed text`);
+      useParts(arg, entry.if);
+    }
+    used.add(entry.if);
   }
   for (const [name, type] of Object.entries(cfg.fields)) {
     if (!FIELD_TYPES.has(type)) fail2(`field ${JSON.stringify(name)} has unsupported type ${JSON.stringify(type)}`);
     if (!used.has(name)) fail2(`field ${JSON.stringify(name)} is used by no argument`);
   }
+  for (const name of optional) {
+    if (!Object.hasOwn(cfg.fields, name)) fail2(`optional field ${JSON.stringify(name)} is not declared`);
+    if (!cfg.argv.some((e) => isGroup(e) && e.if === name)) fail2(`optional field ${JSON.stringify(name)} conditions no argument group`);
+  }
+  const okExitCodes = cfg.okExitCodes ?? [0];
+  if (!Array.isArray(okExitCodes) || okExitCodes.length === 0 || !okExitCodes.every((c) => Number.isInteger(c) && c >= 0 && c <= 255)) {
+    fail2("okExitCodes must be a non-empty list of exit statuses from 0 to 255");
+  }
   for (const name of cfg.paths?.fields ?? []) {
     if (cfg.fields[name] !== "string") fail2(`path field ${JSON.stringify(name)} must be a declared string field`);
-    for (const arg of cfg.argv) {
+    for (const arg of flatArgs(cfg.argv)) {
       const uses = arg.some((p) => typeof p !== "string" && p.field === name);
       if (uses && arg.length !== 1) fail2(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
     }
@@ -2918,6 +3139,8 @@ function checkConfig(cfg) {
     return v;
   };
   const limits = {
+    okExitCodes,
+    ...cfg.sandbox && cfg.sandbox.mode !== "none" ? { sandbox: checkSandboxConfig(cfg.sandbox, fail2) } : {},
     timeoutMs: limit("timeoutMs", 1, MAX_DELAY),
     killGraceMs: limit("killGraceMs", 0, MAX_DELAY),
     maxOutputBytes: limit("maxOutputBytes", 0, 2 ** 30),
@@ -3016,72 +3239,6 @@ var Slots = class {
   }
 };
 
-// templates/kinds/exec/paths.ts
-import { lstatSync, readlinkSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
-var PathError = class extends Error {
-};
-var MAX_LINKS = 40;
-function resolveReal(value, base) {
-  let cur = isAbsolute(value) ? "/" : base;
-  const pending = value.split("/");
-  let links = 0;
-  let missing = false;
-  while (pending.length > 0) {
-    const part = pending.shift();
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      cur = dirname(cur);
-      continue;
-    }
-    const next = join(cur, part);
-    if (missing) {
-      cur = next;
-      continue;
-    }
-    let isLink;
-    try {
-      isLink = lstatSync(next).isSymbolicLink();
-    } catch (err) {
-      const code = err.code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw new PathError(`cannot resolve: ${code ?? String(err)}`);
-      missing = true;
-      cur = next;
-      continue;
-    }
-    if (!isLink) {
-      cur = next;
-      continue;
-    }
-    if (++links > MAX_LINKS) throw new PathError("too many levels of symbolic links");
-    const target = readlinkSync(next);
-    if (isAbsolute(target)) cur = "/";
-    pending.unshift(...target.split("/"));
-  }
-  return cur;
-}
-function within(root, target) {
-  if (target === root) return true;
-  return target.startsWith(root.endsWith("/") ? root : root + "/");
-}
-function checkPath(policy, field, value) {
-  const name = `field "${field}"`;
-  if (value.startsWith("-")) {
-    throw new PathError(`${name} starts with "-" and would be read as an option; write ./${value} to mean a file`);
-  }
-  let target;
-  try {
-    target = resolveReal(value, policy.cwd);
-  } catch (err) {
-    throw new PathError(`${name}: ${err.message}`);
-  }
-  const denied = policy.deny.find((d) => within(d, target));
-  if (denied !== void 0) throw new PathError(`${name} resolves to ${target}, inside the denied path ${denied}`);
-  if (!policy.allow.some((root) => within(root, target))) {
-    throw new PathError(`${name} resolves to ${target}, outside the allowed roots (${policy.allow.join(", ")})`);
-  }
-}
-
 // templates/kinds/exec/render.ts
 init_clip();
 var ArgumentError = class extends Error {
@@ -3114,7 +3271,7 @@ function renderValue(name, type, value) {
       return JSON.stringify(value);
   }
 }
-function renderArgv(argv, fields, args) {
+function renderArgv(argv, fields, args, optional = []) {
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new ArgumentError("arguments must be a JSON object");
   }
@@ -3123,14 +3280,24 @@ function renderArgv(argv, fields, args) {
   }
   const values = /* @__PURE__ */ new Map();
   for (const [name, type] of Object.entries(fields)) {
-    if (!Object.hasOwn(args, name)) throw new ArgumentError(`field "${name}" is required`);
+    if (!Object.hasOwn(args, name)) {
+      if (optional.includes(name)) continue;
+      throw new ArgumentError(`field "${name}" is required`);
+    }
     values.set(name, renderValue(name, type, args[name]));
   }
-  const rendered = argv.map((parts, index) => {
+  const render = (parts, index) => {
     let text = "";
     for (const part of parts) text += typeof part === "string" ? part : values.get(part.field);
     if (text.includes("\0")) throw new ArgumentError(`argument ${index} of the template contains a NUL byte`);
     return text;
+  };
+  const rendered = [];
+  argv.forEach((entry, index) => {
+    if (!isGroup(entry)) return void rendered.push(render(entry, index));
+    const v = values.get(entry.if);
+    if (v === void 0 || fields[entry.if] === "boolean" && v !== "true") return;
+    for (const parts of entry.argv) rendered.push(render(parts, index));
   });
   return { command: rendered[0], args: rendered.slice(1), values };
 }
@@ -3153,7 +3320,7 @@ function section(name, text, truncated, maxBytes) {
   return `--- ${name}${note} ---
 ${text.endsWith("\n") ? text.slice(0, -1) : text}`;
 }
-function outcome(command, r, timeoutMs, maxBytes) {
+function outcome(command, r, timeoutMs, maxBytes, okExitCodes = [0]) {
   const value = {
     exitCode: r.exitCode,
     stdout: r.stdout,
@@ -3168,7 +3335,7 @@ function outcome(command, r, timeoutMs, maxBytes) {
   else if (r.cancelled) status = `${command} was cancelled; its process group was killed`;
   else if (r.exitSignal) status = `${command} was killed by ${r.exitSignal}`;
   else status = `${command} exited with code ${r.exitCode}`;
-  const isError = r.exitCode !== 0 || r.timedOut || r.cancelled || r.spawnError !== void 0;
+  const isError = r.exitCode === null || !okExitCodes.includes(r.exitCode) || r.timedOut || r.cancelled || r.spawnError !== void 0;
   const text = r.spawnError ? status : [status, section("stdout", r.stdout, r.stdoutTruncated, maxBytes), section("stderr", r.stderr, r.stderrTruncated, maxBytes)].join("\n");
   return isError ? { isError, text, value } : { text, value };
 }
@@ -3282,8 +3449,8 @@ function runProcess(o) {
       child = spawn(o.command, o.args, {
         cwd: o.cwd,
         env: o.env,
-        stdio: ["ignore", "pipe", "pipe"],
         // the child never waits on our stdin
+        stdio: ["ignore", "pipe", "pipe", ...Array(o.extraPipes ?? 0).fill("pipe")],
         detached: true,
         // its own process group, so a timeout reaches grandchildren too
         shell: false,
@@ -3322,6 +3489,10 @@ function runProcess(o) {
       }, DRAIN_MS);
     });
     child.on("close", finish);
+    o.onSpawn?.(child, (why) => {
+      spawnError ??= why;
+      if (pgid !== void 0) killGroup(pgid, "SIGKILL");
+    });
     if (o.signal?.aborted) onAbort();
     else o.signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -3347,6 +3518,295 @@ function heartbeat(ctx, command, intervalMs) {
   };
 }
 
+// templates/kinds/exec/sandbox-host.ts
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join4 } from "node:path";
+
+// templates/kinds/exec/cgroup.ts
+import { existsSync as existsSync2, mkdirSync, readdirSync, readFileSync as readFileSync2, rmdirSync, writeFileSync } from "node:fs";
+import { join as join3 } from "node:path";
+function ownPidsDir() {
+  const cgroups = readFileSync2("/proc/self/cgroup", "utf8").trim().split("\n");
+  const mounts = readFileSync2("/proc/self/mountinfo", "utf8").trim().split("\n");
+  const mountOf = (fstype, option) => {
+    for (const line of mounts) {
+      const [pre, post] = line.split(" - ");
+      const [type, , superOpts] = post.split(" ");
+      if (type !== fstype) continue;
+      if (option && !superOpts.split(",").includes(option)) continue;
+      return pre.split(" ")[4];
+    }
+    return void 0;
+  };
+  const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes("pids"));
+  if (v1) {
+    const mount2 = mountOf("cgroup", "pids");
+    if (mount2) return join3(mount2, v1.split(":").slice(2).join(":"));
+  }
+  const v2 = cgroups.find((l) => l.startsWith("0::"));
+  const mount = mountOf("cgroup2");
+  if (v2 && mount) return join3(mount, v2.slice(3));
+  throw new Error("no pids cgroup hierarchy is mounted");
+}
+function openPidsCgroup() {
+  const base = ownPidsDir();
+  for (const name of readdirSync(base)) {
+    const m = /^kervan-(\d+)$/.exec(name);
+    if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join3(base, name));
+  }
+  const dir = join3(base, `kervan-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(`cannot create a cgroup under ${base}: ${err.code ?? err}`);
+  }
+  if (!existsSync2(join3(dir, "pids.max"))) {
+    try {
+      writeFileSync(join3(dir, "cgroup.subtree_control"), "+pids");
+    } catch (err) {
+      rmdirQuiet(dir);
+      throw new Error(`the pids controller is not available under ${base}: ${err.code ?? err}`);
+    }
+  }
+  const group = { dir, next: 0 };
+  const probe2 = callCgroup(group, 8);
+  rmdirQuiet(probe2);
+  process.on("exit", () => {
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let i = 0; i < 50 && !removeTree(dir); i++) Atomics.wait(pause, 0, 0, 10);
+  });
+  return group;
+}
+function removeTree(dir) {
+  try {
+    for (const name of readdirSync(dir)) if (name.startsWith("call-")) rmdirQuiet(join3(dir, name));
+  } catch {
+    return true;
+  }
+  return rmdirQuiet(dir);
+}
+function rmdirQuiet(dir) {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (err) {
+    return err.code === "ENOENT";
+  }
+}
+function callCgroup(group, max) {
+  const dir = join3(group.dir, `call-${group.next++}`);
+  mkdirSync(dir);
+  writeFileSync(join3(dir, "pids.max"), String(max));
+  return dir;
+}
+function releaseCgroup(dir, tries = 40) {
+  if (rmdirQuiet(dir) || tries === 0) return;
+  setTimeout(() => releaseCgroup(dir, tries - 1), 25).unref();
+}
+function descendants(pid) {
+  let kids = [];
+  try {
+    const text = readFileSync2(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    kids = text === "" ? [] : text.split(/\s+/).map(Number);
+  } catch {
+  }
+  return [pid, ...kids.flatMap(descendants)];
+}
+function gateIntoCgroup(child, dir, failed) {
+  const info = child.stdio[3];
+  const block = child.stdio[4];
+  if (!info || !block || child.pid === void 0) return failed("the sandbox's control pipes are missing");
+  let text = "";
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    try {
+      for (const pid of descendants(child.pid)) writeFileSync(join3(dir, "cgroup.procs"), String(pid));
+    } catch (err) {
+      return failed(`could not place the call in its process-limit cgroup: ${err.message}`);
+    }
+    block.end("1");
+  };
+  info.on("data", (b) => {
+    text += b.toString("utf8");
+    try {
+      JSON.parse(text);
+    } catch {
+      return;
+    }
+    release();
+  });
+  block.on("error", () => {
+  });
+}
+
+// templates/kinds/exec/sandbox-host.ts
+var HOST;
+var FAILURE;
+var OPT_OUT = "or set `sandbox: none` on the tool (`--sandbox none` in the CLI form) to run it without the OS sandbox";
+var PROBE_ARGS = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev"];
+function probe(pathVar) {
+  if (process.platform === "darwin") {
+    const runner2 = whichProgram("sandbox-exec", "/", "/usr/bin:" + (pathVar ?? ""));
+    if (!runner2) throw new Error(`sandbox-exec is missing (it ships with macOS in /usr/bin); ${OPT_OUT}`);
+    return { platform: "darwin", runner: runner2, prlimit: "", empty: "", system: { offline: [], online: [] } };
+  }
+  if (process.platform !== "linux") {
+    throw new Error(`the OS sandbox runs on Linux (bubblewrap) and macOS (sandbox-exec), not on ${process.platform}; ${OPT_OUT}`);
+  }
+  const runner = whichProgram("bwrap", "/", pathVar);
+  if (!runner) throw new Error(`bwrap was not found on PATH: install the Debian package bubblewrap (apt-get install bubblewrap); ${OPT_OUT}`);
+  const prlimit = whichProgram("prlimit", "/", pathVar);
+  if (!prlimit) throw new Error(`prlimit was not found on PATH: install the Debian package util-linux; ${OPT_OUT}`);
+  const r = spawnSync(runner, [...PROBE_ARGS, "--", prlimit, "--nproc=64", "--", "true"], { encoding: "utf8", timeout: 1e4 });
+  if (r.error || r.status !== 0) {
+    const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
+    throw new Error(
+      `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`
+    );
+  }
+  const host = { platform: "linux", runner, prlimit, empty: emptyFile(), system: { offline: systemMounts(false), online: systemMounts(true) } };
+  if (process.getuid?.() === 0) {
+    try {
+      host.cgroup = openPidsCgroup();
+    } catch (err) {
+      throw new Error(
+        `the server runs as root, whom the kernel exempts from the per-call process limit (RLIMIT_NPROC), and no pids cgroup is writable (${err.message}); run the server as an unprivileged user or give it a delegated cgroup; ${OPT_OUT}`
+      );
+    }
+  }
+  return host;
+}
+function emptyFile() {
+  const dir = mkdtempSync(join4(tmpdir(), "kervan-sandbox-"));
+  const file = join4(dir, "empty");
+  writeFileSync2(file, "", { mode: 292 });
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return file;
+}
+function sandboxHost(pathVar) {
+  if (HOST) return HOST;
+  if (FAILURE !== void 0) throw new Error(FAILURE);
+  try {
+    HOST = probe(pathVar);
+    return HOST;
+  } catch (err) {
+    FAILURE = err.message;
+    throw err;
+  }
+}
+
+// templates/kinds/exec/sandbox-run.ts
+import { mkdtempSync as mkdtempSync2, realpathSync, rmSync as rmSync2 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join5 } from "node:path";
+
+// templates/kinds/exec/macos-profile.ts
+import { dirname as dirname2 } from "node:path";
+var MACOS_SYSTEM_READ = ["/Library/Apple", "/System", "/bin", "/private/etc", "/private/var/db/dyld", "/sbin", "/usr"];
+var MACOS_SYSTEM_LINKS = ["/etc", "/tmp", "/var"];
+function sbplString(s) {
+  return JSON.stringify(s);
+}
+function ancestors(paths) {
+  const out = /* @__PURE__ */ new Set();
+  for (let p of paths) {
+    while (p !== "/") {
+      p = dirname2(p);
+      out.add(p);
+    }
+  }
+  return [...out].sort();
+}
+var subpaths = (xs) => xs.map((p) => `  (subpath ${sbplString(p)})`);
+function macosProfile(plan) {
+  const lines2 = [
+    "(version 1)",
+    "; Generated by kervan from the tool's sandbox policy. Closed by default.",
+    "(deny default)",
+    "(allow process-fork)",
+    "(allow process-exec)",
+    "(allow signal (target same-sandbox))",
+    "(allow process-info* (target same-sandbox))",
+    "(allow sysctl-read)",
+    "(allow mach-lookup)",
+    "; Path lookups through the parents of what is visible (their names, not their contents).",
+    "(allow file-read-metadata",
+    ...[.../* @__PURE__ */ new Set([...ancestors([...plan.visible, ...MACOS_SYSTEM_READ]), ...MACOS_SYSTEM_LINKS])].sort().map((p) => `  (literal ${sbplString(p)})`),
+    ")",
+    "; The system directories programs need.",
+    "(allow file-read*",
+    ...subpaths(MACOS_SYSTEM_READ),
+    '  (literal "/dev/null") (literal "/dev/zero") (literal "/dev/random") (literal "/dev/urandom")',
+    ")",
+    "; The tool's visible roots, read-only.",
+    "(allow file-read*",
+    ...subpaths(plan.visible),
+    ")",
+    "; Writable: the declared roots and the call's private temporary directory.",
+    "(allow file-read* file-write*",
+    ...subpaths(plan.writable),
+    '  (subpath (param "CALL_TMP"))',
+    ")",
+    '(allow file-write-data (literal "/dev/null"))'
+  ];
+  if (plan.masked.length > 0) {
+    lines2.push("; Denied paths: nothing below them can be read or written, however it is reached.");
+    lines2.push("(deny file-read* file-write*", ...subpaths(plan.masked), ")");
+  }
+  if (plan.network) lines2.push("; network: true", "(allow network*)", "(allow system-socket)");
+  else lines2.push("; network: false (the default): no sockets beyond local pipes.");
+  return lines2.join("\n") + "\n";
+}
+
+// templates/kinds/exec/sandbox-run.ts
+function checkCommandVisible(command, plan, host, pathVar, fail2) {
+  if (host.platform !== "linux") return;
+  const found = whichProgram(command, plan.cwd, pathVar);
+  if (!found) fail2(`command ${command} was not found on the tool's PATH`);
+  let real;
+  try {
+    real = realpathSync(found);
+  } catch (err) {
+    return fail2(`cannot resolve command ${found}: ${err.message}`);
+  }
+  const shown = [...plan.visible, ...SYSTEM_DIRS.map((d) => safeReal(d))];
+  if (!shown.some((root) => root !== void 0 && within(root, real))) {
+    fail2(`command ${command} is ${real}, which the sandbox does not show; add its directory to sandbox.visible`);
+  }
+  if (plan.masked.some((m) => within(m, real))) fail2(`command ${command} is ${real}, inside a denied path`);
+}
+function safeReal(p) {
+  try {
+    return realpathSync(p);
+  } catch {
+    return void 0;
+  }
+}
+function bwrapCommand(plan, host, command, args) {
+  const wrapped = [...limitArgs(plan.limits, host.prlimit), command, ...args];
+  return [host.runner, ...bwrapArgs(plan, plan.network ? host.system.online : host.system.offline, host.empty, wrapped)];
+}
+function sandboxedRun(o, plan, host) {
+  if (host.platform === "darwin") {
+    const tmp = realpathSync(mkdtempSync2(join5(tmpdir2(), "kervan-call-")));
+    const args2 = ["-p", macosProfile(plan), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
+    return runProcess({ ...o, command: host.runner, args: args2, env: { ...o.env, TMPDIR: tmp } }).finally(
+      () => rmSync2(tmp, { recursive: true, force: true })
+    );
+  }
+  const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args);
+  if (!host.cgroup) return runProcess({ ...o, command: runner, args: bwrap });
+  const dir = callCgroup(host.cgroup, plan.limits.processes);
+  const args = ["--info-fd", "3", "--block-fd", "4", ...bwrap];
+  return runProcess({ ...o, command: host.runner, args, extraPipes: 2, onSpawn: (child, fail2) => gateIntoCgroup(child, dir, fail2) }).finally(
+    () => releaseCgroup(dir)
+  );
+}
+
 // templates/kinds/exec/index.ts
 var RESOLVED = /* @__PURE__ */ new Map();
 function prepare(cfg) {
@@ -3367,17 +3827,38 @@ function prepare(cfg) {
   };
   const base = real(process.cwd(), "/");
   const cwd = cfg.cwd === void 0 ? base : real(cfg.cwd, base);
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
+  if (!existsSync3(cwd) || !statSync2(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
   const env = childEnv(cfg);
-  if (!cfg.paths) return { cwd, env };
-  const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
-  const allow = allowIn.map((root) => {
-    const r = real(root, cwd);
-    if (!existsSync(r) || !statSync(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
-    return r;
+  let policy;
+  if (cfg.paths) {
+    const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
+    const allow = allowIn.map((root) => {
+      const r = real(root, cwd);
+      if (!existsSync3(r) || !statSync2(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
+      return r;
+    });
+    const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
+    policy = { fields: cfg.paths.fields, allow, deny, cwd };
+  }
+  const limits = checkConfig(cfg).sandbox;
+  if (!limits) return { cwd, env, policy };
+  let host;
+  try {
+    host = sandboxHost(env.PATH);
+  } catch (err) {
+    return fail2(`runs under the OS sandbox, but ${err.message}`);
+  }
+  const plan = planSandbox({
+    sandbox: cfg.sandbox,
+    limits,
+    cwd,
+    allow: policy?.allow ?? [],
+    deny: policy?.deny ?? [],
+    real: (p) => real(p, cwd),
+    fail: fail2
   });
-  const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
-  return { cwd, env, policy: { fields: cfg.paths.fields, allow, deny, cwd } };
+  checkCommandVisible(cfg.argv[0].join(""), plan, host, env.PATH, fail2);
+  return { cwd, env, policy, sandbox: { plan, host } };
 }
 var PREPARED = /* @__PURE__ */ new WeakMap();
 function checkExecStartup(cfg) {
@@ -3415,11 +3896,14 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
   const call = async (args, ctx) => {
     const started = performance.now();
     startup6();
-    const { cwd, env, policy } = PREPARED.get(cfg);
+    const { cwd, env, policy, sandbox } = PREPARED.get(cfg);
     let bound;
     try {
-      bound = renderArgv(cfg.argv, cfg.fields, args);
-      for (const field of policy?.fields ?? []) checkPath(policy, field, bound.values.get(field));
+      bound = renderArgv(cfg.argv, cfg.fields, args, cfg.optional);
+      for (const field of policy?.fields ?? []) {
+        const value = bound.values.get(field);
+        if (value !== void 0) checkPath(policy, field, value);
+      }
     } catch (err) {
       if (err instanceof ArgumentError || err instanceof PathError) return refusal(cfg.tool, err.message);
       throw err;
@@ -3446,7 +3930,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
     try {
       if (stopped) return refusal(cfg.tool, "the server is shutting down");
       const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
-      const run2 = runProcess({
+      const base = {
         command: bound.command,
         args: bound.args,
         cwd,
@@ -3456,14 +3940,20 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
         maxOutputBytes: limits.maxOutputBytes,
         signal: ctx.signal,
         live
-      });
+      };
+      let run2;
+      try {
+        run2 = sandbox ? sandboxedRun(base, sandbox.plan, sandbox.host) : runProcess(base);
+      } catch (err) {
+        return refusal(cfg.tool, `cannot set up the sandbox: ${err.message}`);
+      }
       running2.add(run2);
       const stopProgress = heartbeat(ctx, bound.command, limits.progressIntervalMs);
       const r = await run2.finally(() => {
         running2.delete(run2);
         stopProgress();
       });
-      return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes);
+      return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
     } finally {
       release();
     }
