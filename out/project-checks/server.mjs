@@ -281,7 +281,7 @@ function toRpcError(err) {
   if (err instanceof RpcError) return err;
   return new RpcError(INTERNAL_ERROR, "Internal error", void 0, 500);
 }
-var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, RpcError, UNSERIALIZABLE;
+var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION, RpcError, UNSERIALIZABLE;
 var init_jsonrpc = __esm({
   "templates/runtime/jsonrpc.ts"() {
     "use strict";
@@ -291,6 +291,7 @@ var init_jsonrpc = __esm({
     INVALID_PARAMS = -32602;
     INTERNAL_ERROR = -32603;
     HEADER_MISMATCH = -32020;
+    MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
     UNSUPPORTED_PROTOCOL_VERSION = -32022;
     RpcError = class extends Error {
       constructor(code, message2, data, status = 200) {
@@ -358,12 +359,12 @@ function lines(errors, data) {
   }
   return all;
 }
-function formatInputErrors(tool6, args, errors) {
-  return [`Invalid arguments for tool "${tool6}"; fix these and call it again:`, ...lines(errors, args)].join("\n");
+function formatInputErrors(tool7, args, errors) {
+  return [`Invalid arguments for tool "${tool7}"; fix these and call it again:`, ...lines(errors, args)].join("\n");
 }
-function formatOutputErrors(tool6, value, errors) {
+function formatOutputErrors(tool7, value, errors) {
   return [
-    `Tool "${tool6}" produced output that failed its own output schema (a fault in the tool, not in your arguments):`,
+    `Tool "${tool7}" produced output that failed its own output schema (a fault in the tool, not in your arguments):`,
     ...lines(errors, value)
   ].join("\n");
 }
@@ -392,8 +393,8 @@ var init_output = __esm({
 });
 
 // templates/runtime/tools.ts
-function needsLegacyWrap(tool6) {
-  return tool6.outputSchema !== void 0 && tool6.outputSchema.type !== "object";
+function needsLegacyWrap(tool7) {
+  return tool7.outputSchema !== void 0 && tool7.outputSchema.type !== "object";
 }
 function wrapOutputSchema(schema) {
   const { $schema, $defs, ...inner } = schema;
@@ -405,15 +406,15 @@ function wrapOutputSchema(schema) {
   if ($defs !== void 0) wrapped.$defs = $defs;
   return wrapped;
 }
-function describeTool(tool6, era) {
-  const out = { name: tool6.name };
-  if (tool6.title !== void 0) out.title = tool6.title;
-  out.description = tool6.description;
-  out.inputSchema = tool6.inputSchema;
-  if (tool6.outputSchema !== void 0) {
-    out.outputSchema = era === "2025-11-25" && needsLegacyWrap(tool6) ? wrapOutputSchema(tool6.outputSchema) : tool6.outputSchema;
+function describeTool(tool7, era) {
+  const out = { name: tool7.name };
+  if (tool7.title !== void 0) out.title = tool7.title;
+  out.description = tool7.description;
+  out.inputSchema = tool7.inputSchema;
+  if (tool7.outputSchema !== void 0) {
+    out.outputSchema = era === "2025-11-25" && needsLegacyWrap(tool7) ? wrapOutputSchema(tool7.outputSchema) : tool7.outputSchema;
   }
-  if (tool6.annotations !== void 0) out.annotations = tool6.annotations;
+  if (tool7.annotations !== void 0) out.annotations = tool7.annotations;
   return out;
 }
 function errorBody(text, max) {
@@ -422,26 +423,26 @@ function errorBody(text, max) {
 function json(value) {
   return JSON.stringify(value) ?? "null";
 }
-function buildResult(tool6, outcome2, era) {
-  const max = tool6.maxOutputChars;
+function buildResult(tool7, outcome2, era) {
+  const max = tool7.maxOutputChars;
   const extra = Array.isArray(outcome2.content) ? outcome2.content : [];
   if (outcome2.isError) {
-    const text2 = outcome2.text ?? (outcome2.value !== void 0 ? json(outcome2.value) : `Tool "${tool6.name}" failed`);
+    const text2 = outcome2.text ?? (outcome2.value !== void 0 ? json(outcome2.value) : `Tool "${tool7.name}" failed`);
     const body2 = { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
-    if (outcome2.value !== void 0 && tool6.outputSchema !== void 0 && tool6.validateOutput?.(outcome2.value)) {
-      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool6) ? { result: outcome2.value } : outcome2.value;
+    if (outcome2.value !== void 0 && tool7.outputSchema !== void 0 && tool7.validateOutput?.(outcome2.value)) {
+      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool7) ? { result: outcome2.value } : outcome2.value;
     }
     return body2;
   }
   let structured;
-  if (tool6.outputSchema !== void 0) {
+  if (tool7.outputSchema !== void 0) {
     if (outcome2.value === void 0) {
-      throw new ToolFault(`Tool "${tool6.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
+      throw new ToolFault(`Tool "${tool7.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
     }
-    if (tool6.validateOutput && !tool6.validateOutput(outcome2.value)) {
-      throw new ToolFault(formatOutputErrors(tool6.name, outcome2.value, tool6.validateOutput.errors));
+    if (tool7.validateOutput && !tool7.validateOutput(outcome2.value)) {
+      throw new ToolFault(formatOutputErrors(tool7.name, outcome2.value, tool7.validateOutput.errors));
     }
-    structured = era === "2025-11-25" && needsLegacyWrap(tool6) ? { result: outcome2.value } : outcome2.value;
+    structured = era === "2025-11-25" && needsLegacyWrap(tool7) ? { result: outcome2.value } : outcome2.value;
   }
   const content = [];
   const text = outcome2.text ?? (structured !== void 0 ? json(structured) : outcome2.value !== void 0 ? json(outcome2.value) : void 0);
@@ -451,32 +452,32 @@ function buildResult(tool6, outcome2, era) {
   if (structured !== void 0) body.structuredContent = structured;
   return body;
 }
-async function callTool(tool6, args, ctx, throwFaults = false) {
+async function callTool(tool7, args, ctx, throwFaults = false) {
   const fault = (text) => {
     if (throwFaults) throw new ToolFault(text);
-    return errorBody(text, tool6.maxOutputChars);
+    return errorBody(text, tool7.maxOutputChars);
   };
-  if (!tool6.validateInput(args)) {
-    return errorBody(formatInputErrors(tool6.name, args, tool6.validateInput.errors), tool6.maxOutputChars);
+  if (!tool7.validateInput(args)) {
+    return errorBody(formatInputErrors(tool7.name, args, tool7.validateInput.errors), tool7.maxOutputChars);
   }
   let outcome2;
   try {
-    outcome2 = await tool6.handler(args, ctx);
+    outcome2 = await tool7.handler(args, ctx);
   } catch (err) {
-    log(`tool ${tool6.name} failed: ${describeError(err)}`);
-    if (ctx.signal.aborted) return errorBody(`Tool "${tool6.name}" was cancelled.`, tool6.maxOutputChars);
+    log(`tool ${tool7.name} failed: ${describeError(err)}`);
+    if (ctx.signal.aborted) return errorBody(`Tool "${tool7.name}" was cancelled.`, tool7.maxOutputChars);
     const message2 = err instanceof Error ? err.message : String(err);
-    return fault(`Tool "${tool6.name}" failed: ${message2}`);
+    return fault(`Tool "${tool7.name}" failed: ${message2}`);
   }
   if (outcome2 === null || typeof outcome2 !== "object") {
-    return fault(`Tool "${tool6.name}" returned no outcome (a fault in the tool).`);
+    return fault(`Tool "${tool7.name}" returned no outcome (a fault in the tool).`);
   }
   try {
-    return buildResult(tool6, outcome2, ctx.era);
+    return buildResult(tool7, outcome2, ctx.era);
   } catch (err) {
     if (err instanceof ToolFault) return fault(err.message);
-    log(`tool ${tool6.name} result could not be built: ${describeError(err)}`);
-    return fault(`Tool "${tool6.name}" produced a result that could not be serialized.`);
+    log(`tool ${tool7.name} result could not be built: ${describeError(err)}`);
+    return fault(`Tool "${tool7.name}" produced a result that could not be serialized.`);
   }
 }
 var ToolFault;
@@ -494,7 +495,7 @@ var init_tools = __esm({
 // templates/runtime/core.ts
 function createCore(def) {
   const tools = /* @__PURE__ */ new Map();
-  for (const tool6 of def.tools) tools.set(tool6.name, tool6);
+  for (const tool7 of def.tools) tools.set(tool7.name, tool7);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
   const lists = /* @__PURE__ */ new Map();
@@ -505,7 +506,7 @@ function createCore(def) {
     listTools(era) {
       let list = lists.get(era);
       if (!list) {
-        list = def.tools.map((tool6) => describeTool(tool6, era));
+        list = def.tools.map((tool7) => describeTool(tool7, era));
         lists.set(era, list);
       }
       return list;
@@ -538,15 +539,15 @@ function progressReporter(params, notify) {
 function handleCall(core, params, era, signal, notify, principal = "local") {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
-  const tool6 = core.tools.get(name);
-  if (!tool6) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  const tool7 = core.tools.get(name);
+  if (!tool7) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const server2 = { name: core.def.name, version: core.def.version };
   const ctx = progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 };
-  if (core.modes && (tool6.task !== void 0 || tool6.confirm !== void 0)) return core.modes.run({ tool: tool6, args, params, ctx, principal });
-  return callTool(tool6, args, ctx);
+  if (core.modes && (tool7.task !== void 0 || tool7.confirm !== void 0)) return core.modes.run({ tool: tool7, args, params, ctx, principal });
+  return callTool(tool7, args, ctx);
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
@@ -874,12 +875,12 @@ function sameValue(header, body) {
 }
 function createHeaderValidator(core) {
   const params = /* @__PURE__ */ new Map();
-  const paramsOf = (tool6) => {
-    let list = params.get(tool6);
+  const paramsOf = (tool7) => {
+    let list = params.get(tool7);
     if (!list) {
       list = [];
-      collectParams(core.tools.get(tool6)?.inputSchema, [], list);
-      params.set(tool6, list);
+      collectParams(core.tools.get(tool7)?.inputSchema, [], list);
+      params.set(tool7, list);
     }
     return list;
   };
@@ -1126,8 +1127,8 @@ async function startHttp(core, opts) {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === void 0 || isLegacyVersion(version));
-    const tool6 = msg.method === "tools/call" && typeof params?.name === "string" && core2.tools.has(params.name) ? params.name : void 0;
-    annotate(res, { method: msg.method, tool: tool6, id: msg.id, era: legacy ? "2025-11-25" : "2026-07-28" });
+    const tool7 = msg.method === "tools/call" && typeof params?.name === "string" && core2.tools.has(params.name) ? params.name : void 0;
+    annotate(res, { method: msg.method, tool: tool7, id: msg.id, era: legacy ? "2025-11-25" : "2026-07-28" });
     const { controller, release } = trackCall();
     const entry = { cancelled: false, controller };
     const unregister = registerCall(principal.id, msg.id, entry);
@@ -1330,8 +1331,8 @@ var init_bearer = __esm({
 });
 
 // templates/runtime/auth/scopes.ts
-function permitted(tool6, held) {
-  return (tool6.scopes ?? []).every((s) => held.has(s));
+function permitted(tool7, held) {
+  return (tool7.scopes ?? []).every((s) => held.has(s));
 }
 function scopeViews(core, serverScopes) {
   const all = [.../* @__PURE__ */ new Set([...serverScopes, ...core.def.tools.flatMap((t) => t.scopes ?? [])])].sort();
@@ -2854,6 +2855,529 @@ init_shutdown();
 init_clip();
 init_types();
 
+// templates/runtime/tasks/entry/index.ts
+init_types();
+import { randomBytes as randomBytes2 } from "node:crypto";
+
+// templates/runtime/tasks/call-modes.ts
+init_jsonrpc();
+init_tools();
+
+// templates/runtime/confirm/confirm.ts
+init_jsonrpc();
+init_clip();
+var DEFAULT_INPUT_KEY = "confirm";
+var MAX_VALUE_CHARS = 200;
+function show(value) {
+  if (typeof value === "string") return JSON.stringify(clipText(value, MAX_VALUE_CHARS));
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === void 0) return "(not given)";
+  return JSON.stringify(clipText(JSON.stringify(value) ?? "null", MAX_VALUE_CHARS));
+}
+function renderMessage(template, args) {
+  return template.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (whole, field) => {
+    if (whole === "{{") return "{";
+    if (whole === "}}") return "}";
+    return show(Object.hasOwn(args, field) ? args[field] : void 0);
+  });
+}
+function inputKey(def) {
+  return def.inputKey ?? DEFAULT_INPUT_KEY;
+}
+function confirmRequest(message2) {
+  return {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: message2,
+      requestedSchema: {
+        type: "object",
+        properties: { confirm: { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." } },
+        required: ["confirm"]
+      }
+    }
+  };
+}
+function isConfirmed(response) {
+  return isObject(response) && response.action === "accept" && isObject(response.content) && response.content.confirm === true;
+}
+function notConfirmed(tool7, response, message2) {
+  const action = isObject(response) ? response.action : void 0;
+  const why = action === "decline" ? "the user declined" : action === "cancel" ? "the user dismissed the question" : "the answer did not confirm";
+  return { content: [{ type: "text", text: `${tool7} did not run: ${why} (asked: ${message2}).` }], isError: true };
+}
+function canElicit(capabilities) {
+  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
+  const e = capabilities.elicitation;
+  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
+}
+
+// templates/runtime/confirm/mrtr.ts
+init_jsonrpc();
+
+// templates/runtime/confirm/seal.ts
+import { createCipheriv, createDecipheriv, createHash as createHash3, randomBytes } from "node:crypto";
+var VERSION = "k1";
+var AAD = Buffer.from("kervan requestState v1");
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+function argsDigest(args) {
+  return createHash3("sha256").update(canonicalJson(args)).digest("base64url");
+}
+function parseStateKey(text) {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, "hex");
+  const decoded = Buffer.from(trimmed, "base64");
+  return decoded.length === 32 ? decoded : void 0;
+}
+function sealState(key, claims) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  cipher.setAAD(AAD);
+  const body = Buffer.concat([cipher.update(JSON.stringify(claims), "utf8"), cipher.final()]);
+  return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+}
+function openState(key, token, expected) {
+  if (typeof token !== "string" || !token.startsWith(`${VERSION}.`)) return { ok: false, reason: "requestState is not one this server issued" };
+  const raw = Buffer.from(token.slice(VERSION.length + 1), "base64url");
+  if (raw.length < 29 || raw.toString("base64url") !== token.slice(VERSION.length + 1)) {
+    return { ok: false, reason: "requestState is malformed" };
+  }
+  let claims;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+    decipher.setAAD(AAD);
+    decipher.setAuthTag(raw.subarray(12, 28));
+    claims = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8"));
+  } catch {
+    return { ok: false, reason: "requestState failed its integrity check" };
+  }
+  if (claims.tool !== expected.tool) return { ok: false, reason: "requestState belongs to another tool" };
+  if (claims.args !== expected.args) return { ok: false, reason: "requestState belongs to a call with other arguments" };
+  if (claims.principal !== expected.principal) return { ok: false, reason: "requestState belongs to another caller" };
+  if (!(claims.exp > (expected.now ?? Date.now()))) return { ok: false, reason: "requestState has expired" };
+  return { ok: true, claims };
+}
+
+// templates/runtime/confirm/mrtr.ts
+var STATE_TTL_MS = 10 * 6e4;
+function confirmRound({ tool: tool7, args, params, principal, key, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+  const def = tool7.confirm;
+  const message2 = renderMessage(def.message, args);
+  const digest = argsDigest(args);
+  const ask = () => ({
+    run: false,
+    result: {
+      resultType: "input_required",
+      inputRequests: { [inputKey(def)]: confirmRequest(message2) },
+      requestState: sealState(key, { tool: tool7.name, args: digest, principal, exp: now + ttlMs })
+    }
+  });
+  const state = params?.requestState;
+  if (state === void 0) return ask();
+  const opened = openState(key, state, { tool: tool7.name, args: digest, principal, now });
+  if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
+  const responses = params?.inputResponses;
+  const answer = isObject(responses) ? responses[inputKey(def)] : void 0;
+  if (answer === void 0) return ask();
+  return isConfirmed(answer) ? { run: true } : { run: false, result: notConfirmed(tool7.name, answer, message2) };
+}
+
+// templates/runtime/tasks/manager.ts
+init_jsonrpc();
+init_log();
+import { randomUUID } from "node:crypto";
+
+// templates/runtime/tasks/types.ts
+var TERMINAL = /* @__PURE__ */ new Set(["completed", "failed", "cancelled"]);
+function isTerminal(status) {
+  return TERMINAL.has(status);
+}
+function expired(record, now = Date.now()) {
+  return Date.parse(record.createdAt) + record.ttlMs <= now;
+}
+
+// templates/runtime/tasks/manager.ts
+var SHUTDOWN_REASON = "The server stopped while this task was running; its work was stopped.";
+var CANCELLED_MESSAGE = "Cancelled at the client's request.";
+function asTaskError(err) {
+  if (err instanceof RpcError) return { code: err.code, message: err.message, ...err.data !== void 0 ? { data: err.data } : {} };
+  return { code: INTERNAL_ERROR, message: err instanceof Error ? err.message : String(err) };
+}
+var TaskManager = class {
+  constructor(store, settings) {
+    this.store = store;
+    this.settings = settings;
+    store.onSignal(({ taskId: taskId2, kind }) => {
+      const run2 = this.running.get(taskId2);
+      if (!run2) return;
+      if (kind === "cancel") run2.controller.abort();
+      else run2.wake();
+    });
+  }
+  store;
+  settings;
+  running = /* @__PURE__ */ new Map();
+  /** Creates the task (durable before this resolves) and starts its work in the background. */
+  async start(tool7, owner, work) {
+    const now = (/* @__PURE__ */ new Date()).toISOString();
+    const record = {
+      taskId: randomUUID(),
+      owner,
+      tool: tool7,
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.settings.ttlMs,
+      pollIntervalMs: this.settings.pollIntervalMs,
+      runner: this.store.replicaId
+    };
+    await this.store.create(record);
+    const controller = new AbortController();
+    let wake = () => {
+    };
+    const run2 = { controller, wake: () => wake() };
+    this.running.set(record.taskId, run2);
+    const ask = async (requests) => {
+      const parked = await this.store.update(record.taskId, { status: "input_required", inputRequests: requests });
+      if (!parked) throw controller.signal.reason ?? new Error("task ended");
+      for (; ; ) {
+        const current = await this.store.get(record.taskId);
+        if (!current || isTerminal(current.status)) throw new Error("task ended while waiting for input");
+        if (!current.inputRequests) return this.store.takeResponses(record.taskId);
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, Math.max(250, this.settings.pollIntervalMs));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          controller.signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            reject(new Error("cancelled"));
+          }, { once: true });
+        });
+      }
+    };
+    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }));
+    return record;
+  }
+  async finish(taskId2, controller, run2) {
+    try {
+      const result = await run2();
+      await this.store.update(taskId2, { status: "completed", result });
+    } catch (err) {
+      if (!controller.signal.aborted) {
+        log(`task ${taskId2} failed: ${describeError(err)}`);
+        const error = asTaskError(err);
+        await this.store.update(taskId2, { status: "failed", statusMessage: error.message, error }).catch((e) => log(`task ${taskId2}: ${describeError(e)}`));
+      }
+    } finally {
+      this.running.delete(taskId2);
+    }
+  }
+  /** The task if it exists and belongs to this principal; otherwise -32602 (no one learns of others' tasks). */
+  async read(taskId2, owner) {
+    const record = typeof taskId2 === "string" ? await this.store.get(taskId2) : void 0;
+    if (!record || record.owner !== owner) throw new RpcError(-32602, "Failed to retrieve task: Task not found", { taskId: typeof taskId2 === "string" ? taskId2.slice(0, 100) : null });
+    return record;
+  }
+  async answer(taskId2, owner, responses) {
+    await this.read(taskId2, owner);
+    const taken = await this.store.answer(taskId2, responses);
+    if (taken.length > 0) await this.store.signal({ taskId: taskId2, kind: "input" });
+  }
+  /** Marks the task cancelled at once (terminal states are final) and tells its runner to stop. */
+  async cancel(taskId2, owner) {
+    const record = await this.read(taskId2, owner);
+    if (isTerminal(record.status)) return;
+    await this.store.update(taskId2, { status: "cancelled", statusMessage: CANCELLED_MESSAGE });
+    await this.store.signal({ taskId: taskId2, kind: "cancel" });
+  }
+  /** Stops the work running here, records why, and closes the store. */
+  async close() {
+    const ids = [...this.running.keys()];
+    for (const id of ids) this.running.get(id)?.controller.abort();
+    await Promise.all(
+      ids.map((id) => this.store.update(id, { status: "failed", statusMessage: SHUTDOWN_REASON, error: { code: INTERNAL_ERROR, message: SHUTDOWN_REASON } }).catch(() => void 0))
+    );
+    await this.store.close();
+  }
+};
+function taskFields(record) {
+  const out = { taskId: record.taskId, status: record.status };
+  if (record.statusMessage !== void 0) out.statusMessage = record.statusMessage;
+  out.createdAt = record.createdAt;
+  out.lastUpdatedAt = record.lastUpdatedAt;
+  out.ttlMs = record.ttlMs;
+  out.pollIntervalMs = record.pollIntervalMs;
+  return out;
+}
+function detailedTask(record) {
+  const out = taskFields(record);
+  if (record.status === "input_required" && record.inputRequests) out.inputRequests = record.inputRequests;
+  if (record.status === "completed" && record.result) out.result = record.result;
+  if (record.status === "failed") out.error = record.error ?? { code: INTERNAL_ERROR, message: record.statusMessage ?? "Task failed" };
+  return out;
+}
+
+// templates/runtime/tasks/methods.ts
+init_jsonrpc();
+init_protocol();
+var TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+var TASK_METHODS2 = /* @__PURE__ */ new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+function clientCapabilities(params) {
+  const meta = params?._meta;
+  const caps = isObject(meta) ? meta[META_CLIENT_CAPABILITIES] : void 0;
+  return isObject(caps) ? caps : void 0;
+}
+function declaresTasks(params) {
+  const extensions = clientCapabilities(params)?.extensions;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+function missingCapability(required, what) {
+  return new RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${what}`, { requiredCapabilities: required }, 400);
+}
+function tasksRequired() {
+  return missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `this needs the ${TASKS_EXTENSION} extension`);
+}
+function taskId(params) {
+  const id = params?.taskId;
+  if (typeof id !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: taskId must be a string");
+  return id;
+}
+async function serveTaskMethod(tasks, method, params, principal) {
+  if (!tasks || !TASK_METHODS2.has(method)) return void 0;
+  if (!declaresTasks(params)) throw tasksRequired();
+  const id = taskId(params);
+  switch (method) {
+    case "tasks/get":
+      return detailedTask(await tasks.read(id, principal));
+    case "tasks/update": {
+      const responses = params?.inputResponses;
+      if (!isObject(responses)) throw new RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object");
+      await tasks.answer(id, principal, responses);
+      return {};
+    }
+    default:
+      await tasks.cancel(id, principal);
+      return {};
+  }
+}
+
+// templates/runtime/tasks/call-modes.ts
+function elicitationRequired(tool7) {
+  return missingCapability({ elicitation: {} }, `${tool7} asks the user to confirm before it runs, which needs form elicitation`);
+}
+async function runCall(modes, { tool: tool7, args, params, ctx, principal }) {
+  const modern = ctx.era === "2026-07-28";
+  const asTask = modern && tool7.task !== void 0 && modes.tasks !== void 0 && declaresTasks(params);
+  if (tool7.task === "required" && !asTask) throw tasksRequired();
+  if (tool7.confirm && modern && !canElicit(clientCapabilities(params))) throw elicitationRequired(tool7.name);
+  if (asTask) return startTask(modes.tasks, tool7, args, ctx, principal);
+  if (tool7.confirm) {
+    if (modern) {
+      const round = confirmRound({ tool: tool7, args, params, principal, key: modes.stateKey, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+      if (!round.run) return round.result;
+    } else {
+      const message2 = renderMessage(tool7.confirm.message, args);
+      if (!modes.elicit) {
+        return { content: [{ type: "text", text: `${tool7.name} did not run: it asks the user to confirm first (${message2}), and this client cannot show confirmations (it declared no elicitation capability).` }], isError: true };
+      }
+      const answer = await modes.elicit(confirmRequest(message2).params);
+      if (!isConfirmed(answer)) return notConfirmed(tool7.name, answer, message2);
+    }
+  }
+  return callTool(tool7, args, ctx);
+}
+async function startTask(tasks, tool7, args, ctx, principal) {
+  const record = await tasks.start(tool7.name, principal, async (work) => {
+    if (tool7.confirm) {
+      const message2 = renderMessage(tool7.confirm.message, args);
+      const key = inputKey(tool7.confirm);
+      const answers = await work.ask({ [key]: confirmRequest(message2) });
+      if (!isConfirmed(answers[key])) return notConfirmed(tool7.name, answers[key], message2);
+    }
+    try {
+      return await callTool(tool7, args, { era: ctx.era, signal: work.signal, ...ctx.server ? { server: ctx.server } : {} }, true);
+    } catch (err) {
+      if (err instanceof ToolFault) throw new RpcError(INTERNAL_ERROR, err.message);
+      throw err;
+    }
+  });
+  return { resultType: "task", ...taskFields(record) };
+}
+
+// templates/runtime/tasks/open.ts
+init_log();
+init_types();
+
+// templates/runtime/tasks/env.ts
+var TASKS_ENV = ["KERVAN_TASK_STORE", "KERVAN_TASKS_DIR", "KERVAN_TASKS_REDIS_URL", "KERVAN_TASKS_LEASE_MS", "KERVAN_STATE_KEY", "KERVAN_CONFIRM_TTL_MS"];
+function tasksEnv(from = process.env) {
+  const out = {};
+  for (const name of TASKS_ENV) if (from[name] !== void 0) out[name] = from[name];
+  return out;
+}
+
+// templates/runtime/tasks/memory-store.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+
+// templates/runtime/tasks/records.ts
+function nowIso() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function applyPatch(record, patch, at) {
+  if (isTerminal(record.status)) return void 0;
+  const next = { ...record, lastUpdatedAt: at };
+  if (patch.status !== void 0) next.status = patch.status;
+  if (patch.statusMessage !== void 0) next.statusMessage = patch.statusMessage;
+  if (patch.inputRequests !== void 0) {
+    if (Object.keys(patch.inputRequests).length === 0) delete next.inputRequests;
+    else next.inputRequests = { ...patch.inputRequests };
+  }
+  if (patch.result !== void 0) next.result = patch.result;
+  if (patch.error !== void 0) next.error = patch.error;
+  if (isTerminal(next.status)) delete next.inputRequests;
+  return next;
+}
+function applyAnswers(record, responses, at) {
+  if (isTerminal(record.status) || !record.inputRequests) return { record, taken: [] };
+  const pending = { ...record.inputRequests };
+  const answered = { ...record.inputResponses ?? {} };
+  const taken = [];
+  for (const [key, value] of Object.entries(responses)) {
+    if (!Object.hasOwn(pending, key)) continue;
+    delete pending[key];
+    answered[key] = value;
+    taken.push(key);
+  }
+  if (taken.length === 0) return { record, taken };
+  const next = { ...record, lastUpdatedAt: at, inputResponses: answered };
+  if (Object.keys(pending).length === 0) {
+    delete next.inputRequests;
+    next.status = "working";
+  } else next.inputRequests = pending;
+  return { record: next, taken };
+}
+function withoutResponses(record) {
+  const next = { ...record };
+  delete next.inputResponses;
+  return next;
+}
+
+// templates/runtime/tasks/memory-store.ts
+var SWEEP_MS = 6e4;
+var MemoryTaskStore = class {
+  kind = "memory";
+  replicaId = randomUUID2();
+  tasks = /* @__PURE__ */ new Map();
+  listeners = [];
+  sweeper;
+  constructor() {
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+  }
+  sweep() {
+    const now = Date.now();
+    for (const [id, record] of this.tasks) if (expired(record, now)) this.tasks.delete(id);
+  }
+  async create(record) {
+    this.tasks.set(record.taskId, { ...record });
+  }
+  async get(taskId2) {
+    const record = this.tasks.get(taskId2);
+    if (record && expired(record)) {
+      this.tasks.delete(taskId2);
+      return void 0;
+    }
+    return record && { ...record };
+  }
+  async update(taskId2, patch) {
+    const record = await this.get(taskId2);
+    const next = record && applyPatch(record, patch, nowIso());
+    if (next) this.tasks.set(taskId2, next);
+    return next;
+  }
+  async answer(taskId2, responses) {
+    const record = await this.get(taskId2);
+    if (!record) return [];
+    const { record: next, taken } = applyAnswers(record, responses, nowIso());
+    if (taken.length > 0) this.tasks.set(taskId2, next);
+    return taken;
+  }
+  async takeResponses(taskId2) {
+    const record = this.tasks.get(taskId2);
+    if (!record?.inputResponses) return {};
+    this.tasks.set(taskId2, withoutResponses(record));
+    return record.inputResponses;
+  }
+  async signal(signal) {
+    for (const listener of this.listeners) listener(signal);
+  }
+  onSignal(listener) {
+    this.listeners.push(listener);
+  }
+  async close() {
+    clearInterval(this.sweeper);
+  }
+};
+
+// templates/runtime/tasks/open.ts
+async function openTasks(def, env = tasksEnv()) {
+  const tasks = def.tasks;
+  if (!tasks) return void 0;
+  let store;
+  if (tasks.store === "memory" || env.KERVAN_TASK_STORE === "memory" || !tasks.open) store = new MemoryTaskStore();
+  else {
+    try {
+      store = await tasks.open();
+    } catch (err) {
+      throw new StartupError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return new TaskManager(store, { ttlMs: tasks.ttlMs, pollIntervalMs: tasks.pollIntervalMs });
+}
+function stateKeyFrom(def, fallback, env = tasksEnv()) {
+  const text = env.KERVAN_STATE_KEY;
+  if (text !== void 0 && text !== "") {
+    const key = parseStateKey(text);
+    if (!key) throw new StartupError("KERVAN_STATE_KEY must be 32 bytes as 64 hex digits or base64");
+    return key;
+  }
+  if (def.tools.some((t) => t.confirm)) {
+    log("KERVAN_STATE_KEY is not set: confirmation state is sealed with a key of this process only (replicas and restarts will not accept each other's)");
+  }
+  return fallback;
+}
+
+// templates/runtime/tasks/entry/index.ts
+function confirmTtl(text) {
+  if (text === void 0 || text === "") return void 0;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1) throw new StartupError("KERVAN_CONFIRM_TTL_MS must be a positive integer (milliseconds)");
+  return ms;
+}
+var callModes = async (def) => {
+  const env = tasksEnv();
+  const stateKey = stateKeyFrom(def, randomBytes2(32), env);
+  const confirmTtlMs = confirmTtl(env.KERVAN_CONFIRM_TTL_MS);
+  const tasks = await openTasks(def, env);
+  const modes = { tasks, stateKey, confirmTtlMs };
+  return {
+    run: (call) => runCall(modes, call),
+    serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
+    close: async () => {
+      await tasks?.close();
+    }
+  };
+};
+
 // templates/kinds/exec/index.ts
 init_shutdown();
 init_types();
@@ -3303,7 +3827,7 @@ function renderArgv(argv, fields, args, optional = []) {
 }
 
 // templates/kinds/exec/result.ts
-function refusal(tool6, reason, timedOut = false) {
+function refusal(tool7, reason, timedOut = false) {
   const value = {
     exitCode: null,
     stdout: "",
@@ -3312,7 +3836,7 @@ function refusal(tool6, reason, timedOut = false) {
     stdoutTruncated: false,
     stderrTruncated: false
   };
-  return { isError: true, text: `${tool6}: ${reason}`, value };
+  return { isError: true, text: `${tool7}: ${reason}`, value };
 }
 function section(name, text, truncated, maxBytes) {
   const note = truncated ? ` (truncated: only the first ${maxBytes} bytes were kept)` : "";
@@ -3880,7 +4404,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
   const live = /* @__PURE__ */ new Set();
   const running2 = /* @__PURE__ */ new Set();
   let stopped = false;
-  const startup6 = () => checkExecStartup(cfg);
+  const startup7 = () => checkExecStartup(cfg);
   const shutdown2 = async () => {
     stopped = true;
     if (live.size === 0) return;
@@ -3895,7 +4419,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
   hooks2.onShutdown?.(shutdown2);
   const call = async (args, ctx) => {
     const started = performance.now();
-    startup6();
+    startup7();
     const { cwd, env, policy, sandbox } = PREPARED.get(cfg);
     let bound;
     try {
@@ -3958,7 +4482,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
       release();
     }
   };
-  return Object.assign(call, { startup: startup6, shutdown: shutdown2 });
+  return Object.assign(call, { startup: startup7, shutdown: shutdown2 });
 }
 
 // out/project-checks/src/validators.mjs
@@ -4176,45 +4700,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_git_status_input = validate22;
+var validate_git_restore_input = validate22;
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
-validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_run_test_file_input = validate23;
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate23.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4262,10 +4752,101 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_git_status_input = validate23;
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate23.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
   validate23.errors = vErrors;
   return errors === 0;
 }
 validate23.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_run_test_file_input = validate24;
+function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate24.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.path === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "path")) {
+        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.path !== void 0) {
+      if (typeof data.path !== "string") {
+        const err2 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate24.errors = vErrors;
+  return errors === 0;
+}
+validate24.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_git_restore_output = validate_git_diff_output;
 var validate_git_status_output = validate_git_diff_output;
 var validate_run_test_file_output = validate_git_diff_output;
 var validate_run_tests_input = validate_git_status_input;
@@ -4326,8 +4907,59 @@ function startup() {
   checkExecStartup(config);
 }
 
-// out/project-checks/src/tools/git_status.ts
+// out/project-checks/src/tools/git_restore.ts
 var config2 = {
+  tool: "git_restore",
+  argv: [["git"], ["restore"], ["--"], [{ field: "path" }]],
+  fields: { path: "string" },
+  env: { pass: ["HOME"], set: {} },
+  timeoutMs: 15e3,
+  killGraceMs: 2e3,
+  maxOutputBytes: 1048576,
+  concurrency: 4,
+  queue: 16,
+  progressIntervalMs: 1e3,
+  paths: {
+    fields: ["path"],
+    allow: ["."],
+    deny: [".git", "node_modules"]
+  }
+};
+var tool2 = {
+  name: "git_restore",
+  title: "Discard changes to a file",
+  description: "Discard every uncommitted change to one tracked file (git restore), after the user confirms. Use it to undo an edit that went wrong; the discarded changes cannot be recovered.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      path: {
+        type: "string",
+        description: "The tracked file to restore, relative to the project root (e.g. src/index.ts)."
+      }
+    },
+    required: ["path"],
+    additionalProperties: false
+  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
+  annotations: {
+    title: "Discard changes to a file",
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false
+  },
+  validateInput: validate_git_restore_input,
+  validateOutput: validate_git_restore_output,
+  maxOutputChars: 2e4,
+  confirm: { "message": "Discard every uncommitted change to {path}? This cannot be undone." },
+  handler: createExecHandler(config2, { onShutdown })
+};
+function startup2() {
+  checkExecStartup(config2);
+}
+
+// out/project-checks/src/tools/git_status.ts
+var config3 = {
   tool: "git_status",
   argv: [["git"], ["status"], ["--short"], ["--branch"]],
   fields: {},
@@ -4339,7 +4971,7 @@ var config2 = {
   queue: 16,
   progressIntervalMs: 1e3
 };
-var tool2 = {
+var tool3 = {
   name: "git_status",
   title: "Changed files",
   description: "List the files changed, added or deleted in the working tree (git status --short --branch). Use it to see the extent of a change.",
@@ -4359,14 +4991,14 @@ var tool2 = {
   validateInput: validate_git_status_input,
   validateOutput: validate_git_status_output,
   maxOutputChars: 2e4,
-  handler: createExecHandler(config2, { onShutdown })
+  handler: createExecHandler(config3, { onShutdown })
 };
-function startup2() {
-  checkExecStartup(config2);
+function startup3() {
+  checkExecStartup(config3);
 }
 
 // out/project-checks/src/tools/run_test_file.ts
-var config3 = {
+var config4 = {
   tool: "run_test_file",
   argv: [
     ["npx"],
@@ -4393,7 +5025,7 @@ var config3 = {
     deny: [".git", "node_modules"]
   }
 };
-var tool3 = {
+var tool4 = {
   name: "run_test_file",
   title: "Run one test file",
   description: "Run the tests of one file with vitest and report the result. Use it while iterating on a change; run_tests is the final check.",
@@ -4419,14 +5051,15 @@ var tool3 = {
   validateInput: validate_run_test_file_input,
   validateOutput: validate_run_test_file_output,
   maxOutputChars: 2e4,
-  handler: createExecHandler(config3, { onShutdown })
+  task: "optional",
+  handler: createExecHandler(config4, { onShutdown })
 };
-function startup3() {
-  checkExecStartup(config3);
+function startup4() {
+  checkExecStartup(config4);
 }
 
 // out/project-checks/src/tools/run_tests.ts
-var config4 = {
+var config5 = {
   tool: "run_tests",
   argv: [["npm"], ["test"], ["--silent"]],
   fields: {},
@@ -4441,7 +5074,7 @@ var config4 = {
   queue: 16,
   progressIntervalMs: 1e3
 };
-var tool4 = {
+var tool5 = {
   name: "run_tests",
   title: "Run the test suite",
   description: "Run the project's whole test suite (npm test) and report its exit code and output. Use it before declaring work done; it can take several minutes.",
@@ -4461,14 +5094,15 @@ var tool4 = {
   validateInput: validate_run_tests_input,
   validateOutput: validate_run_tests_output,
   maxOutputChars: 2e4,
-  handler: createExecHandler(config4, { onShutdown })
+  task: "optional",
+  handler: createExecHandler(config5, { onShutdown })
 };
-function startup4() {
-  checkExecStartup(config4);
+function startup5() {
+  checkExecStartup(config5);
 }
 
 // out/project-checks/src/tools/typecheck.ts
-var config5 = {
+var config6 = {
   tool: "typecheck",
   argv: [
     ["npx"],
@@ -4487,7 +5121,7 @@ var config5 = {
   queue: 16,
   progressIntervalMs: 1e3
 };
-var tool5 = {
+var tool6 = {
   name: "typecheck",
   title: "Type-check",
   description: "Type-check the project with the TypeScript compiler (tsc --noEmit) and list the errors with file, line and message. Use it after editing TypeScript.",
@@ -4507,10 +5141,11 @@ var tool5 = {
   validateInput: validate_typecheck_input,
   validateOutput: validate_typecheck_output,
   maxOutputChars: 2e4,
-  handler: createExecHandler(config5, { onShutdown })
+  task: "optional",
+  handler: createExecHandler(config6, { onShutdown })
 };
-function startup5() {
-  checkExecStartup(config5);
+function startup6() {
+  checkExecStartup(config6);
 }
 
 // out/project-checks/src/server.ts
@@ -4518,15 +5153,22 @@ var server = {
   name: "project-checks",
   version: "0.1.0",
   title: "Project checks",
-  instructions: "Run these after changing code. run_tests runs the whole test suite and can take minutes; run_test_file runs one test file and is much faster while iterating. typecheck reports type errors without building. git_status and git_diff show what has changed so far.",
-  tools: [tool, tool2, tool3, tool4, tool5],
+  instructions: "Run these after changing code. run_tests runs the whole test suite and can take minutes; run_test_file runs one test file and is much faster while iterating. typecheck reports type errors without building. git_status and git_diff show what has changed so far; git_restore discards the uncommitted changes to one file, after the user confirms.",
+  tools: [tool, tool2, tool3, tool4, tool5, tool6],
   startup() {
     startup();
     startup2();
     startup3();
     startup4();
     startup5();
-  }
+    startup6();
+  },
+  tasks: {
+    store: "memory",
+    ttlMs: 72e5,
+    pollIntervalMs: 2e3
+  },
+  modes: callModes
 };
 runServer(server);
 export {

@@ -19,6 +19,25 @@ export interface GitDiffOutput {
   stderrTruncated: boolean;
 }
 
+export interface GitRestoreInput {
+  /**
+   * The tracked file to restore, relative to the project root (e.g. src/index.ts).
+   */
+  path: string;
+}
+
+export interface GitRestoreOutput {
+  /**
+   * Exit status; null when killed by a signal or never started.
+   */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+}
+
 export interface GitStatusInput {}
 
 export interface GitStatusOutput {

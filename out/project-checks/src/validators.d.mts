@@ -4,6 +4,8 @@ import type { Validator } from "@kervan/runtime";
 
 export declare const validate_git_diff_input: Validator;
 export declare const validate_git_diff_output: Validator;
+export declare const validate_git_restore_input: Validator;
+export declare const validate_git_restore_output: Validator;
 export declare const validate_git_status_input: Validator;
 export declare const validate_git_status_output: Validator;
 export declare const validate_run_test_file_input: Validator;

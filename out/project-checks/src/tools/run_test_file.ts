@@ -66,6 +66,7 @@ export const tool: ToolDef = {
   validateInput: validate_run_test_file_input,
   validateOutput: validate_run_test_file_output,
   maxOutputChars: 20000,
+  task: "optional",
   handler: createExecHandler(config, { onShutdown }),
 };
 

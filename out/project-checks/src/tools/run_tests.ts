@@ -48,6 +48,7 @@ export const tool: ToolDef = {
   validateInput: validate_run_tests_input,
   validateOutput: validate_run_tests_output,
   maxOutputChars: 20000,
+  task: "optional",
   handler: createExecHandler(config, { onShutdown }),
 };
 

@@ -52,6 +52,7 @@ export const tool: ToolDef = {
   validateInput: validate_typecheck_input,
   validateOutput: validate_typecheck_output,
   maxOutputChars: 20000,
+  task: "optional",
   handler: createExecHandler(config, { onShutdown }),
 };
 
