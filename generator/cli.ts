@@ -14,6 +14,7 @@ import { auditCommand, changelogCommand } from "./cli/audit.js";
 import { initCommand } from "./cli/init.js";
 import { deployCommand, DEPLOY_OPTIONS } from "./cli/deploy.js";
 import { importCommand } from "./cli/import.js";
+import { SERVING_SWITCHES, SERVING_VALUE_FLAGS } from "../templates/runtime/serving-flags.js";
 
 const USAGE = `kervan ${"<version>"}: MCP servers from YAML tool specs
 
@@ -21,7 +22,7 @@ Usage:
   kervan init [NAME] [--dir DIR]             write a starter spec (specs/NAME.yaml)
   kervan gen [SPEC|DIR ...] [--out DIR] [--check] [--strict] [--verbose]
   kervan gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
-  kervan serve SPEC [--http PORT] [--host HOST]
+  kervan serve SPEC [--http PORT] [--host HOST] [--auth none|oauth|bearer ...]   (serving flags: see a server's --help)
   kervan [serve] [--http PORT] [--server-name NAME] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]
   kervan audit [SERVER] [--out DIR]          print AUDIT.md of a generated server
   kervan changelog OLD NEW [--server NAME] [--out DIR]
@@ -55,8 +56,8 @@ interface Parsed {
   toolArgs: string[];
 }
 
-const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version", "--dir", ...DEPLOY_OPTIONS, "--name", "--include-tags", "--include-ops", "--exclude-ops", "--profile", "--max-tools"]);
-const FLAG_OPTIONS = new Set(["--check", "--strict", "--verbose", "--help", "-h", "--accept", "--include-deprecated"]);
+const VALUE_OPTIONS = new Set(["--out", "--server", "--http", "--host", "--server-name", "--server-version", "--dir", ...DEPLOY_OPTIONS, "--name", "--include-tags", "--include-ops", "--exclude-ops", "--profile", "--max-tools", ...SERVING_VALUE_FLAGS]);
+const FLAG_OPTIONS = new Set(["--check", "--strict", "--verbose", "--help", "-h", "--accept", "--include-deprecated", ...SERVING_SWITCHES]);
 
 function parseArgs(args: string[]): Parsed {
   const first = args.indexOf("--tool");
@@ -128,6 +129,9 @@ async function serve(p: Parsed): Promise<number> {
   const args = [join(dir, result.servers[0], "server.mjs")];
   if (p.options.has("--http")) args.push("--http", p.options.get("--http") as string);
   if (p.options.has("--host")) args.push("--host", p.options.get("--host") as string);
+  // Authorization, drain and log flags go to the server as they were given.
+  for (const flag of SERVING_VALUE_FLAGS) if (p.options.has(flag)) args.push(flag, p.options.get(flag) as string);
+  for (const flag of SERVING_SWITCHES) if (p.options.has(flag)) args.push(flag);
   const child = spawn(process.execPath, args, { stdio: "inherit" });
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
   return await new Promise<number>((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 1 : 0))));

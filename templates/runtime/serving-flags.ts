@@ -28,6 +28,10 @@ export const DEFAULT_DRAIN_MS = 10_000;
 /** The environment variables the runtime reads for its own serving settings (AUDIT.md lists them), with their flags. */
 export const SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
 
+/** The serving flags that take a value, and the one that does not (for `kervan serve` to pass them on). */
+export const SERVING_VALUE_FLAGS = ["--auth", "--oauth-issuer", "--oauth-resource", "--oauth-jwks-url", "--oauth-jwks-file", "--oauth-jwks-cooldown-ms", "--bearer-env", "--drain-ms", "--drain-grace-ms", "--log-format", "--log-level"];
+export const SERVING_SWITCHES = ["--insecure-no-auth"];
+
 /** KERVAN_OAUTH_JWKS_URL -> --oauth-jwks-url */
 const flagOf = (name: string) => "--" + name.slice("KERVAN_".length).toLowerCase().replace(/_/g, "-");
 

@@ -67,3 +67,28 @@ describe("binding beyond loopback", () => {
     expect(s.stderr()).not.toContain("WARNING");
   });
 });
+
+describe("kervan serve passes the serving flags on", () => {
+  it("serves a spec with bearer auth from the command line", async () => {
+    const { spawn } = await import("node:child_process");
+    const proc = spawn(process.execPath, ["bin/kervan.mjs", "serve", "test/fixtures/serving/serving.yaml", "--http", "0", "--auth", "bearer", "--bearer-env", "TOKEN_A", "--log-format", "json"], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, ...FIXTURE_ENV, TOKEN_A },
+    });
+    try {
+      let err = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        proc.stderr!.on("data", (c: Buffer) => {
+          err += c.toString();
+          const m = /listening on (http:\/\/[^\s"]+)/.exec(err);
+          if (m) resolve(m[1]);
+        });
+        proc.once("exit", (code) => reject(new Error(`kervan serve exited with ${code}: ${err}`)));
+      });
+      expect((await rpc(url, "2026-07-28", 1, "tools/list")).status).toBe(401);
+      expect((await rpc(url, "2026-07-28", 2, "tools/list", {}, bearer(TOKEN_A))).status).toBe(200);
+    } finally {
+      proc.kill("SIGTERM");
+    }
+  });
+});

@@ -16,6 +16,8 @@ export interface Idp {
   token(claims?: Record<string, unknown>, opts?: { kid?: string; expSec?: number; nbfSec?: number }): Promise<string>;
   /** HS256 signed with the public key's PEM as the secret (the classic algorithm confusion). */
   hsWithPublicKey(claims?: Record<string, unknown>): Promise<string>;
+  /** The JWKS document as the endpoint serves it now. */
+  jwks(): { keys: JWK[] };
   /** An unsecured JWT (alg none). */
   unsigned(claims?: Record<string, unknown>): string;
   close(): Promise<void>;
@@ -57,6 +59,7 @@ export async function startIdp(kids: string[] = ["k1", "k2", "k3"]): Promise<Idp
     return new SignJWT({ ...base(claims), exp: now + 300 }).setProtectedHeader({ alg: "HS256", kid: kids[0] }).sign(new TextEncoder().encode(keys.get(kids[0])!.pem));
   };
   idp.unsigned = (claims = {}) => `${b64({ alg: "none", typ: "JWT" })}.${b64({ ...base(claims), exp: Math.floor(Date.now() / 1000) + 300 })}.`;
+  idp.jwks = () => ({ keys: [...idp.published].map((kid) => keys.get(kid)!.jwk) });
   idp.close = () => new Promise((r) => server.close(() => r()));
   return idp;
 }
