@@ -78,7 +78,7 @@ export async function startNginx(server: string, outRoot: string, upstreams: str
     },
     accessLog: () => readFileSync(join(dir, "access.log"), "utf8").split("\n").filter(Boolean),
     async stop() {
-      if (proc.exitCode !== null) return;
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = once(proc, "exit");
       proc.kill("SIGQUIT");
       await exited;

@@ -49,7 +49,8 @@ export async function launch(bundle: string, port: number, args: string[], repli
 
 /** Sends the signal and resolves with the exit code (null when killed by a signal). */
 export async function stop(r: Replica, signal: NodeJS.Signals): Promise<number | null> {
-  if (r.proc.exitCode !== null) return r.proc.exitCode;
+  // Already gone (a SIGKILLed process has a signalCode and no exitCode): "exit" will not come again.
+  if (r.proc.exitCode !== null || r.proc.signalCode !== null) return r.proc.exitCode;
   const exited = once(r.proc, "exit");
   r.proc.kill(signal);
   const [code] = await exited;
