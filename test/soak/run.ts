@@ -142,6 +142,7 @@ const lines = [
   `latency all: p50 ${pct(all, 50).toFixed(1)} ms, p99 ${pct(all, 99).toFixed(1)} ms`,
   ...kinds.map(([k]) => `  ${k}: ${lat.get(k)!.length} calls, ${errors.get(k)!.length} errors, p50 ${pct(lat.get(k)!, 50).toFixed(1)} ms, p99 ${pct(lat.get(k)!, 99).toFixed(1)} ms`),
   `server RSS: start ${start.rss.toFixed(1)} MiB, end ${end.rss.toFixed(1)} MiB (samples: ${trend.join(" ")})`,
+  ...(trend.length >= 2 ? [`server RSS after warm-up: first sample ${trend[0]} MiB, last ${trend.at(-1)} MiB, highest ${Math.max(...trend.map(Number))} MiB`] : []),
   `open file descriptors: start ${start.fds}, end ${end.fds}`,
   `child processes left: ${end.children.length}${end.children.length ? ` (${end.children.join(", ")})` : ""}`,
   ...[...errors].flatMap(([k, e]) => (e.length ? [`first ${k} errors: ${[...new Set(e)].slice(0, 3).join(" | ")}`] : [])),
