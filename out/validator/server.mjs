@@ -3189,7 +3189,10 @@ var MatcherPool = class {
   run(req, signal) {
     if (signal?.aborted) return Promise.resolve({ kind: "failed", message: "the call was cancelled" });
     if (this.running.size >= this.max && this.waiting.length >= this.maxWaiting) {
-      return Promise.resolve({ kind: "busy", waiting: this.waiting.length });
+      const last = this.waiting.at(-1);
+      if (!last || last.used === 0) return Promise.resolve({ kind: "busy", waiting: this.waiting.length });
+      this.waiting.pop();
+      last.resolve({ kind: "busy", waiting: this.waiting.length + 1 });
     }
     return new Promise((resolve) => {
       const job = { req, used: 0, slice: FIRST_SLICE_MS, seq: this.seq++, signal, resolve };

@@ -7,7 +7,8 @@
 // (its worker terminated), charged for the time it ran, and put back in line; its next slice is twice
 // as long, so a legitimately long test still completes when it is alone. A newcomer (no time used)
 // therefore waits about one slice (and a worker restart), not behind every catastrophic pattern queued.
-// Past `maxWaiting` waiting batches the pool answers "busy" at once instead of queueing without bound.
+// Past `maxWaiting` waiting batches the pool answers "busy" at once instead of queueing without bound
+// (to the batch that has used the most time, when one has; otherwise to the newcomer).
 import { Worker } from "node:worker_threads";
 import { MATCHER_ROLE, now, STATE_BYTES, stateViews, type MatchReply, type MatchRequest } from "./protocol.js";
 
@@ -90,7 +91,12 @@ export class MatcherPool {
   run(req: MatchRequest, signal?: AbortSignal): Promise<MatchReply> {
     if (signal?.aborted) return Promise.resolve({ kind: "failed", message: "the call was cancelled" });
     if (this.running.size >= this.max && this.waiting.length >= this.maxWaiting) {
-      return Promise.resolve({ kind: "busy", waiting: this.waiting.length });
+      // The line is full. A batch already stopped for fairness (time used, likely a catastrophic
+      // pattern) gives its place to the newcomer; among fresh batches the newcomer is the one refused.
+      const last = this.waiting.at(-1);
+      if (!last || last.used === 0) return Promise.resolve({ kind: "busy", waiting: this.waiting.length });
+      this.waiting.pop();
+      last.resolve({ kind: "busy", waiting: this.waiting.length + 1 });
     }
     return new Promise((resolve) => {
       const job: Job = { req, used: 0, slice: FIRST_SLICE_MS, seq: this.seq++, signal, resolve };
