@@ -6,8 +6,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
+import { runInNewContext } from "node:vm";
 import type { Manifest } from "../../generator/audit/types.js";
 import { capabilitiesOf } from "../../generator/audit/capabilities.js";
+import { shellUse } from "../../generator/shared/shells.js";
 
 const OUT = "out";
 const servers = readdirSync(OUT).filter((d) => existsSync(join(OUT, d, "kervan.manifest.json"))).sort();
@@ -75,6 +77,22 @@ describe("bundles in out/", () => {
         else expect(code).not.toMatch(/node:child_process/);
         expect(code).not.toMatch(/shell:\s*true/);
         for (const c of caps.commands) expect(audit).toContain(`\`${c}\``);
+      });
+
+      it("runs a shell or an inline script only where the tool's effects say so", () => {
+        // Each emitted exec config in the bundle: its tool name and its literal argv.
+        let seen = 0;
+        for (const m of code.matchAll(/tool:\s*"([^"]+)",\s*argv:\s*(\[\s*\[[\s\S]*?\]\s*\]),\s*fields:/g)) {
+          // The literal as plain data (a literal of strings and { field } objects, read by the VM).
+          const literal = runInNewContext(`(${m[2]})`, {}, { timeout: 1000 }) as (string | object)[][];
+          const argv = literal.map((arg) => arg.map((p) => (typeof p === "string" ? p : "{}")).join(""));
+          const tool = manifest.tools.find((t) => t.name === m[1])!;
+          expect(tool.effects!.shell, m[1]).toBe(shellUse(argv) !== undefined);
+          expect(caps.shellTools.includes(m[1]), m[1]).toBe(tool.effects!.shell);
+          seen++;
+        }
+        // Every tool that runs a command was found in the bundle.
+        expect(seen).toBe(manifest.tools.filter((t) => t.effects!.commands.length).length);
       });
 
       it("reads only the declared environment variables", () => {
