@@ -2,7 +2,8 @@
 // generator/ and templates/ and the layering rules in rules.ts hold, with no exception.
 import { describe, expect, it } from "vitest";
 import { cruise, type ICruiseResult } from "dependency-cruiser";
-import { architectureRules, requiredRules } from "./rules.js";
+import { readdirSync } from "node:fs";
+import { architectureRules, requiredRules, STAGES } from "./rules.js";
 
 async function violations(): Promise<string[]> {
   const result = await cruise(["generator", "templates"], {
@@ -19,6 +20,13 @@ async function violations(): Promise<string[]> {
 describe("architecture", () => {
   it("stages point down, kinds stand alone, templates never import the generator, one era dispatch", { timeout: 120_000 }, async () => {
     expect(await violations()).toEqual([]);
+  });
+
+  it("every generator file belongs to a layer the rules know", () => {
+    const layers = [/^generator\/(shared|model|kinds)\//, /^generator\/paths\.ts$/, ...STAGES.map(([, p]) => new RegExp(`^generator/${p}`))];
+    const files = (readdirSync("generator", { recursive: true }) as string[]).map((f) => `generator/${f.split("\\").join("/")}`).filter((f) => f.endsWith(".ts"));
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.filter((f) => !layers.some((l) => l.test(f)))).toEqual([]);
   });
 
   it("the rules catch a violation (a stage importing a later one)", { timeout: 120_000 }, async () => {

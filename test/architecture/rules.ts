@@ -9,7 +9,7 @@ import type { IRegularForbiddenRuleType, IRequiredRuleType } from "dependency-cr
 export const STAGES: [name: string, pattern: string][] = [
   ["load", "load\\.ts$"],
   ["check", "check/"],
-  ["normalize", "normalize\\.ts$"],
+  ["normalize", "normalize(-http)?\\.ts$"],
   ["lint", "lint/"],
   ["plan", "plan\\.ts$"],
   ["emit", "emit/"],
@@ -19,6 +19,7 @@ export const STAGES: [name: string, pattern: string][] = [
   ["cache", "cache\\.ts$"],
   ["pipeline", "pipeline\\.ts$"],
   ["import (kervan import: descriptions to specs)", "import/"],
+  ["deploy", "deploy/"],
   ["cli", "(cli\\.ts$|cli/)"],
 ];
 
