@@ -136,6 +136,15 @@ describe("hostile text in every place it reaches generated code", () => {
     expect(r.stdout + r.stderr).toBe("");
   }, 120_000);
 
+  it("server and tool names cannot carry it: the spec format refuses them by pattern", async () => {
+    const doc = (server: string, tool: string) => stringify({ server: { name: server, version: "1" }, tools: [{ name: tool, exec: { argv: ["date"] } }] });
+    for (const [server, tool] of [[HOSTILE_NL, "ok"], ["ok", HOSTILE_NL]]) {
+      const r = await generate([{ path: "hostile-names.yaml", text: doc(server, tool) }], { outRoot: join(root, "names"), check: false, pruneServers: false });
+      expect(r.report).toBeUndefined();
+      expect(r.diagnostics.map((d) => d.code)).toContain("KV204");
+    }
+  });
+
   it("the server starts and lists the text back exactly", async () => {
     client = await connectStdio(join(out, "hostile", "server.mjs"), "2025-11-25");
     const info = client.client.getServerVersion();
