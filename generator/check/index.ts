@@ -28,7 +28,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   // The kind's rules run first; a common rule that finds the same fault at the same place stays quiet.
   const own: Diagnostic[] = [];
   kind.check(tool, contextFor(spec, pointer, own));
-  checkTaskAndConfirm(tool, kind.key, contextFor(spec, pointer, own));
+  checkTaskAndConfirm(tool, kind, contextFor(spec, pointer, own));
   out.push(...own);
   const reported = new Set(own.map((d) => d.location.pointer));
   const common: Diagnostic[] = [];

@@ -69,6 +69,13 @@ export interface ToolKind<Config, Facts extends FactsShape> {
   /** A built-in tool brings its own name, description, schemas and annotations (the lint skips its wording). */
   builtin?: boolean;
   /**
+   * Whether its tools may run as tasks and ask for confirmation (`task:`, `confirm:`): they do work
+   * that takes time or changes things. A built-in that answers at once takes neither.
+   */
+  tasks: boolean;
+  /** A tool's argument names when the spec gives no input schema (exec: its argv placeholders). */
+  impliedInputs?(tool: RawTool): string[] | undefined;
+  /**
    * Its runtime module: the folder (relative to the package root) that emitted code imports as
    * `@kervan/kinds/<key>`, and the npm packages it bundles (part of the generator's fingerprint).
    */

@@ -107,8 +107,8 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV430", "a header the HTTP client sets itself (Host, Content-Length, ...)"),
       e("KV431", "validate_json is given an input or output schema (its own are fixed)"),
       e("KV432", "an embedded resource output has an output schema"),
-      e("KV433", "`task` or `confirm` on a tool kind that answers at once (validate_json)"),
-      e("KV434", "a confirmation message names a field that is not an input property"),
+      e("KV433", "`task` or `confirm` on a tool whose kind answers at once and changes nothing"),
+      e("KV434", "a confirmation message names something that is not an input of the tool"),
     ],
   },
   {

@@ -2,7 +2,8 @@
 // generator/ and templates/ and the layering rules in rules.ts hold, with no exception.
 import { describe, expect, it } from "vitest";
 import { cruise, type ICruiseResult } from "dependency-cruiser";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { allKinds } from "../../generator/kinds/index.js";
 import { architectureRules, requiredRules, STAGES } from "./rules.js";
 
 async function violations(): Promise<string[]> {
@@ -27,6 +28,15 @@ describe("architecture", () => {
     const files = (readdirSync("generator", { recursive: true }) as string[]).map((f) => `generator/${f.split("\\").join("/")}`).filter((f) => f.endsWith(".ts"));
     expect(files.length).toBeGreaterThan(50);
     expect(files.filter((f) => !layers.some((l) => l.test(f)))).toEqual([]);
+  });
+
+  it("no stage asks for a kind by name: a kind's knowledge stays in its definition", () => {
+    const keys = allKinds().map((k) => k.key).join("|");
+    const byName = new RegExp(`\\b(kind|key)\\s*[!=]==?\\s*["'](${keys})["']|\\b(raw|tool|t)\\.(${keys})\\b`);
+    // The command-line form is sugar for exec tools: it writes an exec block by design.
+    const files = (readdirSync("generator", { recursive: true }) as string[]).map((f) => `generator/${f.split("\\").join("/")}`).filter((f) => f.endsWith(".ts") && !f.startsWith("generator/kinds/") && f !== "generator/cli/tool-flags.ts");
+    const found = files.flatMap((f) => readFileSync(f, "utf8").split("\n").map((line, i) => [f, i + 1, line] as const)).filter(([, , line]) => byName.test(line));
+    expect(found.map(([f, n, line]) => `${f}:${n}: ${line.trim()}`)).toEqual([]);
   });
 
   it("the rules catch a violation (a stage importing a later one)", { timeout: 120_000 }, async () => {

@@ -9,6 +9,7 @@ import { emitExec } from "./emit.js";
 import { mutation } from "./mutation.js";
 import { normalizeExec, type ExecIRConfig } from "./normalize.js";
 import { execSchema } from "./schema.js";
+import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
 
 declare module "../../model/ir.js" {
   interface KindConfigs {
@@ -35,6 +36,14 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   key: "exec",
   schema: execSchema,
   needsDescription: false,
+  tasks: true,
+  impliedInputs(tool) {
+    const argv = (tool.exec as { argv?: unknown } | undefined)?.argv;
+    if (!Array.isArray(argv)) return undefined;
+    // Malformed templates are reported by the exec rules (KV301); the rest name the arguments.
+    const parsed = argv.map((a) => (typeof a === "string" ? parseArgTemplate(a) : { error: "" }));
+    return placeholderNames(parsed.flatMap((r): ArgPart[][] => ("parts" in r ? [r.parts] : [])));
+  },
   runtime: { dir: "templates/kinds/exec" },
   check: checkExec,
   normalize: normalizeExec,

@@ -40,6 +40,7 @@ export const httpKind = defineKind<HttpIRConfig, HttpFacts>({
   schema: httpSchema,
   toolProperties: { output: outputSchema },
   needsDescription: true,
+  tasks: true,
   runtime: { dir: "templates/kinds/http", packages: ["@jmespath-community/jmespath"] },
   check: checkHttp,
   normalize: normalizeHttp,

@@ -36,6 +36,7 @@ export const validateJsonKind = defineKind<ValidateJsonIRConfig, ValidateJsonFac
   },
   needsDescription: false,
   builtin: true,
+  tasks: false,
   runtime: { dir: "templates/kinds/validate_json" },
   check(tool, ctx) {
     for (const key of ["input", "output"]) {
