@@ -76,6 +76,7 @@ export function handleCall(
   signal: AbortSignal,
   notify?: Notify,
   principal = "local",
+  elicit?: (params: Record<string, unknown>) => Promise<unknown>,
 ): Promise<Record<string, unknown>> {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
@@ -86,7 +87,7 @@ export function handleCall(
   const progress = progressReporter(params, notify);
   const server = { name: core.def.name, version: core.def.version };
   const ctx = progress ? { signal, era, progress, server } : { signal, era, server };
-  if (core.modes && (tool.task !== undefined || tool.confirm !== undefined)) return core.modes.run({ tool, args, params, ctx, principal });
+  if (core.modes && (tool.task !== undefined || tool.confirm !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(elicit ? { elicit } : {}) });
   return callTool(tool, args, ctx);
 }
 

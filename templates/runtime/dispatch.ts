@@ -20,6 +20,8 @@ export interface Route {
    * the process; HTTP: the token's subject where auth is on, else the client's address.
    */
   principal?: string;
+  /** Sends the client an elicitation/create request (2025-11-25 on stdio, client declared elicitation). */
+  elicit?: (params: Record<string, unknown>) => Promise<unknown>;
 }
 
 /** Dispatch, reported to the server's telemetry when it has one (a span and a duration per request). */
@@ -44,12 +46,12 @@ export async function dispatch(core: Core, msg: JsonRpcRequest, route: Route, si
 async function run(core: Core, msg: JsonRpcRequest, route: Route, signal: AbortSignal, notify?: Notify): Promise<Reply> {
   const { method, params } = msg;
   try {
-    if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route.principal) };
+    if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route.principal, route.elicit) };
     const requested = requireMeta(params); // -32602 before header checks: a missing _meta is not a header problem
     route.checkModern?.(requested);
     requireSupported(requested);
     const result = isLegacyVersion(requested)
-      ? await serveLegacy(core, method, params, signal, notify, route.principal)
+      ? await serveLegacy(core, method, params, signal, notify, route.principal, route.elicit)
       : await serveModern(core, method, params, signal, notify, route.principal);
     return { result };
   } catch (err) {

@@ -43,7 +43,7 @@ export type Reply = { result: Record<string, unknown> } | { error: RpcError };
 export type Inbound =
   | { kind: "request"; msg: JsonRpcRequest }
   | { kind: "notification"; msg: JsonRpcNotification }
-  | { kind: "response" }
+  | { kind: "response"; id: RequestId | null; result?: unknown; error?: unknown }
   | { kind: "bad"; id: RequestId | null; error: RpcError };
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -65,8 +65,8 @@ export function classify(value: unknown): Inbound {
   const hasId = "id" in value;
   const id = hasId && isId(value.id) ? value.id : null;
   if (typeof value.method !== "string") {
-    // A client answering a server request: this server never sends requests, so there is nothing to match.
-    if (hasId && ("result" in value || "error" in value)) return { kind: "response" };
+    // A client answering a server request (a confirmation asked over stdio); the transport matches it by id.
+    if (hasId && ("result" in value || "error" in value)) return { kind: "response", id, result: value.result, error: value.error };
     return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: method must be a string", undefined, 400) };
   }
   if (value.jsonrpc !== "2.0") {

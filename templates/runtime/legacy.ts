@@ -4,7 +4,7 @@ import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownProm
 
 type Params = Record<string, unknown> | undefined;
 
-export async function serveLegacy(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify, principal = "local"): Promise<Record<string, unknown>> {
+export async function serveLegacy(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify, principal = "local", elicit?: (params: Record<string, unknown>) => Promise<unknown>): Promise<Record<string, unknown>> {
   switch (method) {
     case "initialize": {
       const body: Record<string, unknown> = {
@@ -21,7 +21,7 @@ export async function serveLegacy(core: Core, method: string, params: Params, si
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal, notify, principal);
+      return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
     // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);

@@ -3,6 +3,7 @@
 import { classify, errorMessage, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
 import { hasModernMeta, negotiateLegacy } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
+import { canElicit, ClientRequests } from "./client-requests.js";
 import { log } from "./log.js";
 import { isShuttingDown, shutdown, trackCall } from "./shutdown.js";
 import type { Core } from "./core.js";
@@ -22,6 +23,9 @@ interface Pending {
 
 export function startStdio(core: Core): void {
   let legacyVersion: string | null = null;
+  /** The initialize request's client capabilities (2025-11-25 era on this process). */
+  let legacyCaps: unknown;
+  const asks = new ClientRequests();
   const pending = new Map<string, Pending>();
   let ended = false;
   let parts: Buffer[] = [];
@@ -52,8 +56,13 @@ export function startStdio(core: Core): void {
     };
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
-      if (legacy && method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-      return await dispatch(core, msg, { legacy, principal: "stdio" }, controller.signal, notify);
+      if (legacy && method === "initialize") {
+        legacyVersion = negotiateLegacy(params?.protocolVersion);
+        legacyCaps = params?.capabilities;
+      }
+      // A 2025-11-25 confirmation is an elicitation/create request to the client, if it declared elicitation.
+      const elicit = legacy && canElicit(legacyCaps) ? (p: Record<string, unknown>) => asks.ask((m) => send(JSON.stringify(m)), "elicitation/create", p, controller.signal) : undefined;
+      return await dispatch(core, msg, { legacy, principal: "stdio", ...(elicit ? { elicit } : {}) }, controller.signal, notify);
     } finally {
       done = true;
       release();
@@ -95,6 +104,7 @@ export function startStdio(core: Core): void {
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
+    else if (inbound.kind === "response" && inbound.id !== null) asks.deliver(inbound.id, inbound);
     else if (inbound.kind === "bad") send(errorMessage(inbound.id, inbound.error));
   }
 

@@ -133,6 +133,8 @@ export interface ModeCall {
   params: Record<string, unknown> | undefined;
   ctx: CallContext;
   principal: string;
+  /** 2025-11-25 over stdio, for a client that declared elicitation: sends it an elicitation/create request. */
+  elicit?: (params: Record<string, unknown>) => Promise<unknown>;
 }
 
 export interface Modes {

@@ -55,10 +55,3 @@ export function notConfirmed(tool: string, response: unknown, message: string): 
   const why = action === "decline" ? "the user declined" : action === "cancel" ? "the user dismissed the question" : "the answer did not confirm";
   return { content: [{ type: "text", text: `${tool} did not run: ${why} (asked: ${message}).` }], isError: true };
 }
-
-/** True when the request's client capabilities allow form elicitation. */
-export function canElicit(capabilities: unknown): boolean {
-  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
-  const e = capabilities.elicitation;
-  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
-}

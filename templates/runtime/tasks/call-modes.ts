@@ -3,7 +3,8 @@
 // -32021 naming it before anything runs.
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { callTool, ToolFault } from "../tools.js";
-import { confirmRequest, canElicit, inputKey, isConfirmed, notConfirmed, renderMessage } from "../confirm/confirm.js";
+import { canElicit } from "../client-requests.js";
+import { confirmRequest, inputKey, isConfirmed, notConfirmed, renderMessage } from "../confirm/confirm.js";
 import { confirmRound } from "../confirm/mrtr.js";
 import { taskFields, type TaskManager } from "./manager.js";
 import { clientCapabilities, declaresTasks, missingCapability, tasksRequired } from "./methods.js";
@@ -15,8 +16,6 @@ export interface CallModes {
   stateKey: Buffer;
   /** How long a confirmation question stays answerable. */
   confirmTtlMs?: number;
-  /** Legacy era: asks the client through an elicitation/create request, where the transport can. */
-  elicit?: (params: Record<string, unknown>) => Promise<unknown>;
 }
 
 
@@ -24,7 +23,7 @@ function elicitationRequired(tool: string): RpcError {
   return missingCapability({ elicitation: {} }, `${tool} asks the user to confirm before it runs, which needs form elicitation`);
 }
 
-export async function runCall(modes: CallModes, { tool, args, params, ctx, principal }: CallInput): Promise<Record<string, unknown>> {
+export async function runCall(modes: CallModes, { tool, args, params, ctx, principal, elicit }: CallInput): Promise<Record<string, unknown>> {
   const modern = ctx.era === "2026-07-28";
   const asTask = modern && tool.task !== undefined && modes.tasks !== undefined && declaresTasks(params);
   if (tool.task === "required" && !asTask) throw tasksRequired();
@@ -36,10 +35,15 @@ export async function runCall(modes: CallModes, { tool, args, params, ctx, princ
       if (!round.run) return round.result;
     } else {
       const message = renderMessage(tool.confirm.message, args);
-      if (!modes.elicit) {
-        return { content: [{ type: "text", text: `${tool.name} did not run: it asks the user to confirm first (${message}), and this client cannot show confirmations (it declared no elicitation capability).` }], isError: true };
+      if (!elicit) {
+        return { content: [{ type: "text", text: `${tool.name} did not run: it asks the user to confirm first (${message}), and this connection cannot ask (the client declared no elicitation capability, or it is a 2025-11-25 client over HTTP, which keeps no session to answer on; use stdio or 2026-07-28).` }], isError: true };
       }
-      const answer = await modes.elicit(confirmRequest(message).params as Record<string, unknown>);
+      let answer: unknown;
+      try {
+        answer = await elicit(confirmRequest(message).params as Record<string, unknown>);
+      } catch (err) {
+        return { content: [{ type: "text", text: `${tool.name} did not run: the confirmation could not be asked (${err instanceof Error ? err.message : String(err)}).` }], isError: true };
+      }
       if (!isConfirmed(answer)) return notConfirmed(tool.name, answer, message);
     }
   }
