@@ -3096,15 +3096,19 @@ var TaskManager = class {
         if (!current || isTerminal(current.status)) throw new Error("task ended while waiting for input");
         if (!current.inputRequests) return this.store.takeResponses(record.taskId);
         await new Promise((resolve, reject) => {
-          const timer = setTimeout(resolve, Math.max(250, this.settings.pollIntervalMs));
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          controller.signal.addEventListener("abort", () => {
+          const onAbort = () => {
             clearTimeout(timer);
             reject(new Error("cancelled"));
-          }, { once: true });
+          };
+          const done = () => {
+            clearTimeout(timer);
+            controller.signal.removeEventListener("abort", onAbort);
+            resolve();
+          };
+          const timer = setTimeout(done, Math.max(250, this.settings.pollIntervalMs));
+          wake = done;
+          if (controller.signal.aborted) return onAbort();
+          controller.signal.addEventListener("abort", onAbort, { once: true });
         });
       }
     };
