@@ -108,3 +108,15 @@ export function expectedId(text: string): string | number | undefined {
   if (typeof m.method !== "string" && ("result" in m || "error" in m)) return undefined; // a client response
   return m.id as string | number;
 }
+
+/** tools/call frames for the given tools, with arguments from each tool's arbitrary or anything at all. */
+export function toolCallFrameArb(tools: [name: string, args: fc.Arbitrary<unknown>][]): fc.Arbitrary<string> {
+  const call = fc
+    .record({
+      id: fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.string({ maxLength: 6 })),
+      tool: fc.oneof(...tools.map(([name, args]) => fc.record({ name: fc.constant(name), arguments: fc.oneof({ weight: 4, arbitrary: args }, fc.jsonValue({ maxDepth: 2 })) }))),
+      meta: fc.oneof({ weight: 5, arbitrary: fc.constant(MODERN_META) }, fc.constant({ ...MODERN_META, progressToken: 7 })),
+    })
+    .map(({ id, tool, meta }) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...tool, _meta: meta } }));
+  return fc.oneof({ weight: 6, arbitrary: call }, frameArb);
+}

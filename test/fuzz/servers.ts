@@ -18,8 +18,8 @@ export interface StdioServer {
   stop(): Promise<void>;
 }
 
-export function startStdio(bundle = VALIDATOR): StdioServer {
-  const proc = spawn(process.execPath, [bundle], { stdio: ["pipe", "pipe", "pipe"] });
+export function startStdio(bundle = VALIDATOR, env: Record<string, string> = {}): StdioServer {
+  const proc = spawn(process.execPath, [bundle], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
   let buffered = "";
   let seen: Record<string, unknown>[] = [];
   const waiters = new Map<string, () => void>();
