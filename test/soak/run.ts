@@ -102,8 +102,9 @@ const kinds: [string, (i: number) => Promise<{ ok: boolean; why?: string }>][] =
 const lat = new Map<string, number[]>(kinds.map(([k]) => [k, []]));
 const errors = new Map<string, string[]>(kinds.map(([k]) => [k, []]));
 
-// Warm-up, then the baseline the end is compared with.
-for (const [, fn] of kinds) await fn(0);
+// Warm-up at full concurrency (matcher workers and pooled upstream sockets reach their steady number),
+// then the baseline the end is compared with.
+await Promise.all(Array.from({ length: concurrency }, (_, n) => Promise.all(kinds.map(([, fn]) => fn(n)))));
 const start = { rss: rssMiB(), fds: fds(), children: children().length };
 say(`server pid ${pid}: RSS ${start.rss.toFixed(1)} MiB, ${start.fds} fds at start; ${concurrency} callers for ${minutes} min`);
 const trend: string[] = [];
@@ -125,8 +126,10 @@ async function caller(n: number): Promise<void> {
 await Promise.all(Array.from({ length: concurrency }, (_, n) => caller(n)));
 clearInterval(sampler);
 agent.destroy();
-// Let the server close the sockets and reap children before looking for leftovers.
-await new Promise((r) => setTimeout(r, 2000));
+// Let the server close idle sockets (the upstream drops kept-alive ones after 5 s) and reap children
+// before looking for leftovers: a leak stays, a pooled socket goes.
+const settleBy = Date.now() + 15_000;
+while (Date.now() < settleBy && (fds() > start.fds || children().length > 0)) await new Promise((r) => setTimeout(r, 250));
 const end = { rss: rssMiB(), fds: fds(), children: children() };
 
 const pct = (xs: number[], p: number) => {
