@@ -5,12 +5,16 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 
 export function cleanText(text: unknown, max = 1200): string {
   if (typeof text !== "string") return "";
-  let s = text
+  // HTML tags go, except inside code spans (`<provider>` there is text, not a tag).
+  const untagged = text
     .replace(/```[\s\S]*?```/g, " ")
     .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(/<br\s*\/?>/gi, " ")
-    .replace(/<\/?[A-Za-z][^<>]*>/g, "")
+    .split(/(`[^`\n]*`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(/<br\s*\/?>/gi, " ").replace(/<\/?[A-Za-z][^<>]*>/g, "")))
+    .join("");
+  let s = untagged
     .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .replace(/\[\[([^\]]+)\]\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
     .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, e: string) => ENTITIES[e])

@@ -109,7 +109,7 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
       else throw e;
     }
   });
-  const meta = { file: basename(opts.file), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
+  const meta = { file: isAbsolute(opts.file) ? basename(opts.file) : opts.file.split("\\").join("/"), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
   const render = () => renderSpec(doc, server, built, skipped.sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
   let text = "";
   for (let round = 0; round < 4 && built.length; round++) {
@@ -126,7 +126,8 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
   }
   if (!built.length) {
     const reasons = [...new Set(skipped.map((s) => s.reason))].slice(0, 3).join("; ");
-    throw new ImportError("no-operations", `no operation of ${opts.file} could be imported${reasons ? `: ${reasons}` : " (the document has no operations)"}`);
+    if (!reasons) throw new ImportError("no-operations", `${opts.file} describes no operations to import (webhooks and callbacks are not imported)`);
+    throw new ImportError("no-operations", `no operation of ${opts.file} could be imported: ${reasons}`);
   }
   return { server, text: text || render(), tools: built.map((t) => t.name), skipped };
 }

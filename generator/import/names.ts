@@ -26,6 +26,7 @@ export function shortHash(text: string): string {
 /** `getPetById` -> `get_pet_by_id`, `GET /pets/{id}` -> `get_pets_id`. */
 export function snakeCase(text: string): string {
   return text
+    .replace(/([A-Z]{2,})s(?![a-z])/g, "$1S") // listAPIs -> list_apis, not list_ap_is
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
     .toLowerCase()

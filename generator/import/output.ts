@@ -17,6 +17,19 @@ function successResponse(doc: Doc, op: Doc): Doc | undefined {
   return code === undefined ? undefined : deref<Doc>(doc, responses[code]);
 }
 
+const OUTPUT_BUDGET = 2048;
+
+function withoutDescriptions(schema: Obj): Obj {
+  const strip = (n: Json, top: boolean): Json => {
+    if (Array.isArray(n)) return n.map((x) => strip(x, false));
+    if (!n || typeof n !== "object") return n;
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(n)) if (!(k === "description" && !top && typeof v === "string")) out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as Obj).map(([pk, pv]) => [pk, strip(pv, false)])) : strip(v, false);
+    return out;
+  };
+  return strip(schema, true) as Obj;
+}
+
 export function outputOf(doc: Doc, op: Doc, method: string): Obj {
   if (method === "head") return { raw: true };
   const res = successResponse(doc, op);
@@ -37,7 +50,11 @@ export function outputOf(doc: Doc, op: Doc, method: string): Obj {
     schema = { type: "object", properties: { [key]: inner }, ...($defs ? { $defs } : {}) };
     select = `{${key}: @}`;
   }
-  for (let depth = 12; !fitsLimits(schema) && depth >= 1; depth--) schema = trimDepth(schema, depth) as Obj;
-  if (!fitsLimits(schema)) return { select };
+  // An output schema describes the answer for the model: the upper levels carry most of that, and a
+  // large one weighs down every listing (and the spec), so deeper levels are cut past a budget.
+  const fits = (s: Obj) => fitsLimits(s) && JSON.stringify(s).length <= OUTPUT_BUDGET;
+  for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth) as Obj;
+  if (!fits(schema)) schema = withoutDescriptions(schema);
+  if (!fits(schema)) return { select };
   return { select, schema };
 }

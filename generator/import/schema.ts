@@ -6,6 +6,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import { lookup, OperationSkip } from "./refs.js";
 import type { Doc } from "./read.js";
+import { cleanText } from "./describe.js";
 
 export type Mode = "input" | "output";
 type Obj = Record<string, Json>;
@@ -31,6 +32,7 @@ interface Ctx {
 }
 
 const INLINE_BUDGET = 4000;
+const OUTPUT_DEPTH = 8;
 
 function defName(ctx: Ctx, ref: string): string {
   const existing = ctx.defs.get(ref);
@@ -71,6 +73,8 @@ function validPattern(p: unknown): p is string {
 function conv(node: unknown, ctx: Ctx, depth: number): Json {
   if (typeof node === "boolean") return node;
   if (!node || typeof node !== "object" || Array.isArray(node)) return {};
+  // Outputs keep only their upper levels (output.ts cuts them to a budget): no need to convert deeper.
+  if (ctx.mode === "output" && depth > OUTPUT_DEPTH) return {};
   if (++ctx.nodes > INLINE_BUDGET && !ctx.allDefs) throw new TooBig();
   const s = node as Doc;
   if (typeof s.$ref === "string") {
@@ -88,7 +92,8 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
   const sub = (v: unknown) => conv(v, ctx, depth + 1);
   const subs = (v: unknown) => (Array.isArray(v) ? v.map(sub) : []);
   for (const k of ANNOTATIONS) {
-    if (k === "deprecated" ? typeof s[k] === "boolean" : typeof s[k] === "string") out[k] = s[k];
+    if (k === "deprecated" ? typeof s[k] === "boolean" : typeof s[k] === "string") out[k] = k === "deprecated" ? s[k] : cleanText(s[k], k === "title" ? 120 : 400);
+    if (out[k] === "") delete out[k];
   }
   const types = (Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type]).filter((t: unknown) => typeof t === "string" && TYPES.has(t));
   if (types.length) out.type = types.length === 1 ? types[0] : [...new Set(types as string[])];
@@ -101,7 +106,9 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
   if (typeof s.uniqueItems === "boolean") out.uniqueItems = s.uniqueItems;
   if ("default" in s && s.default !== undefined) out.default = s.default;
   const examples = Array.isArray(s.examples) ? s.examples : "example" in s && s.example !== undefined ? [s.example] : [];
-  if (examples.length) out.examples = examples.slice(0, 3);
+  // Examples help a model fill inputs; a large one only weighs down the listing, and outputs need none.
+  const small = examples.filter((e: unknown) => JSON.stringify(e ?? null).length <= 200).slice(0, 3);
+  if (small.length && ctx.mode === "input") out.examples = small;
 
   if (s.properties && typeof s.properties === "object" && !Array.isArray(s.properties)) {
     const props: Obj = {};
@@ -156,7 +163,13 @@ const TYPE_OF: Array<[string, string[]]> = [
 
 /** A schema with type-specific keywords and no `type` gets the type those keywords imply (what the document meant). */
 function inferType(out: Obj): void {
-  if (out.type !== undefined || out.$ref !== undefined) return;
+  if (out.$ref !== undefined) return;
+  if (out.type !== undefined) {
+    // Keywords for a type the schema does not allow can never apply: strict compilation refuses them.
+    const types = new Set((Array.isArray(out.type) ? out.type : [out.type]).map((t) => (t === "integer" ? "number" : String(t))));
+    for (const [t, keys] of TYPE_OF) if (!types.has(t)) for (const k of keys) delete out[k];
+    return;
+  }
   const types = TYPE_OF.filter(([, keys]) => keys.some((k) => k in out)).map(([t]) => t);
   if (types.length) out.type = types.length === 1 ? types[0] : types;
 }

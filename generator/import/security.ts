@@ -26,11 +26,12 @@ export interface Auth {
   unsupported: string[];
 }
 
-export const envPrefix = (server: string) => server.toUpperCase().replace(/[^A-Z0-9]/g, "_");
+/** The server name as an environment variable prefix: upper case, non-alphanumerics as `_`, never a leading digit. */
+export const envPrefix = (server: string) => server.toUpperCase().replace(/[^A-Z0-9]/g, "_").replace(/^(\d)/, "_$1");
 
 function use(schemeName: string, scheme: Doc, server: string): SecretUse | string {
   const name = snakeCase(schemeName) || "credential";
-  const env = `${envPrefix(server)}_${name.toUpperCase()}`.replace(/^(\d)/, "_$1");
+  const env = `${envPrefix(server)}_${name.toUpperCase()}`;
   const t = `{{secrets.${name}}}`;
   const type = String(scheme.type ?? "").toLowerCase();
   if (type === "apikey") {
@@ -69,8 +70,11 @@ export function authFor(doc: Doc, op: Doc, server: string): Auth {
         ok = false;
         break;
       }
-      // Two schemes of one alternative writing the same header: one would overwrite the other.
-      if (uses.some((x) => x.place === u.place && x.key.toLowerCase() === u.key.toLowerCase())) {
+      // Two schemes of one alternative writing the same header: two OAuth2 flows (Google lists an implicit
+      // and a code flow together) carry the same bearer token, so one is enough; anything else would clash.
+      const same = uses.find((x) => x.place === u.place && x.key.toLowerCase() === u.key.toLowerCase());
+      if (same && same.value.startsWith("Bearer ") && u.value.startsWith("Bearer ")) continue;
+      if (same) {
         unsupported.push(`security schemes ${uses.find((x) => x.key.toLowerCase() === u.key.toLowerCase())!.scheme} and ${schemeName} both set ${u.place} ${u.key}`);
         ok = false;
         break;

@@ -4,7 +4,7 @@ import { OperationSkip } from "./refs.js";
 import type { Doc } from "./read.js";
 import { convertProperties } from "./schema.js";
 import { bodyOf, nameFields, parametersOf, type Field } from "./inputs.js";
-import { authFor } from "./security.js";
+import { authFor, envPrefix } from "./security.js";
 import { baseUrlOf, encodeSegment } from "./server-url.js";
 import { toolDescription, toolTitle } from "./describe.js";
 import { outputOf } from "./output.js";
@@ -140,7 +140,7 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string):
   const { baseUrl, note: baseNote } = baseUrlOf(o.op.servers ?? o.pathItem.servers ?? doc.servers);
   const fixedQuery: Obj = {};
   const path = pathTemplate(o.path, new Map(fields.filter((f) => f.place === "path").map((f) => [f.wire, f])), fixedQuery);
-  const http: Obj = { method: o.method.toUpperCase(), baseUrl, baseUrlEnv: `${server.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BASE_URL`, path };
+  const http: Obj = { method: o.method.toUpperCase(), baseUrl, baseUrlEnv: `${envPrefix(server)}_BASE_URL`, path };
   if (Object.keys(fixedQuery).length || Object.keys(query).length) http.query = { ...fixedQuery, ...query };
   if (Object.keys(headers).length) http.headers = headers;
   if (body?.body.kind === "form") http.body = { form };

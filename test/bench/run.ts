@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchColdStart, benchRoundTrip, buildBench10, buildOpenApi10 } from "./startup.bench.js";
 import { benchGenerate } from "./generate.bench.js";
+import { benchImport } from "./import.bench.js";
 import { openApiGeneratorVersion } from "./fixtures/openapi-project.js";
 import { REPO, cleanupTemp, met, ms, table, targetFromDetail, type BenchRow, type Row, type Target } from "./util.js";
 
@@ -123,6 +124,12 @@ await section("generation + bundling (10, 100, 1,000 tools; about two minutes)",
   rows.push(...r.rows);
   notes.push(...r.notes);
   profile = r.profile;
+});
+
+await section("OpenAPI import of GitHub's REST description vs openapi-mcp-generator (about three minutes)", async () => {
+  const r = await benchImport();
+  rows.push(...r.rows);
+  notes.push(...r.notes);
 });
 
 cleanupTemp();

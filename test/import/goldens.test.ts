@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { checkSources } from "../../generator/pipeline.js";
 import { CASES, FIXTURES, goldenPath, REIMPORT_GOLDEN } from "./cases.js";
 import { kervan } from "./run-import.js";
@@ -18,7 +18,7 @@ describe("kervan import goldens", () => {
   const dir = mkdtempSync(join(tmpdir(), "kervan-import-"));
   for (const c of CASES) {
     it(`${c.file}: ${c.rule}`, () => {
-      const out = join(dir, `${c.file}.yaml`);
+      const out = join(dir, basename(goldenPath(c)));
       const r = kervan(["import", join("rules", c.file), "--out", out, ...c.args], FIXTURES);
       expect(r.stderr).toMatch(/tools? written/);
       expect(r.code).toBe(0);

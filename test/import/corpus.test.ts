@@ -1,0 +1,32 @@
+// A representative part of the real-document corpus (`npm run corpus` runs all of it): every 25th
+// API of the vendored APIs.guru sample is imported and built with the generator, and GitHub's REST
+// description (about 1,000 operations) is imported and checked. Each document builds or is
+// refused with a named reason; the refusal reasons are printed by count.
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { apisGuruSample, githubDescription } from "./corpus-files.js";
+import { importAndBuild, refusalSummary, type Outcome } from "./corpus.js";
+
+const dir = mkdtempSync(join(tmpdir(), "kervan-corpus-test-"));
+
+describe("real API descriptions", () => {
+  it("every 25th API of the APIs.guru sample builds or is refused by name", async () => {
+    const part = apisGuruSample().filter((_, i) => i % 25 === 0);
+    expect(part.length).toBeGreaterThanOrEqual(8);
+    const outcomes: Outcome[] = [];
+    for (const { id, doc } of part) outcomes.push(await importAndBuild(id, JSON.stringify(doc), { dir, build: true }));
+    const lines = outcomes.map((o) => `${o.id}: ${o.status === "built" ? `built, ${o.tools} tools, ${o.skipped} skipped` : o.status === "refused" ? `refused (${o.reason})` : `FAILED ${o.message}`}`);
+    process.stdout.write(`${lines.join("\n")}\nrefusal reasons by count:\n${refusalSummary(outcomes).join("\n") || "  none"}\n`);
+    expect(outcomes.filter((o) => o.status === "failed")).toEqual([]);
+    expect(outcomes.filter((o) => o.status === "built").length).toBeGreaterThanOrEqual(part.length - 1);
+  }, 600_000);
+
+  it("GitHub's REST description imports into a spec the generator's checks accept", async () => {
+    const o = await importAndBuild("api.github.com", githubDescription().toString("utf8"), { dir, build: false });
+    if (o.status !== "built") throw new Error(o.status === "refused" ? `${o.reason}: ${o.message}` : o.message);
+    expect(o.tools).toBeGreaterThan(1000);
+    rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
+});
