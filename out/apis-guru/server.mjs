@@ -270,7 +270,7 @@ function classify(value) {
   const hasId = "id" in value;
   const id = hasId && isId(value.id) ? value.id : null;
   if (typeof value.method !== "string") {
-    if (hasId && ("result" in value || "error" in value)) return { kind: "response" };
+    if (hasId && ("result" in value || "error" in value)) return { kind: "response", id, result: value.result, error: value.error };
     return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: method must be a string", void 0, 400) };
   }
   if (value.jsonrpc !== "2.0") {
@@ -562,7 +562,7 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
-function handleCall(core, params, era, signal, notify, principal = "local") {
+function handleCall(core, params, era, signal, notify, principal = "local", elicit) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool8 = core.tools.get(name);
@@ -572,7 +572,7 @@ function handleCall(core, params, era, signal, notify, principal = "local") {
   const progress = progressReporter(params, notify);
   const server2 = { name: core.def.name, version: core.def.version };
   const ctx = progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 };
-  if (core.modes && (tool8.task !== void 0 || tool8.confirm !== void 0)) return core.modes.run({ tool: tool8, args, params, ctx, principal });
+  if (core.modes && (tool8.task !== void 0 || tool8.confirm !== void 0)) return core.modes.run({ tool: tool8, args, params, ctx, principal, ...elicit ? { elicit } : {} });
   return callTool(tool8, args, ctx);
 }
 function resourceNotFound(params) {
@@ -711,7 +711,7 @@ var init_protocol = __esm({
 });
 
 // templates/runtime/legacy.ts
-async function serveLegacy(core, method, params, signal, notify, principal = "local") {
+async function serveLegacy(core, method, params, signal, notify, principal = "local", elicit) {
   switch (method) {
     case "initialize": {
       const body = {
@@ -728,7 +728,7 @@ async function serveLegacy(core, method, params, signal, notify, principal = "lo
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal, notify, principal);
+      return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
     // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
@@ -824,11 +824,11 @@ async function dispatch(core, msg, route2, signal, notify) {
 async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
-    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal) };
+    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal, route2.elicit) };
     const requested = requireMeta(params);
     route2.checkModern?.(requested);
     requireSupported(requested);
-    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal) : await serveModern(core, method, params, signal, notify, route2.principal);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.elicit) : await serveModern(core, method, params, signal, notify, route2.principal);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
@@ -2650,6 +2650,48 @@ init_shutdown();
 init_jsonrpc();
 init_protocol();
 init_dispatch();
+
+// templates/runtime/client-requests.ts
+init_jsonrpc();
+var ClientRequests = class {
+  next = 1;
+  waiting = /* @__PURE__ */ new Map();
+  /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
+  ask(send2, method, params, signal) {
+    const id = `kervan-${this.next++}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.waiting.delete(id);
+        reject(new Error(`${method} abandoned: the call was cancelled`));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiting.set(id, (answer2) => {
+        signal.removeEventListener("abort", onAbort);
+        if (answer2.error !== void 0) {
+          const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
+          reject(new Error(`the client answered ${method} with an error: ${message2}`));
+        } else resolve(answer2.result);
+      });
+      send2({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+  /** Hands a client's response to the request waiting for it; false when none is. */
+  deliver(id, answer2) {
+    const waiter = this.waiting.get(String(id));
+    if (!waiter) return false;
+    this.waiting.delete(String(id));
+    waiter(answer2);
+    return true;
+  }
+};
+function canElicit(capabilities) {
+  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
+  const e = capabilities.elicitation;
+  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
+}
+
+// templates/runtime/stdio.ts
 init_log();
 init_shutdown();
 var MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -2657,6 +2699,8 @@ var EOF_GRACE_MS = 2e3;
 var CANCELLED = /* @__PURE__ */ Symbol("cancelled");
 function startStdio(core) {
   let legacyVersion = null;
+  let legacyCaps;
+  const asks = new ClientRequests();
   const pending = /* @__PURE__ */ new Map();
   let ended = false;
   let parts = [];
@@ -2682,8 +2726,12 @@ function startStdio(core) {
     };
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
-      if (legacy && method === "initialize") legacyVersion = negotiateLegacy(params?.protocolVersion);
-      return await dispatch(core, msg, { legacy, principal: "stdio" }, controller.signal, notify);
+      if (legacy && method === "initialize") {
+        legacyVersion = negotiateLegacy(params?.protocolVersion);
+        legacyCaps = params?.capabilities;
+      }
+      const elicit = legacy && canElicit(legacyCaps) ? (p) => asks.ask((m) => send2(JSON.stringify(m)), "elicitation/create", p, controller.signal) : void 0;
+      return await dispatch(core, msg, { legacy, principal: "stdio", ...elicit ? { elicit } : {} }, controller.signal, notify);
     } finally {
       done = true;
       release();
@@ -2722,6 +2770,7 @@ function startStdio(core) {
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
+    else if (inbound.kind === "response" && inbound.id !== null) asks.deliver(inbound.id, inbound);
     else if (inbound.kind === "bad") send2(errorMessage(inbound.id, inbound.error));
   }
   function onData(chunk) {
