@@ -56,7 +56,13 @@ function parseWithPositions(text: string): Parsed {
   // merely uses an anchor a hundred times, is switched off.
   const aliases = inspectAliases(document);
   if (aliases.problem) return { doc: undefined, positions, keyPositions, errors: [{ code: "KV107", message: aliases.problem.message, pos: at(aliases.problem.offset) }] };
-  const data = document.toJS({ maxAliasCount: -1 });
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: -1 });
+  } catch (e) {
+    // The checks above leave the yaml package nothing to refuse here; should it still, say so at the top.
+    return { doc: undefined, positions, keyPositions, errors: [{ message: `the document cannot be read as data: ${(e as Error).message}`, pos: at(0) }] };
+  }
   return { doc: aliases.any ? unshare(data) : data, positions, keyPositions, errors };
 }
 

@@ -26,7 +26,10 @@ export function inspectAliases(document: Document): { any: boolean; problem?: Al
       if (counting) plain += 1;
       first ??= node;
       const target = node.resolve(document);
-      if (!target) return 1;
+      if (!target) {
+        problem = { message: `YAML alias *${node.source} has no anchor &${node.source} before it`, offset: node.range?.[0] ?? 0 };
+        return 0;
+      }
       if (open.has(target)) {
         problem = { message: `YAML alias *${node.source} refers to a node that contains it`, offset: node.range?.[0] ?? 0 };
         return 0;
