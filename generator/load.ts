@@ -1,7 +1,7 @@
 // load: YAML/JSON text -> plain data with source positions kept for every JSON pointer.
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve, relative, sep } from "node:path";
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from "yaml";
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { LoadedSpec, Position, SourceFile } from "./model/spec.js";
 import { sha256 } from "./shared/hash.js";
@@ -16,32 +16,61 @@ interface Parsed {
   doc: unknown;
   positions: Record<string, Position>;
   keyPositions: Record<string, Position>;
-  /** Parse errors; `code` is set for documents that parse but are refused (aliases). */
+  /** Parse errors; `code` is set for documents that parse but are refused (aliases, keys). */
   errors: { message: string; pos: Position; code?: string }[];
+  readings: SourceReadings;
 }
+
+/** What the source text says beyond the data, for hints (see LoadedSpec). */
+type SourceReadings = Pick<LoadedSpec, "unquoted" | "flowSplits">;
+
+/** What a YAML merge key accepts: a mapping, an alias of one, or a list of those. */
+function mergeable(value: unknown, document: Document): boolean {
+  const map = (v: unknown) => isMap(v) || (isAlias(v) && isMap(v.resolve(document)));
+  return map(value) || (isSeq(value) && value.items.every(map));
+}
+
+const isMergeKey = (v: unknown) => v === "<<" || (typeof v === "symbol" && v.description === "<<");
 
 function parseWithPositions(text: string): Parsed {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: true });
+  const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: true, logLevel: "error" });
   const positions: Record<string, Position> = {};
   const keyPositions: Record<string, Position> = {};
+  const readings: SourceReadings = { unquoted: {}, flowSplits: {} };
+  const keyErrors: Parsed["errors"] = [];
   const at = (offset: number): Position => {
     const p = lineCounter.linePos(offset);
     return { line: p.line, column: p.col };
   };
+  const source = (n: Node) => (n.range ? text.slice(n.range[0], n.range[1]) : "");
   const walk = (node: unknown, pointer: string): void => {
     if (!node || typeof node !== "object") return;
     const n = node as Node;
     if (n.range) positions[pointer] = at(n.range[0]);
+    if (isScalar(n) && n.type === "PLAIN" && typeof n.value !== "string") readings.unquoted![pointer] = source(n);
     if (isMap(n)) {
+      let previous: { pair: Pair; pointer: string } | undefined;
       for (const pair of n.items) {
         if (!isPair(pair)) continue;
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        // A key that is a list or a mapping is refused below; it has no name to point at.
+        const key = isScalar(pair.key) ? (typeof pair.key.value === "symbol" ? "<<" : String(pair.key.value)) : "?";
         const child = `${pointer}/${escapePointer(key)}`;
         const keyNode = pair.key as Node | null;
         if (keyNode?.range) keyPositions[child] = at(keyNode.range[0]);
+        if (keyNode && !isScalar(keyNode)) keyErrors.push({ code: "KV108", message: "a key must be plain text, not a list, a mapping or an alias", pos: at(keyNode.range?.[0] ?? 0) });
+        else if (isScalar(keyNode) && isMergeKey(keyNode.value) && !mergeable(pair.value, document)) {
+          keyErrors.push({ code: "KV108", message: "a merge key (<<) takes a mapping, an alias of one, or a list of those", pos: at((pair.value as Node | null)?.range?.[0] ?? keyNode.range?.[0] ?? 0) });
+        }
+        // In a flow mapping `{ description: one, two }` the comma ends the value and `two` becomes a key.
+        const before = previous?.pair.value;
+        if (n.flow && pair.value === null && isScalar(keyNode) && keyNode.type === "PLAIN" && isScalar(before) && before.type === "PLAIN" && previous) {
+          const previousKey = isScalar(previous.pair.key) ? String(previous.pair.key.value) : "";
+          readings.flowSplits![child] = `${previousKey}: ${JSON.stringify(`${source(before)}, ${source(keyNode)}`)}`;
+        }
         if (pair.value) walk(pair.value, child);
         else if (keyNode?.range) positions[child] = at(keyNode.range[0]);
+        previous = { pair, pointer: child };
       }
     } else if (isSeq(n)) {
       n.items.forEach((item, i) => walk(item, `${pointer}/${i}`));
@@ -50,20 +79,21 @@ function parseWithPositions(text: string): Parsed {
   walk(document.contents, "");
   // yaml reports its own stack overflow on very deep nesting; said plainly here.
   const plain = (m: string) => (m.startsWith("Maximum call stack size exceeded") ? "the document nests too deeply" : m.split("\n")[0]);
-  const errors = document.errors.map((e) => ({ message: plain(e.message), pos: at(e.pos[0]) }));
-  if (errors.length) return { doc: undefined, positions, keyPositions, errors };
+  const errors: Parsed["errors"] = document.errors.map((e) => ({ message: plain(e.message), pos: at(e.pos[0]) }));
+  if (!errors.length) errors.push(...keyErrors);
+  if (errors.length) return { doc: undefined, positions, keyPositions, errors, readings };
   // Aliases are bounded here (see load-aliases.ts), so yaml's own count, which refuses a spec that
   // merely uses an anchor a hundred times, is switched off.
   const aliases = inspectAliases(document);
-  if (aliases.problem) return { doc: undefined, positions, keyPositions, errors: [{ code: "KV107", message: aliases.problem.message, pos: at(aliases.problem.offset) }] };
+  if (aliases.problem) return { doc: undefined, positions, keyPositions, errors: [{ code: "KV107", message: aliases.problem.message, pos: at(aliases.problem.offset) }], readings };
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: -1 });
   } catch (e) {
     // The checks above leave the yaml package nothing to refuse here; should it still, say so at the top.
-    return { doc: undefined, positions, keyPositions, errors: [{ message: `the document cannot be read as data: ${(e as Error).message}`, pos: at(0) }] };
+    return { doc: undefined, positions, keyPositions, errors: [{ message: `the document cannot be read as data: ${(e as Error).message}`, pos: at(0) }], readings };
   }
-  return { doc: aliases.any ? unshare(data) : data, positions, keyPositions, errors };
+  return { doc: aliases.any ? unshare(data) : data, positions, keyPositions, errors, readings };
 }
 
 const describe = (v: unknown) => (Array.isArray(v) ? "a list" : v === null ? "null" : typeof v === "string" ? "a string" : `a ${typeof v}`);
@@ -145,7 +175,7 @@ export function loadSource(source: SourceFile, diagnostics: Diagnostic[]): Loade
   const bytes = Buffer.byteLength(source.text);
   const tooLarge = bytes > READ_LIMITS.specBytes;
   const parsed: Parsed = tooLarge
-    ? { doc: undefined, positions: {}, keyPositions: {}, errors: [{ message: `the spec is ${bytes} bytes; the limit is ${sizeText(READ_LIMITS.specBytes)}`, pos: { line: 1, column: 1 } }] }
+    ? { doc: undefined, positions: {}, keyPositions: {}, readings: {}, errors: [{ message: `the spec is ${bytes} bytes; the limit is ${sizeText(READ_LIMITS.specBytes)}`, pos: { line: 1, column: 1 } }] }
     : parseWithPositions(source.text);
   const spec: LoadedSpec = {
     file: source.path,
@@ -155,6 +185,7 @@ export function loadSource(source: SourceFile, diagnostics: Diagnostic[]): Loade
     lines: tooLarge ? [] : source.text.split(/\r?\n/),
     includes: {},
     hash: sha256(source.text),
+    ...parsed.readings,
   };
   if (tooLarge) diagnostics.push(diag("KV103", parsed.errors[0].message, source.path, parsed.errors[0].pos, ""));
   else for (const e of parsed.errors) diagnostics.push(diag(e.code ?? "KV101", e.code ? e.message : `invalid YAML: ${e.message}`, source.path, e.pos, ""));

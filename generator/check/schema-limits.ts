@@ -124,6 +124,8 @@ function compileError(schema: Json): string | undefined {
   }
   try {
     ajv.compile(schema as object);
+    // Compiled only to be judged: ajv would otherwise keep every schema of a long run (watch mode).
+    ajv.removeSchema(schema as object);
     return undefined;
   } catch (e) {
     return (e as Error).message.replace(/^strict mode: /, "");

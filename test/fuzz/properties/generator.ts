@@ -62,7 +62,7 @@ const scalar: fc.Arbitrary<Json> = fc.oneof(
 
 /** Deeply nested arrays or objects, or a long string: the shapes that stress recursion and size. */
 const heavy: fc.Arbitrary<Json> = fc.oneof(
-  fc.integer({ min: 1, max: 1500 }).map((depth) => {
+  fc.integer({ min: 1, max: 600 }).map((depth) => {
     let v: Json = "leaf";
     for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { allOf: [v as Json] };
     return v;
@@ -97,7 +97,9 @@ function containers(doc: Json): (Json[] | { [k: string]: Json })[] {
   return out;
 }
 
-function apply(doc: Json, m: Mutation): void {
+function apply(doc: Json, mutation: Mutation): void {
+  // Values are fast-check's (and shared constants): each use gets its own copy.
+  const m = "value" in mutation ? { ...mutation, value: structuredClone(mutation.value) } : mutation;
   const all = containers(doc);
   const target = all[m.at % all.length];
   const keys = Array.isArray(target) ? target.map((_, i) => i) : Object.keys(target);
@@ -170,7 +172,14 @@ function asYaml(doc: Json): string {
 export function specText(c: SpecCase): string {
   const doc = structuredClone(BASES[c.base]);
   for (const m of c.mutations) apply(doc, m);
-  return damaged(c.json ? JSON.stringify(doc, null, 1) : asYaml(doc), c.damage);
+  let text: string;
+  try {
+    text = c.json ? JSON.stringify(doc, null, 1) : asYaml(doc);
+  } catch {
+    // Nested values stacked deeper than JSON.stringify goes: the text of such a document instead.
+    text = `server: ${"[".repeat(5000)}${"]".repeat(5000)}\n`;
+  }
+  return damaged(text, c.damage);
 }
 
 /** What is wrong with one outcome, or undefined when it is a build or a set of well-placed diagnostics. */
