@@ -10,6 +10,7 @@ import { checkSchemaLimits, type SchemaProblem } from "./schema-limits.js";
 import { at } from "./locate.js";
 import { checkDocumentKeys } from "./document-keys.js";
 import { checkTaskAndConfirm } from "./task-confirm.js";
+import { addHints } from "./hints.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
@@ -53,26 +54,45 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   out.push(...common.filter((d) => !reported.has(d.location.pointer) && !(d.code === "KV510" && under(d.location.pointer))));
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
+
 export function check(specs: LoadedSpec[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const servers = new Map<string, string>();
   for (const spec of specs) {
     if (spec.doc === undefined) continue;
-    out.push(...checkDocumentKeys(spec));
-    const shape = checkShape(spec);
-    out.push(...shape);
-    if (shape.length) continue; // rule tables assume the shape holds
-    const doc = spec.doc as { server: { name: string }; tools: RawTool[] };
-    const first = servers.get(doc.server.name);
-    if (first) out.push(at(spec, "KV404", `server name '${doc.server.name}' is already used by ${first}`, "/server/name"));
-    else servers.set(doc.server.name, spec.file);
-    const names = new Map<string, number>();
-    doc.tools.forEach((tool, i) => {
-      const name = String(tool.name);
-      if (names.has(name)) out.push(at(spec, "KV405", `tool name '${name}' is used twice (first at /tools/${names.get(name)})`, `/tools/${i}/name`));
-      else names.set(name, i);
-      checkTool(spec, tool, `/tools/${i}`, out);
-    });
+    const start = out.length;
+    checkSpec(spec, servers, out);
+    addHints(spec, out.slice(start));
   }
   return out;
+}
+
+function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnostic[]): void {
+  const keys = checkDocumentKeys(spec);
+  const shape = checkShape(spec);
+  out.push(...keys, ...shape);
+  // Every problem at once: the rule tables assume the shape holds, but only where it is broken.
+  // An unknown property or a long text breaks nothing (rules read only the keys they know), and
+  // a fault inside one tool leaves the other tools whole.
+  const broken = [...keys, ...shape].filter((d) => d.code !== "KV201" && d.code !== "KV208").map((d) => d.location.pointer);
+  const whole = (p: string) => !broken.some((b) => b === p || b.startsWith(`${p}/`) || p.startsWith(`${b}/`) || b === "");
+  const doc = spec.doc;
+  if (!isObject(doc)) return;
+  const server = doc.server;
+  if (isObject(server) && typeof server.name === "string" && whole("/server")) {
+    const first = servers.get(server.name);
+    if (first) out.push(at(spec, "KV404", `server name '${server.name}' is already used by ${first}`, "/server/name"));
+    else servers.set(server.name, spec.file);
+  }
+  if (!Array.isArray(doc.tools)) return;
+  const names = new Map<string, number>();
+  doc.tools.forEach((tool: unknown, i: number) => {
+    if (!isObject(tool)) return;
+    if (typeof tool.name === "string") {
+      if (names.has(tool.name)) out.push(at(spec, "KV405", `tool name '${tool.name}' is used twice (first at /tools/${names.get(tool.name)})`, `/tools/${i}/name`));
+      else names.set(tool.name, i);
+    }
+    if (whole(`/tools/${i}`)) checkTool(spec, tool as RawTool, `/tools/${i}`, out);
+  });
 }

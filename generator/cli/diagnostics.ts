@@ -16,6 +16,23 @@ export function formatDiagnostic(d: Diagnostic, lines?: string[]): string {
   return out.join("\n");
 }
 
+/** Past this many warnings, they are summarised by code instead of printed one by one. */
+export const WARNINGS_IN_FULL = 50;
+
+/** One line per code: how many, what the first one says and where. */
+function summariseWarnings(warnings: Diagnostic[]): string {
+  const byCode = new Map<string, Diagnostic[]>();
+  for (const w of warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), w]);
+  const width = Math.max(...[...byCode.values()].map((ds) => String(ds.length).length));
+  const lines = [...byCode.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([code, ds]) => {
+      const { file, line, column } = ds[0].location;
+      return `  ${code} ${String(ds.length).padStart(width)}  first: ${file}:${line}:${column}: ${ds[0].message}`;
+    });
+  return [`${warnings.length} warnings, summarised by code (more than ${WARNINGS_IN_FULL}; \`--strict\` shows each one, as an error):`, ...lines].join("\n");
+}
+
 /** Diagnostics sorted by file, line and column, so output is stable. */
 export function formatAll(diagnostics: Diagnostic[], sources: Map<string, string[]>): string {
   const sorted = [...diagnostics].sort(
@@ -26,7 +43,11 @@ export function formatAll(diagnostics: Diagnostic[], sources: Map<string, string
       (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
   const errors = sorted.filter((d) => d.severity === "error").length;
-  const warnings = sorted.length - errors;
-  const summary = `${errors} error${errors === 1 ? "" : "s"}${warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : ""}`;
-  return [...sorted.map((d) => formatDiagnostic(d, sources.get(d.location.file))), summary].join("\n\n") + "\n";
+  const warnings = sorted.filter((d) => d.severity !== "error");
+  const summary = `${errors} error${errors === 1 ? "" : "s"}${warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? "" : "s"}` : ""}`;
+  const summarise = warnings.length > WARNINGS_IN_FULL;
+  const shown = summarise ? sorted.filter((d) => d.severity === "error") : sorted;
+  const parts = shown.map((d) => formatDiagnostic(d, sources.get(d.location.file)));
+  if (summarise) parts.push(summariseWarnings(warnings));
+  return [...parts, summary].join("\n\n") + "\n";
 }

@@ -26,4 +26,11 @@ export interface LoadedSpec {
   includes: Record<string, string>;
   /** sha256 of the spec text. */
   hash: string;
+  /** Pointer -> source text of each unquoted value YAML read as a number, boolean or null (for hints). */
+  unquoted?: Record<string, string>;
+  /**
+   * Pointer of a key that a comma inside a flow mapping split off the value before it -> that value
+   * written whole and quoted, e.g. `description: "File to read, relative to the root."` (for hints).
+   */
+  flowSplits?: Record<string, string>;
 }

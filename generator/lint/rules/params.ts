@@ -18,7 +18,7 @@ export const paramRules: ToolRule[] = [
       const coverage = Math.round(((names.length - bare.length) / names.length) * 100);
       if (coverage >= MIN_COVERAGE) return;
       const where = t.raw.input !== undefined ? `${t.pointer}/input/properties/${bare[0]}` : `${t.pointer}/name`;
-      report(`${coverage}% of the input properties of '${t.name}' have a description (under ${MIN_COVERAGE}%): ${bare.join(", ")} lack one`, where, {
+      report(`${coverage}% of the input properties of '${t.name}' have a description (under ${MIN_COVERAGE}%): ${bare.join(", ")} ${bare.length === 1 ? "lacks" : "lack"} one`, where, {
         atKey: t.raw.input !== undefined,
         suggestion: t.raw.input !== undefined ? "describe each property: its meaning, format and an example" : "give an `input` schema whose properties have descriptions",
       });
