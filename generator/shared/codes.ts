@@ -29,7 +29,8 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV104", "an `@file` path is absolute or leads outside the spec's folder (links included)"),
       e("KV105", "an `@file` target is not a regular file, or is larger than 1 MiB", LIMITS_TEST),
       e("KV106", "an `@file` target holds no JSON Schema (an object or a boolean)"),
-      e("KV107", "YAML aliases expand past the limit, or refer to themselves"),
+      e("KV107", "YAML aliases expand past the limit, refer to themselves, or have no anchor"),
+      e("KV108", "a YAML key that is a list or a mapping, or a merge key (`<<`) on anything but a mapping"),
     ],
   },
   {

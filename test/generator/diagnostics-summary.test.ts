@@ -18,7 +18,7 @@ describe("diagnostics past 50 warnings", () => {
   });
 
   it("are printed one by one up to 50", () => {
-    const sources = readSources(["test/fixtures/bad-specs/54-every-problem-at-once.yaml"]);
+    const sources = readSources(["test/fixtures/bad-specs/93-every-problem-at-once.yaml"]);
     const { diagnostics } = checkSources(sources);
     const warning = { ...diagnostics[0], severity: "warning" as const };
     const text = formatAll(Array.from({ length: WARNINGS_IN_FULL }, () => warning), new Map());
