@@ -11,6 +11,10 @@ import fc from "fast-check";
 import { stringify } from "yaml";
 import { generate } from "../../../generator/pipeline.js";
 import type { Diagnostic } from "../../../generator/model/diagnostic.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FuzzFailure, type FuzzProperty } from "../property.js";
 
 /** A real folder (its schemas/ holds one valid schema), so @file references resolve against something. */
 export const SPEC_PATH = "test/fuzz/fixtures/spec.yaml";
@@ -200,10 +204,22 @@ export async function runSpec(text: string, outRoot: string): Promise<string | u
   return outcomeProblem(result);
 }
 
-/** The property: `outRoot` must not exist (check mode compares against it and writes nothing). */
-export function generatorProperty(outRoot: string) {
-  return fc.asyncProperty(specCase, async (c) => {
-    const problem = await runSpec(specText(c), outRoot);
-    if (problem) throw new Error(problem);
-  });
-}
+export const property: FuzzProperty<SpecCase, { outRoot: string }> = {
+  name: "spec documents through the generator",
+  seed: 20261201,
+  numRuns: 100,
+  testMs: 8000,
+  arbitrary: specCase,
+  // Check mode compares against this folder, which never exists: nothing is written.
+  setup: async () => ({ outRoot: join(mkdtempSync(join(tmpdir(), "kervan-fuzz-")), "never-written") }),
+  async check({ outRoot }, c) {
+    let problem: string | undefined;
+    try {
+      problem = await runSpec(specText(c), outRoot);
+    } catch (e) {
+      throw new FuzzFailure("internal", `the generator threw: ${(e as Error)?.stack ?? String(e)}`);
+    }
+    if (problem) throw new FuzzFailure("malformed", problem);
+  },
+  teardown: async () => {},
+};
