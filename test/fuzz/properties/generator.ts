@@ -221,5 +221,6 @@ export const property: FuzzProperty<SpecCase, { outRoot: string }> = {
     }
     if (problem) throw new FuzzFailure("malformed", problem);
   },
-  teardown: async () => {},
+  // The bundler's service process would otherwise outlive a run that ends between two builds.
+  teardown: async () => (await import("esbuild")).stop(),
 };
