@@ -2,6 +2,7 @@
 // field, annotations, kind facts, effects, server-wide capabilities and bundled packages. A change
 // is breaking when it can fail a client that worked before, or widens what the server can reach
 // (judged on effects alone, the same for every kind).
+import { posix } from "node:path";
 import type { Json } from "../../templates/runtime/types.js";
 import type { Effects, Manifest, ManifestTool } from "./types.js";
 import { capabilitiesOf } from "./capabilities.js";
@@ -22,12 +23,26 @@ function diffFacts(a: Record<string, Json>, b: Record<string, Json>, legacy: boo
   }
 }
 
+/** Whether the sandbox root `r` lies inside the root `o` (both as the spec writes them). */
+function insideRoot(r: string, o: string): boolean {
+  const [x, y] = [posix.normalize(r), posix.normalize(o)];
+  if (y === ".") return !posix.isAbsolute(x) && x !== ".." && !x.startsWith("../");
+  return x === y || x.startsWith(y.endsWith("/") ? y : y + "/");
+}
+
 /** The breaking-change rules on one tool's effects (commands, hosts and variables are judged server-wide). */
 function diffEffects(a: Effects, b: Effects, out: Change[]): void {
   const widened = (path: string, old: Json, now: Json, why: string) => out.push({ path: ["Effects", path], change: "changed", old, new: now, breaking: `widened capability: ${why}` });
   if (b.shell && !a.shell) widened("shell", false, true, "now runs a shell");
   if (b.network && !a.network) widened("network", false, true, "now reaches the network");
   if (b.filesystem && !a.filesystem) widened("filesystem", false, true, "now reaches the filesystem");
+  if (a.confined && !b.confined) widened("confined", a.confined, null, `the ${a.confined.by} sandbox is off`);
+  if (a.confined && b.confined) {
+    for (const key of ["visible", "writable"] as const) {
+      const added = b.confined[key].filter((r) => !a.confined![key].some((o) => insideRoot(r, o)));
+      if (added.length) widened(`confined.${key}`, a.confined[key], b.confined[key], `new ${key} sandbox root ${added.join(", ")}`);
+    }
+  }
   const roots = b.pathRoots.filter((r) => !a.pathRoots.includes(r));
   if (roots.length) widened("pathRoots", a.pathRoots, b.pathRoots, `new path root ${roots.join(", ")}`);
   const undenied = a.pathDenied.filter((d) => !b.pathDenied.includes(d));

@@ -21,7 +21,9 @@ function fact(render: ((key: string, v: Json) => string | undefined) | undefined
 /** What the tool reaches, the same lines for every kind. */
 function effectLines(e: Effects): string[] {
   const yes = (b: boolean) => (b ? "**yes**" : "no");
-  return [`- Runs a shell: ${yes(e.shell)}`, `- Network access: ${yes(e.network)}`, `- Filesystem access: ${yes(e.filesystem)}`];
+  const lines = [`- Runs a shell: ${yes(e.shell)}`, `- Network access: ${yes(e.network)}`, `- Filesystem access: ${yes(e.filesystem)}`];
+  if (e.confined) lines.push(`- Confined by the operating system (${e.confined.by}): sees ${e.confined.visible.map(code).join(", ")} and the system directories; writes ${e.confined.writable.length ? e.confined.writable.map(code).join(", ") + " and" : "only"} a private /tmp`);
+  return lines;
 }
 
 function fields(schema: Record<string, Json> | undefined): string {

@@ -10,9 +10,11 @@ export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
 export function specSchema(): Record<string, Json> {
   const kindProps: Record<string, Json> = {};
   const extraProps: Record<string, Json> = {};
+  const serverProps: Record<string, Json> = {};
   for (const kind of allKinds()) {
     kindProps[kind.key] = kind.schema;
     Object.assign(extraProps, kind.toolProperties ?? {});
+    Object.assign(serverProps, kind.serverProperties ?? {});
   }
   const bool = (description: string): Json => ({ type: "boolean", description });
   return {
@@ -34,6 +36,7 @@ export function specSchema(): Record<string, Json> {
           instructions: { type: "string", description: "Guidance for the model on using this server's tools." },
           maxOutputChars: { type: "integer", minimum: 100, description: "Default cap on a tool's text output (20000)." },
           http: httpSchema(),
+          ...serverProps,
           telemetry: { enum: ["otlp", "none"], description: "`otlp`: OpenTelemetry spans and the mcp.server.operation.duration metric over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (the SDK is bundled only then)." },
           tasks: {
             type: "object",

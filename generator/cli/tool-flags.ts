@@ -24,7 +24,7 @@ const LIST_FLAGS: Record<string, [string, string]> = {
   "--fs-deny-path": ["paths", "deny"],
   "--env-pass": ["env", "pass"],
 };
-const ONCE_FLAGS = ["--name", "--title", "--description", "--input-schema", "--cwd"];
+const ONCE_FLAGS = ["--name", "--title", "--description", "--input-schema", "--cwd", "--sandbox"];
 
 function positiveInt(flag: string, value: string): number {
   const zeroOk = flag === "--process-queue" || flag === "--process-progress-interval-ms";
@@ -77,6 +77,11 @@ export function parseToolBlocks(args: string[]): Tool[] {
       }
       if (flag === "--input-schema") tool.input = readSchema(value);
       else if (flag === "--cwd") tool.exec.cwd = value;
+      else if (flag === "--sandbox") {
+        // The OS sandbox is on by default; opting out is written out, as in a spec.
+        if (value !== "none" && value !== "bubblewrap") throw new UsageError(`--sandbox takes none or bubblewrap, got ${JSON.stringify(value)}`);
+        tool.exec.sandbox = value;
+      }
       else if (flag === "--name" || flag === "--title" || flag === "--description") tool[flag.slice(2)] = value;
       else if (flag === "--env-set") {
         const eq = value.indexOf("=");

@@ -64,6 +64,8 @@ export interface ToolKind<Config, Facts extends FactsShape> {
   schema: Record<string, Json>;
   /** Extra tool-level properties this kind accepts, e.g. http's `output`. */
   toolProperties?: Record<string, Record<string, Json>>;
+  /** Server-level properties this kind accepts: server-wide defaults for its tools (exec's `sandbox`). */
+  serverProperties?: Record<string, Record<string, Json>>;
   /** Whether the spec must give a description (builtins bring their own). */
   needsDescription: boolean;
   /** A built-in tool brings its own name, description, schemas and annotations (the lint skips its wording). */

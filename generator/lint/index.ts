@@ -13,9 +13,10 @@ import { paramRules } from "./rules/params.js";
 import { annotationRules } from "./rules/annotations.js";
 import { outputRules } from "./rules/output.js";
 import { serverRules } from "./rules/server.js";
+import { sandboxRules } from "./rules/sandbox.js";
 
 /** The rule table, in code order. */
-export const RULES: Rule[] = [...descriptionRules, ...paramRules, ...annotationRules, ...outputRules, ...serverRules];
+export const RULES: Rule[] = [...descriptionRules, ...paramRules, ...annotationRules, ...outputRules, ...sandboxRules, ...serverRules];
 
 function lintServer(spec: LoadedSpec, server: ServerIR): LintServer {
   const raw = (spec.doc as { tools: RawTool[] }).tools;

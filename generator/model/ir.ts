@@ -78,6 +78,11 @@ export interface Effects {
   changes?: string;
   /** Why it visibly changes nothing, as a phrase after "the tool", e.g. "only sends GET". */
   readsOnly?: string;
+  /**
+   * Set when the operating system confines the tool (exec under its sandbox): the roots it sees
+   * and may write, whatever its arguments. Absent: it reaches what the server's user reaches.
+   */
+  confined?: { by: string; visible: string[]; writable: string[] };
 }
 
 export interface ServerIR {

@@ -75,6 +75,8 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV322", "`required` names something that is not a property"),
       e("KV323", "a placeholder has no property in the input schema"),
       e("KV324", "a property is used by no argument template"),
+      e("KV325", "a sandbox setting (`visible`, `writable`, `network`, limits) on a tool whose sandbox is off"),
+      e("KV326", "a sandbox root that is the whole filesystem (`/`)"),
     ],
   },
   {
@@ -148,6 +150,7 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       w("KV609", "tool names follow one naming style"),
       w("KV610", "no two tools have near-identical names or descriptions"),
       w("KV611", "a server has a manageable number of tools"),
+      w("KV612", "a tool that runs local commands runs them under the OS sandbox (not `sandbox: none`)"),
     ],
   },
 ];

@@ -4926,7 +4926,17 @@ var config = {
   concurrency: 4,
   queue: 16,
   progressIntervalMs: 1e3,
-  paths: { fields: ["path"], allow: ["."], deny: [".git"] }
+  paths: { fields: ["path"], allow: ["."], deny: [] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
+  }
 };
 var tool = {
   name: "git_diff",
@@ -4972,10 +4982,16 @@ var config2 = {
   concurrency: 4,
   queue: 16,
   progressIntervalMs: 1e3,
-  paths: {
-    fields: ["path"],
-    allow: ["."],
-    deny: [".git", "node_modules"]
+  paths: { fields: ["path"], allow: ["."], deny: ["node_modules"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: ["."],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
   }
 };
 var tool2 = {
@@ -5022,7 +5038,17 @@ var config3 = {
   maxOutputBytes: 1048576,
   concurrency: 4,
   queue: 16,
-  progressIntervalMs: 1e3
+  progressIntervalMs: 1e3,
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
+  }
 };
 var tool3 = {
   name: "git_status",
@@ -5064,7 +5090,11 @@ var config4 = {
   fields: { path: "string" },
   env: {
     pass: ["HOME", "NODE_OPTIONS"],
-    set: { CI: "1", FORCE_COLOR: "0" }
+    set: {
+      CI: "1",
+      FORCE_COLOR: "0",
+      npm_config_cache: "/tmp/npm-cache"
+    }
   },
   timeoutMs: 3e5,
   killGraceMs: 5e3,
@@ -5072,10 +5102,16 @@ var config4 = {
   concurrency: 1,
   queue: 16,
   progressIntervalMs: 1e3,
-  paths: {
-    fields: ["path"],
-    allow: ["."],
-    deny: [".git", "node_modules"]
+  paths: { fields: ["path"], allow: ["."], deny: [".git"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: ["."],
+    network: false,
+    processes: 4096,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
   }
 };
 var tool4 = {
@@ -5118,14 +5154,28 @@ var config5 = {
   fields: {},
   env: {
     pass: ["HOME", "NODE_OPTIONS"],
-    set: { CI: "1", FORCE_COLOR: "0" }
+    set: {
+      CI: "1",
+      FORCE_COLOR: "0",
+      npm_config_cache: "/tmp/npm-cache"
+    }
   },
   timeoutMs: 9e5,
   killGraceMs: 5e3,
   maxOutputBytes: 2097152,
   concurrency: 1,
   queue: 16,
-  progressIntervalMs: 1e3
+  progressIntervalMs: 1e3,
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: ["."],
+    network: false,
+    processes: 4096,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
+  }
 };
 var tool5 = {
   name: "run_tests",
@@ -5172,7 +5222,17 @@ var config6 = {
   maxOutputBytes: 1048576,
   concurrency: 1,
   queue: 16,
-  progressIntervalMs: 1e3
+  progressIntervalMs: 1e3,
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
+  }
 };
 var tool6 = {
   name: "typecheck",

@@ -4372,7 +4372,17 @@ var config = {
   concurrency: 4,
   queue: 16,
   progressIntervalMs: 1e3,
-  paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
+  paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
+  }
 };
 var tool = {
   name: "list_files",
@@ -4418,7 +4428,17 @@ var config2 = {
   concurrency: 4,
   queue: 16,
   progressIntervalMs: 1e3,
-  paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
+  paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
+  }
 };
 var tool2 = {
   name: "read_file",
@@ -4473,7 +4493,17 @@ var config3 = {
   queue: 16,
   progressIntervalMs: 1e3,
   rateLimit: { calls: 60, windowMs: 6e4 },
-  paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] }
+  paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
+  okExitCodes: [0, 1],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600
+  }
 };
 var tool3 = {
   name: "search_text",

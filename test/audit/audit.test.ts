@@ -52,7 +52,19 @@ describe("audit facts", () => {
     expect(read.description).toMatch(/^Print the contents/);
     expect((read.inputSchema!.properties as Record<string, unknown>).path).toBeDefined();
     expect(audit("repo-explorer")).toContain('- Argument template (argv): `["cat","--","{path}"]`');
-    expect(audit("repo-explorer")).toContain("- Filesystem policy: path fields `path`; allowed roots `.`; denied `.env`, `.git`");
+    expect(audit("repo-explorer")).toContain("- Enforced by argument checks (path arguments): path fields `path`; allowed roots `.`; denied `.env`, `.git`");
+    // What the operating system enforces, apart from the argument checks: the whole process tree.
+    expect(read.facts!.sandbox).toEqual({
+      enforcedBy: "bubblewrap",
+      visible: ["."],
+      writable: [],
+      masked: [".env", ".git"],
+      network: false,
+      limits: { processes: 256, fileSizeBytes: 1073741824, cpuSeconds: 600 },
+    });
+    expect(read.effects).toMatchObject({ network: false, confined: { by: "bubblewrap", visible: ["."], writable: [] } });
+    expect(audit("repo-explorer")).toContain("- Enforced by the operating system (sandbox): bubblewrap, for the command and every descendant: visible read-only `.` plus /usr, /bin, /lib* and a few /etc files; writable a private /tmp; masked `.env`, `.git`; network off;");
+    expect(tool("repo-explorer", "search_text").facts!.okExitCodes).toEqual([0, 1]);
     expect(audit("repo-explorer")).toContain("| Not read-only | none |");
   });
 
@@ -64,6 +76,9 @@ describe("audit facts", () => {
     expect(audit("project-checks")).toContain("| Not read-only | `git_restore`, `run_test_file`, `run_tests` |");
     expect(audit("project-checks")).toContain("| Runs as tasks | `run_test_file`, `run_tests`, `typecheck` |");
     expect(audit("project-checks")).toContain("| Asks to confirm first | `git_restore` |");
+    // The test run writes in the tree; the sandbox is on for every tool.
+    expect(tests.facts!.sandbox).toMatchObject({ enforcedBy: "bubblewrap", writable: ["."], network: false, limits: { processes: 4096 } });
+    expect(tool("project-checks", "git_status").facts!.sandbox).toMatchObject({ enforcedBy: "bubblewrap", writable: [] });
   });
 
   it("github-issues: one host, the token as a secret, methods and path templates, bundled licenses", () => {

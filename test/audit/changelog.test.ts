@@ -43,6 +43,21 @@ describe("changelog", () => {
     expect(found.map((c) => c.breaking)).toContain("widened capability: now runs a shell");
   });
 
+  it("flags a widened sandbox as breaking: off, a new visible or writable root; a narrower one is not", () => {
+    const a = read("old.json");
+    tool(a.tools, "export_notes").effects!.confined = { by: "bubblewrap", visible: ["."], writable: [] };
+    const widen = (edit: (e: NonNullable<ManifestTool["effects"]>) => void) => {
+      const b = structuredClone(a);
+      edit(effects(b.tools, "export_notes"));
+      b.capabilities = capabilitiesOf(b.tools);
+      return breaking(a, b).map((c) => c.breaking);
+    };
+    expect(widen((e) => delete e.confined)).toContain("widened capability: the bubblewrap sandbox is off");
+    expect(widen((e) => (e.confined!.visible = [".", "../shared"]))).toContain("widened capability: new visible sandbox root ../shared");
+    expect(widen((e) => (e.confined!.writable = ["out"]))).toContain("widened capability: new writable sandbox root out");
+    expect(widen((e) => (e.confined!.visible = ["src"]))).toEqual([]);
+  });
+
   it("flags new network or filesystem reach as breaking", () => {
     const a = read("old.json");
     Object.assign(tool(a.tools, "export_notes").effects!, { network: false, filesystem: false });

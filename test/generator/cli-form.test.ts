@@ -2,7 +2,7 @@
 // startup error of the placeholder contract refused before anything is served.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -74,6 +74,7 @@ describe("CLI form startup errors", () => {
     ["missing --exec", [], /needs --exec/],
     ["bad integer flag", ["--process-timeout-ms", "soon", "--exec", "echo"], /requires a positive integer/],
     ["unknown flag", ["--frob", "x", "--exec", "echo"], /unknown tool option/],
+    ["bad --sandbox value", ["--sandbox", "off", "--exec", "echo"], /--sandbox takes none or bubblewrap, got "off"/],
   ];
   for (const [name, flags, expected] of cases) {
     it(name, () => {
@@ -83,6 +84,17 @@ describe("CLI form startup errors", () => {
       expect(r.stdout).toBe("");
     });
   }
+
+  it("runs under the OS sandbox by default; --sandbox none opts out, and the manifest says which", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kervan-cli-"));
+    const gen = (name: string, ...flags: string[]) => kervan("gen", "--out", dir, "--server-name", name, "--tool", "--name", "t", "--description", "Print the date. Use it to see the time.", ...flags, "--exec", "date");
+    expect(gen("boxed").status).toBe(0);
+    expect(gen("open", "--sandbox", "none").status).toBe(0);
+    const facts = (name: string) => JSON.parse(readFileSync(join(dir, name, "kervan.manifest.json"), "utf8")).tools[0].facts.sandbox;
+    expect(facts("boxed")).toMatchObject({ enforcedBy: "bubblewrap", visible: ["."], writable: [], network: false });
+    expect(facts("open")).toEqual({ enforcedBy: "none" });
+    expect(readFileSync(join(dir, "open", "AUDIT.md"), "utf8")).toContain("**none**: the command and its descendants reach whatever the server's user can");
+  });
 
   it("reads --input-schema @file and generates with `kervan gen`", () => {
     const dir = mkdtempSync(join(tmpdir(), "kervan-cli-"));

@@ -6,7 +6,7 @@ import type { ExecIRConfig } from "../../generator/kinds/exec/normalize.js";
 import type { ToolOf } from "../../generator/model/ir.js";
 
 function effects(argv: string[]) {
-  const config: ExecIRConfig = { argv: argv.map((a) => [a]), fields: {}, env: { pass: [], set: {} }, timeoutMs: 1, killGraceMs: 1, maxOutputBytes: 1, concurrency: 1, queue: 0, progressIntervalMs: 0 };
+  const config: ExecIRConfig = { argv: argv.map((a) => [a]), fields: {}, env: { pass: [], set: {} }, timeoutMs: 1, killGraceMs: 1, maxOutputBytes: 1, concurrency: 1, queue: 0, progressIntervalMs: 0, okExitCodes: [0], sandbox: { mode: "none" } };
   const tool: ToolOf<ExecIRConfig> = { name: "t", description: "", annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }, inputSchema: {}, maxOutputChars: 100, origin: { file: "", pointer: "" }, kind: "exec", config };
   return execKind.effects(tool);
 }

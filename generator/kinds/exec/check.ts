@@ -48,6 +48,7 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   }
   for (const p of problems) ctx.report(p.code, p.message, inputPointer + p.pointer, { atKey: p.atKey });
   if (fields && exec.paths) checkPathFields(argv, fields, exec.paths, ctx);
+  checkSandbox(exec as Record<string, Json>, ctx);
   if (exec.env?.set) {
     for (const name of Object.keys(exec.env.set)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) ctx.report("KV308", `'${name}' is not a valid environment variable name`, at(`/exec/env/set/${name}`), { atKey: true });
@@ -75,6 +76,29 @@ function checkPathFields(argv: ArgPart[][], fields: Record<string, string>, path
   for (const key of ["allow", "deny"] as const) {
     (paths[key] ?? []).forEach((p, i) => {
       if (p === "") ctx.report("KV307", `an empty path in '${key}'`, at(`/${key}/${i}`));
+    });
+  }
+}
+
+const SANDBOX_KEYS = ["visible", "writable", "network", "processes", "fileSizeBytes", "cpuSeconds"];
+
+/** The sandbox block: settings that mean nothing without it, and roots that would show everything. */
+function checkSandbox(exec: Record<string, Json>, ctx: RuleContext): void {
+  const at = (p: string) => `${ctx.pointer}/exec${p}`;
+  const serverMode = (ctx.spec.doc as { server?: { sandbox?: unknown } } | undefined)?.server?.sandbox;
+  const mode = exec.sandbox ?? (serverMode === "none" ? "none" : "bubblewrap");
+  if (mode === "none") {
+    for (const key of SANDBOX_KEYS.filter((k) => exec[k] !== undefined)) {
+      const where = exec.sandbox === "none" ? "this tool's `sandbox: none`" : "the server's `sandbox: none`";
+      ctx.report("KV325", `'${key}' is a sandbox setting, but ${where} turns the sandbox off: nothing would enforce it`, at(`/${key}`), { atKey: true, suggestion: "remove it, or run the tool under the sandbox (`sandbox: bubblewrap`)" });
+    }
+  }
+  for (const key of ["visible", "writable"] as const) {
+    const roots = Array.isArray(exec[key]) ? (exec[key] as Json[]) : [];
+    roots.forEach((r, i) => {
+      if (typeof r === "string" && /^\/+$/.test(r)) {
+        ctx.report("KV326", `the ${key} root '${r}' is the whole filesystem: the sandbox would confine nothing`, at(`/${key}/${i}`), { suggestion: "name the directories the command needs" });
+      }
     });
   }
 }

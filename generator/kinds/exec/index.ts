@@ -17,7 +17,20 @@ declare module "../../model/ir.js" {
   }
 }
 
+export type SandboxFacts =
+  | { enforcedBy: "none" }
+  | {
+      enforcedBy: "bubblewrap";
+      visible: string[];
+      writable: string[];
+      masked: string[];
+      network: boolean;
+      limits: { processes: number; fileSizeBytes: number; cpuSeconds: number };
+    };
+
 export type ExecFacts = {
+  sandbox: SandboxFacts;
+  okExitCodes: number[];
   command: string;
   argv: string[];
   cwd: string;
@@ -29,6 +42,21 @@ export type ExecFacts = {
 
 const argText = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p : `{${p.field}}`)).join("");
 const argTemplate = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p.replace(/[{}]/g, (b) => b + b) : `{${p.field}}`)).join("");
+/** What the operating system enforces, in the spec's own terms (roots relative to the tool's cwd). */
+export function sandboxFacts(c: ExecIRConfig): SandboxFacts {
+  const s = c.sandbox;
+  if (s.mode === "none") return { enforcedBy: "none" };
+  const writable = s.writable ?? [];
+  return {
+    enforcedBy: "bubblewrap",
+    visible: sortedUnique([c.cwd ?? ".", ...(c.paths?.allow ?? []), ...(s.visible ?? []), ...writable]),
+    writable,
+    masked: c.paths?.deny ?? [],
+    network: s.network === true,
+    limits: { processes: s.processes!, fileSizeBytes: s.fileSizeBytes!, cpuSeconds: s.cpuSeconds! },
+  };
+}
+
 // Read from the server's environment: PATH always (the runtime passes it on), plus env.pass.
 const envRead = (c: ExecIRConfig) => sortedUnique(["PATH", ...c.env.pass]);
 
@@ -45,21 +73,27 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     return placeholderNames(parsed.flatMap((r): ArgPart[][] => ("parts" in r ? [r.parts] : [])));
   },
   runtime: { dir: "templates/kinds/exec" },
+  serverProperties: {
+    sandbox: { enum: ["bubblewrap", "none"], description: "Default OS sandbox of the server's exec tools (bubblewrap when absent); a tool's own `exec.sandbox` wins." },
+  },
   check: checkExec,
   normalize: normalizeExec,
   emit: emitExec,
   effects({ config: c }) {
     const argv = c.argv.map(argText);
     const changes = mutation(argv);
+    const sandbox = sandboxFacts(c);
     return {
       commands: [argv[0]],
       hosts: [],
       env: envRead(c),
       secrets: [],
       shell: shellUse(argv) !== undefined,
-      // A local command outside any sandbox: it may read, write and connect wherever the server may.
+      // A local command reads and may write files; outside the sandbox wherever the server may, and
+      // it connects wherever the server may unless the sandbox keeps it off the network.
       filesystem: true,
-      network: true,
+      network: sandbox.enforcedBy === "none" || sandbox.network,
+      ...(sandbox.enforcedBy === "none" ? {} : { confined: { by: sandbox.enforcedBy, visible: sandbox.visible, writable: sandbox.writable } }),
       pathRoots: c.paths?.allow ?? [],
       pathDenied: c.paths?.deny ?? [],
       ...(changes ? { changes } : {}),
@@ -67,6 +101,8 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   },
   facts({ config: c }) {
     return {
+      sandbox: sandboxFacts(c),
+      okExitCodes: c.okExitCodes,
       command: c.argv[0].join(""),
       argv: c.argv.map(argTemplate),
       cwd: c.cwd ?? ".",
@@ -85,16 +121,32 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     };
   },
   factLabels: {
+    sandbox: "Enforced by the operating system (sandbox)",
+    okExitCodes: "Exit statuses that are results",
     command: "Command",
     argv: "Argument template (argv)",
     cwd: "Working directory",
-    paths: "Filesystem policy",
+    paths: "Enforced by argument checks (path arguments)",
     env: "Environment variables read",
     envSet: "Environment variables set",
     limits: "Limits",
   },
   renderFact(key, v) {
     if (key === "argv") return code(JSON.stringify(v));
+    if (key === "okExitCodes") return (v as number[]).map(String).join(", ");
+    if (key === "sandbox") {
+      const f = v as SandboxFacts;
+      if (f.enforcedBy === "none") return "**none**: the command and its descendants reach whatever the server's user can (`sandbox: none`)";
+      const l = f.limits;
+      return [
+        `bubblewrap, for the command and every descendant: visible read-only ${names(f.visible)} plus /usr, /bin, /lib* and a few /etc files`,
+        `writable ${f.writable.length ? names(f.writable) + " and " : ""}a private /tmp`,
+        `masked ${f.masked.length ? names(f.masked) : "none"}`,
+        `network ${f.network ? "**on**" : "off"}`,
+        `own PID namespace (descendants die with the call)`,
+        `limits: ${l.processes} processes, ${l.fileSizeBytes} bytes per file, ${l.cpuSeconds} CPU seconds per process`,
+      ].join("; ");
+    }
     if (key === "paths") {
       if (v === null) return "none (no argument is a path)";
       const p = v as Record<string, string[]>;

@@ -1,6 +1,7 @@
 // Exec tools in IR form: the parsed argv, the field types and every limit made explicit.
 import type { Json } from "../../../templates/runtime/types.js";
-import type { KindNormalized, RawTool } from "../types.js";
+import type { KindNormalized, RawTool, RuleContext } from "../types.js";
+import { SANDBOX_DEFAULTS, type SandboxConfig } from "../../../templates/kinds/exec/sandbox.js";
 import { inferInputSchema } from "./input-contract.js";
 import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
 import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldType } from "../../../templates/kinds/exec/config.js";
@@ -21,11 +22,29 @@ export interface ExecIRConfig {
   progressIntervalMs: number;
   rateLimit?: { calls: number; windowMs: number };
   paths?: { fields: string[]; allow: string[]; deny: string[] };
+  okExitCodes: number[];
+  /** Always explicit: the OS sandbox, or `none` written in the spec. */
+  sandbox: SandboxConfig;
+}
+
+/** The tool's sandbox with every default made explicit: its own `sandbox`, else the server's, else bubblewrap. */
+export function sandboxOf(exec: Record<string, any>, serverDefault: unknown): SandboxConfig {
+  const mode = exec.sandbox ?? (serverDefault === "none" ? "none" : "bubblewrap");
+  if (mode === "none") return { mode: "none" };
+  return {
+    mode: "bubblewrap",
+    visible: sorted(exec.visible),
+    writable: sorted(exec.writable),
+    network: exec.network === true,
+    processes: exec.processes ?? SANDBOX_DEFAULTS.processes,
+    fileSizeBytes: exec.fileSizeBytes ?? SANDBOX_DEFAULTS.fileSizeBytes,
+    cpuSeconds: exec.cpuSeconds ?? SANDBOX_DEFAULTS.cpuSeconds,
+  };
 }
 
 const sorted = (xs: string[] | undefined) => [...new Set(xs ?? [])].sort();
 
-export function normalizeExec(tool: RawTool): KindNormalized<ExecIRConfig> {
+export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<ExecIRConfig> {
   const exec = tool.exec as Record<string, any>;
   const argv = (exec.argv as string[]).map((a) => (parseArgTemplate(a) as { parts: ArgPart[] }).parts);
   const names = placeholderNames(argv.slice(1));
@@ -48,6 +67,8 @@ export function normalizeExec(tool: RawTool): KindNormalized<ExecIRConfig> {
     progressIntervalMs: exec.progressIntervalMs ?? EXEC_DEFAULTS.progressIntervalMs,
     ...(exec.rateLimit ? { rateLimit: { calls: exec.rateLimit.calls, windowMs: exec.rateLimit.windowMs } } : {}),
     ...(exec.paths ? { paths: { fields: sorted(exec.paths.fields), allow: exec.paths.allow?.length ? sorted(exec.paths.allow) : ["."], deny: sorted(exec.paths.deny) } } : {}),
+    okExitCodes: [...new Set<number>(exec.okExitCodes ?? [0])].sort((a, b) => a - b),
+    sandbox: sandboxOf(exec, (ctx.spec.doc as { server?: { sandbox?: unknown } } | undefined)?.server?.sandbox),
   };
   return {
     inputSchema,

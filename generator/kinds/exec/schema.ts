@@ -15,6 +15,23 @@ export const execSchema: Record<string, Json> = {
       items: { type: "string" },
       description: "The command, then its argument templates. `{field}` inserts an input field; `{{` and `}}` are literal braces.",
     },
+    okExitCodes: {
+      type: "array",
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: "integer", minimum: 0, maximum: 255 },
+      description: "Exit statuses that are normal results, not tool errors (default [0]; grep's 1 means no match).",
+    },
+    sandbox: {
+      enum: ["bubblewrap", "none"],
+      description: "The OS sandbox for the command and every descendant (default: the server's `sandbox`, else bubblewrap). `none` must be written out; the lint warns about it.",
+    },
+    visible: { type: "array", items: { type: "string", minLength: 1 }, description: "Read-only roots the sandbox shows besides the working directory and path allow roots." },
+    writable: { type: "array", items: { type: "string", minLength: 1 }, description: "Roots the sandboxed command may write (default: none; a private /tmp always)." },
+    network: { type: "boolean", description: "Whether the sandboxed command reaches the network (default false)." },
+    processes: { type: "integer", minimum: 8, maximum: 1000000, description: "Processes and threads a sandboxed call may run at once (default 256)." },
+    fileSizeBytes: positiveInt("Largest file a sandboxed call may write, in bytes (default 1 GiB)."),
+    cpuSeconds: positiveInt("CPU seconds each process of a sandboxed call may use (default 600)."),
     cwd: { type: "string", description: "Working directory; relative paths resolve against the server's working directory at startup." },
     env: {
       type: "object",

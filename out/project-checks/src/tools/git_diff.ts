@@ -29,7 +29,17 @@ export const config: ExecToolConfig = {
   concurrency: 4,
   queue: 16,
   progressIntervalMs: 1000,
-  paths: { fields: ["path"], allow: ["."], deny: [".git"] },
+  paths: { fields: ["path"], allow: ["."], deny: [] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+  },
 };
 
 /** git_diff: Show the uncommitted changes of one file or directory as a unified diff (git diff). Use it to review a change before running the tests. */

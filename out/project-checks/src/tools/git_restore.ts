@@ -22,10 +22,16 @@ export const config: ExecToolConfig = {
   concurrency: 4,
   queue: 16,
   progressIntervalMs: 1000,
-  paths: {
-    fields: ["path"],
-    allow: ["."],
-    deny: [".git", "node_modules"],
+  paths: { fields: ["path"], allow: ["."], deny: ["node_modules"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: ["."],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
   },
 };
 

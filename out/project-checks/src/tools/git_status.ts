@@ -22,6 +22,16 @@ export const config: ExecToolConfig = {
   concurrency: 4,
   queue: 16,
   progressIntervalMs: 1000,
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+  },
 };
 
 /** git_status: List the files changed, added or deleted in the working tree (git status --short --branch). Use it to see the extent of a change. */

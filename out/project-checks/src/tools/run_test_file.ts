@@ -24,7 +24,11 @@ export const config: ExecToolConfig = {
   fields: { path: "string" },
   env: {
     pass: ["HOME", "NODE_OPTIONS"],
-    set: { CI: "1", FORCE_COLOR: "0" },
+    set: {
+      CI: "1",
+      FORCE_COLOR: "0",
+      npm_config_cache: "/tmp/npm-cache",
+    },
   },
   timeoutMs: 300000,
   killGraceMs: 5000,
@@ -32,10 +36,16 @@ export const config: ExecToolConfig = {
   concurrency: 1,
   queue: 16,
   progressIntervalMs: 1000,
-  paths: {
-    fields: ["path"],
-    allow: ["."],
-    deny: [".git", "node_modules"],
+  paths: { fields: ["path"], allow: ["."], deny: [".git"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: ["."],
+    network: false,
+    processes: 4096,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
   },
 };
 

@@ -17,7 +17,11 @@ export const config: ExecToolConfig = {
   fields: {},
   env: {
     pass: ["HOME", "NODE_OPTIONS"],
-    set: { CI: "1", FORCE_COLOR: "0" },
+    set: {
+      CI: "1",
+      FORCE_COLOR: "0",
+      npm_config_cache: "/tmp/npm-cache",
+    },
   },
   timeoutMs: 900000,
   killGraceMs: 5000,
@@ -25,6 +29,16 @@ export const config: ExecToolConfig = {
   concurrency: 1,
   queue: 16,
   progressIntervalMs: 1000,
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: ["."],
+    network: false,
+    processes: 4096,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+  },
 };
 
 /** run_tests: Run the project's whole test suite (npm test) and report its exit code and output. Use it before declaring work done; it can take several minutes. */

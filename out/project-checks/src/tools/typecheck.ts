@@ -29,6 +29,16 @@ export const config: ExecToolConfig = {
   concurrency: 1,
   queue: 16,
   progressIntervalMs: 1000,
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+  },
 };
 
 /** typecheck: Type-check the project with the TypeScript compiler (tsc --noEmit) and list the errors with file, line and message. Use it after editing TypeScript. */

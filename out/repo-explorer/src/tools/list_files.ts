@@ -23,6 +23,16 @@ export const config: ExecToolConfig = {
   queue: 16,
   progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+  },
 };
 
 /** list_files: List the entries of one directory of the repository, one per line with type and size (ls -la). Use it to explore the tree before reading files. */

@@ -23,6 +23,16 @@ export const config: ExecToolConfig = {
   queue: 16,
   progressIntervalMs: 1000,
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+  },
 };
 
 /** read_file: Print the contents of one text file of the repository. Use list_files or search_text first to find the right path; large files are cut at the output limit. */

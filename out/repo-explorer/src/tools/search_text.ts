@@ -32,6 +32,16 @@ export const config: ExecToolConfig = {
   progressIntervalMs: 1000,
   rateLimit: { calls: 60, windowMs: 60000 },
   paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] },
+  okExitCodes: [0, 1],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+  },
 };
 
 /** search_text: Search the files under a directory for lines matching a regular expression (grep -rnE), printing file:line:text for each match. Use it to find definitions and usages. */
