@@ -1,8 +1,8 @@
 // bundle: the emitted sources (still in memory) plus the runtime templates -> one ESM file per
 // server that imports nothing but Node built-ins. Paths in the bundle are relative to the
-// package root, so the bytes do not depend on where the project is cloned.
-import { build, type Metafile, type Plugin } from "esbuild";
-import { readFileSync } from "node:fs";
+// package root, and installed packages always appear under node_modules/ (bundle-packages.ts), so
+// the bytes depend neither on where the project is cloned nor on where npm installed Kervan.
+import { build, type Plugin } from "esbuild";
 import { builtinModules } from "node:module";
 import { join, posix } from "node:path";
 import type { EmittedFile, BundleResult } from "./model/output.js";
@@ -10,6 +10,7 @@ import type { ServerPlan } from "./model/plan.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { runtimeModules } from "./kinds/index.js";
 import { header } from "./emit/header.js";
+import { bundledPackages, installedPackages } from "./bundle-packages.js";
 
 // Named like the checked-in folder so comments in the bundle point at the real emitted sources.
 const VIRTUAL_ROOT = join(PACKAGE_ROOT, "out");
@@ -37,20 +38,6 @@ function emittedFiles(files: EmittedFile[]): Plugin {
   };
 }
 
-function packagesOf(meta: Metafile): Record<string, string> {
-  const found: Record<string, string> = {};
-  for (const input of Object.keys(meta.inputs)) {
-    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (!m || found[m[1]]) continue;
-    try {
-      found[m[1]] = JSON.parse(readFileSync(join(PACKAGE_ROOT, "node_modules", m[1], "package.json"), "utf8")).version;
-    } catch {
-      found[m[1]] = "unknown";
-    }
-  }
-  return Object.fromEntries(Object.entries(found).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
 /** `@kervan/runtime` and each kind's runtime module (`@kervan/kinds/<key>`), resolved to their files. */
 function runtimeAliases(): Record<string, string> {
   return Object.fromEntries(Object.entries(runtimeModules()).map(([specifier, file]) => [specifier, join(PACKAGE_ROOT, file)]));
@@ -63,6 +50,7 @@ const CJS_REQUIRE = '\nimport { createRequire as __kervanCreateRequire } from "n
 
 export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {
   const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
+  const packages = installedPackages();
   const result = await build({
     entryPoints: [entry],
     absWorkingDir: PACKAGE_ROOT,
@@ -74,13 +62,17 @@ export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Prom
     outfile: join(VIRTUAL_ROOT, plan.dir, "server.mjs"),
     alias: runtimeAliases(),
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
-    plugins: [emittedFiles(files)],
+    plugins: [emittedFiles(files), packages.plugin],
     banner: { js: `${header(plan.server.origin.file)}\n` + (plan.server.tasks?.store === "redis" ? CJS_REQUIRE : "") },
     legalComments: "inline",
     metafile: true,
     logLevel: "silent",
     charset: "utf8",
+    // Fixed compiler options: no tsconfig.json is looked up, neither Kervan's (not shipped in the
+    // package) nor the project's, so the bundle is the same wherever Kervan is installed.
+    tsconfigRaw: {},
   });
-  const out = result.outputFiles[0];
-  return { server: plan.server.name, path: `${plan.dir}/server.mjs`, contents: out.text, packages: packagesOf(result.metafile) };
+  // Installed packages are the inputs under node_modules/ (Kervan's own files and the emitted sources are not).
+  const inputs = Object.keys(result.metafile.inputs).filter((i) => i.startsWith("node_modules/")).map((i) => packages.realPath(join(PACKAGE_ROOT, i)));
+  return { server: plan.server.name, path: `${plan.dir}/server.mjs`, contents: result.outputFiles[0].text, packages: bundledPackages(inputs) };
 }

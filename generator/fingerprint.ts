@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { createHash } from "node:crypto";
-import { PACKAGE_ROOT } from "./paths.js";
+import { installedPackageJson, PACKAGE_ROOT } from "./paths.js";
 import { allKinds } from "./kinds/index.js";
 
 // Packages that shape every server's output; each kind adds the packages its runtime bundles.
@@ -33,7 +33,7 @@ export function generatorFingerprint(): string {
   }
   for (const name of [...new Set([...PACKAGES, ...allKinds().flatMap((k) => k.runtime.packages ?? [])])]) {
     try {
-      hash.update(`${name}@${JSON.parse(readFileSync(join(PACKAGE_ROOT, "node_modules", name, "package.json"), "utf8")).version}\0`);
+      hash.update(`${name}@${JSON.parse(readFileSync(installedPackageJson(name) ?? "", "utf8")).version}\0`);
     } catch {
       hash.update(`${name}@missing\0`);
     }

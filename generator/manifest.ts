@@ -10,7 +10,6 @@ import { generatorFingerprint } from "./fingerprint.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { byCodeUnit } from "./shared/order.js";
 import { manifestTools, serverCapabilities } from "./audit/build.js";
-import { withLicenses } from "./audit/packages.js";
 import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
@@ -50,7 +49,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
     inputHash: inputHash(plan),
     capabilities: serverCapabilities(tools),
     tools,
-    bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: withLicenses(bundle.packages) },
+    bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
   };
   const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };
   const outputs: Record<string, string> = {};

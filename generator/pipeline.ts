@@ -26,6 +26,18 @@ export interface GenerateOptions {
   progress?: (server: string, ms: number, cached: boolean) => void;
   /** Called after each stage with its name (and server, for per-server stages) and time (`--verbose`). */
   stageTime?: (stage: string, ms: number) => void;
+  /** Called as each stage starts, for a progress display. */
+  stage?: (event: StageEvent) => void;
+}
+
+export interface StageEvent {
+  stage: "check" | "lint" | "emit" | "bundle" | "write";
+  /** The server being built (emit and bundle). */
+  server?: string;
+  /** Servers finished and in all; tools in all. */
+  done: number;
+  total: number;
+  tools: number;
 }
 
 export interface GenerateResult {
@@ -47,13 +59,15 @@ function stage<T>(name: string, timer: Timer, run: () => T): T {
 }
 
 /** Emits and bundles one server, or reuses the previous output when its input hash is unchanged. */
-export async function buildServer(p: ServerPlan, outRoot: string | undefined, timer?: Timer): Promise<{ files: EmittedFile[]; cached: boolean }> {
+export async function buildServer(p: ServerPlan, outRoot: string | undefined, timer?: Timer, onStage?: (stage: "emit" | "bundle") => void): Promise<{ files: EmittedFile[]; cached: boolean }> {
   const previous = outRoot ? stage(`cache ${p.dir}`, timer, () => reusable(outRoot, p)) : undefined;
   if (previous) return { files: previous, cached: true };
   // Loaded on first use: ts-morph, json-schema-to-typescript and esbuild cost half a second, and a
   // spec with errors never needs them.
   const [{ emitServer }, { bundleServer }, { buildManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
+  onStage?.("emit");
   const files = await stage(`emit ${p.dir}`, timer, () => emitServer(p));
+  onStage?.("bundle");
   const bundle = await stage(`bundle ${p.dir}`, timer, () => bundleServer(p, files));
   const manifestAndAudit = stage(`manifest + audit ${p.dir}`, timer, () => buildManifestAndAudit(p, files, bundle));
   return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
@@ -79,19 +93,23 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
       return { diagnostics: [], report, servers: names };
     }
   }
+  options.stage?.({ stage: "check", done: 0, total: sources.length, tools: 0 });
   const { diagnostics, specs } = checkSources(sources, timer);
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, servers: [] };
   const servers = stage("normalize", timer, () => normalize(specs, diagnostics));
+  const tools = servers.reduce((n, s) => n + s.tools.length, 0);
+  options.stage?.({ stage: "lint", done: 0, total: servers.length, tools });
   const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...stage("lint", timer, () => lint(specs, servers))];
   // --strict holds every warning, the check stage's too, to the bar of an error.
   if (options.strict && warnings.length) return { diagnostics: strictLint(warnings), servers: [] };
   const emitPlan = stage("plan", timer, () => plan(servers, { outRoot: options.outRoot }));
   const files: EmittedFile[] = [];
-  for (const p of emitPlan.servers) {
+  for (const [done, p] of emitPlan.servers.entries()) {
     const serverStarted = performance.now();
+    const onStage = (stage: "emit" | "bundle") => options.stage?.({ stage, server: p.server.name, done, total: emitPlan.servers.length, tools });
     let built: Awaited<ReturnType<typeof buildServer>>;
     try {
-      built = await buildServer(p, options.check ? undefined : options.outRoot, timer);
+      built = await buildServer(p, options.check ? undefined : options.outRoot, timer, onStage);
     } catch (e) {
       const spec = e instanceof SpecRefused ? specs.find((s) => s.file === e.file) : undefined;
       if (!spec) throw e;
@@ -102,6 +120,7 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
     options.progress?.(p.server.name, performance.now() - serverStarted, built.cached);
   }
   const names = emitPlan.servers.map((p) => p.dir);
+  options.stage?.({ stage: "write", done: names.length, total: names.length, tools });
   const report = stage("write", timer, () => write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers }));
   return { diagnostics: warnings, report, servers: names };
 }

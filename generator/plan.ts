@@ -3,7 +3,7 @@ import type { ServerIR } from "./model/ir.js";
 import type { EmitPlan, ServerPlan, ToolPlan } from "./model/plan.js";
 import { join, relative, resolve, sep } from "node:path";
 import { ident, typeName } from "./shared/codegen.js";
-import { PACKAGE_ROOT } from "./paths.js";
+import { PROJECT_ROOT } from "./paths.js";
 
 function unique(base: string, taken: Set<string>): string {
   let name = base;
@@ -34,7 +34,7 @@ export function planServer(server: ServerIR, options: PlanOptions): ServerPlan {
       ...(tool.outputSchema ? { validateOutput: `validate_${stem}_output` } : {}),
     };
   });
-  const packageRoot = relative(join(resolve(options.outRoot), server.name), PACKAGE_ROOT).split(sep).join("/") || ".";
+  const packageRoot = relative(join(resolve(options.outRoot), server.name), PROJECT_ROOT).split(sep).join("/") || ".";
   return { server, dir: server.name, packageRoot, tools };
 }
 

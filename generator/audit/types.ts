@@ -50,10 +50,8 @@ export interface TasksFacts {
   pollIntervalMs: number;
 }
 
-export interface BundledPackage {
-  version: string;
-  license: string;
-}
+import type { BundledPackage } from "../model/output.js";
+export type { BundledPackage };
 
 export interface Manifest {
   generator: { name: string; version: string };

@@ -20,7 +20,7 @@ export function specSchema(): Record<string, Json> {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "Kervan spec",
-    description: "One MCP server: its identity and its tools. `npm run gen` turns it into out/<server>/server.mjs.",
+    description: "One MCP server: its identity and its tools. `kervan gen` turns it into out/<server>/server.mjs.",
     type: "object",
     additionalProperties: false,
     required: ["server", "tools"],

@@ -9,6 +9,7 @@ import { changelog } from "../audit/changelog.js";
 import { renderChangelog } from "../audit/changelog-render.js";
 import type { Manifest } from "../audit/types.js";
 import { UsageError } from "./sources.js";
+import type { Command } from "./command.js";
 
 type Options = Map<string, string | true>;
 
@@ -28,7 +29,7 @@ function parseManifest(text: string, from: string): Manifest {
 }
 
 /** Prints AUDIT.md of one server, or of every server under the output folder. */
-export function auditCommand(positional: string[], options: Options): number {
+function audit(positional: string[], options: Options): number {
   const outDir = (options.get("--out") as string) ?? "out";
   if (positional.length > 1) throw new UsageError("audit takes at most one server name");
   const names = positional.length ? positional : servers(outDir);
@@ -64,7 +65,7 @@ function load(ref: string, server: string | undefined, outDir: string): Manifest
 }
 
 /** Exit 0: no breaking change; 1: breaking changes; usage errors throw (exit 2). */
-export function changelogCommand(positional: string[], options: Options): number {
+function changelogOf(positional: string[], options: Options): number {
   if (positional.length !== 2) throw new UsageError("changelog takes two arguments: OLD NEW (manifest files, server folders or git revisions)");
   const outDir = (options.get("--out") as string) ?? "out";
   const server = options.get("--server") as string | undefined;
@@ -74,3 +75,26 @@ export function changelogCommand(positional: string[], options: Options): number
   process.stdout.write(renderChangelog(log));
   return log.changes.some((c) => c.breaking) ? 1 : 0;
 }
+
+export const auditCommand: Command = {
+  name: "audit",
+  summary: "print AUDIT.md of a generated server (or of every server)",
+  usage: ["audit [SERVER] [--out DIR]"],
+  options: [{ flag: "--out DIR", help: "output folder the servers were generated into (default: out)" }],
+  examples: ["kervan audit weather"],
+  run: (p) => audit(p.positional, p.options),
+};
+
+export const changelogCommand: Command = {
+  name: "changelog",
+  summary: "compare two versions of a server; exit 1 when a change is breaking",
+  usage: ["changelog OLD NEW [--server NAME] [--out DIR]"],
+  details: `OLD and NEW are kervan.manifest.json files, server folders, or git revisions of the output
+folder (then --server names the server). Exit 0: no breaking change; 1: breaking changes.`,
+  options: [
+    { flag: "--server NAME", help: "the server to compare when OLD or NEW is a git revision" },
+    { flag: "--out DIR", help: "output folder inside the repository (default: out)" },
+  ],
+  examples: ["kervan changelog origin/main HEAD --server weather", "kervan changelog old/weather out/weather"],
+  run: (p) => changelogOf(p.positional, p.options),
+};

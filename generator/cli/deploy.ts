@@ -9,10 +9,10 @@ import { kubernetesYaml } from "../deploy/kubernetes.js";
 import { nginxConf } from "../deploy/nginx.js";
 import type { DeployInput } from "../deploy/types.js";
 import { UsageError } from "./sources.js";
+import type { Command } from "./command.js";
 
 type Options = Map<string, string | true>;
 
-export const DEPLOY_OPTIONS = ["--target", "--dest", "--replicas", "--port", "--drain-ms", "--drain-grace-ms", "--image", "--upstreams", "--listen"];
 
 function intOption(options: Options, name: string, fallback: number, min: number): number {
   const raw = options.get(name);
@@ -43,7 +43,7 @@ function inputFor(server: string, m: Manifest, options: Options): DeployInput {
   };
 }
 
-export function deployCommand(positional: string[], options: Options): number {
+function deploy(positional: string[], options: Options): number {
   if (positional.length !== 1) throw new UsageError("deploy takes one server name");
   const [server] = positional;
   const target = options.get("--target");
@@ -61,3 +61,24 @@ export function deployCommand(positional: string[], options: Options): number {
   process.stdout.write(`kervan: wrote ${join(dest, file)}\n`);
   return 0;
 }
+
+export const deployCommand: Command = {
+  name: "deploy",
+  summary: "write deployment artifacts: a Dockerfile, Kubernetes manifests or an nginx upstream",
+  usage: ["deploy SERVER --target docker|kubernetes|nginx [--out DIR] [--dest DIR] [--replicas N] [--port P] [--drain-ms MS] [--drain-grace-ms MS] [--image NAME] [--upstreams HOST:PORT,...] [--listen ADDR]"],
+  details: "Writes DEST (default deploy/SERVER)/Dockerfile, kubernetes.yaml or nginx.conf from the server's manifest: the variables\nits tools read, its secrets as secret references, the spec's auth. See docs/deploy.md.",
+  options: [
+    { flag: "--target NAME", help: "docker, kubernetes or nginx" },
+    { flag: "--out DIR", help: "output folder the server was generated into (default: out)" },
+    { flag: "--dest DIR", help: "where to write the artifact (default: deploy/SERVER)" },
+    { flag: "--replicas N", help: "replicas (default: 3)" },
+    { flag: "--port P", help: "the port each replica serves HTTP on (default: 8080)" },
+    { flag: "--drain-ms MS", help: "how long a replica drains on SIGTERM (default: 10000)" },
+    { flag: "--drain-grace-ms MS", help: "extra grace on top of the drain (default: 5000)" },
+    { flag: "--image NAME", help: "container image (default: SERVER:VERSION)" },
+    { flag: "--upstreams HOST:PORT,...", help: "nginx: the replicas' addresses" },
+    { flag: "--listen ADDR", help: "nginx: the address to listen on (default: 8080)" },
+  ],
+  examples: ["kervan deploy repo-explorer --target kubernetes --replicas 2"],
+  run: (p) => deploy(p.positional, p.options),
+};

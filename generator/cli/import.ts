@@ -7,11 +7,12 @@ import { importOpenApi, ImportError } from "../import/importer.js";
 import { reimportChangelog } from "../import/reimport.js";
 import { PROFILES, type Profile } from "../import/names.js";
 import { UsageError } from "./sources.js";
+import type { Command } from "./command.js";
 
 type Options = Map<string, string | true>;
 const list = (v: string | true | undefined) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
 
-export async function importCommand(positional: string[], options: Options): Promise<number> {
+async function importSpec(positional: string[], options: Options): Promise<number> {
   if (positional.length !== 1) throw new UsageError("import takes one API description file (OpenAPI 3.0/3.1 or Swagger 2.0, YAML or JSON)");
   const profile = (options.get("--profile") ?? "generic") as Profile;
   if (!(profile in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
@@ -66,3 +67,23 @@ export async function importCommand(positional: string[], options: Options): Pro
   process.stderr.write(report.join("\n") + "\n");
   return 0;
 }
+
+export const importCommand: Command = {
+  name: "import",
+  summary: "write a spec from an OpenAPI 3.0/3.1 or Swagger 2.0 description (nothing fetched)",
+  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--accept]"],
+  details: "On an existing --out, prints the changelog and exits 1 when the re-import breaks clients, unless --accept.",
+  options: [
+    { flag: "--name SERVER", help: "the server's name (default: from the description's title)" },
+    { flag: "--out SPECFILE", help: "the spec to write (default: specs/SERVER.yaml)" },
+    { flag: "--include-tags T,...", help: "only operations with one of these tags" },
+    { flag: "--include-ops ID,...", help: "only these operationIds" },
+    { flag: "--exclude-ops ID,...", help: "leave these operationIds out" },
+    { flag: "--profile NAME", help: "tool-name rules of a client: generic, claude, openai, vscode or cursor" },
+    { flag: "--max-tools N", help: "refuse a description with more operations than N" },
+    { flag: "--include-deprecated", help: "keep deprecated operations" },
+    { flag: "--accept", help: "write a re-import even when it breaks clients" },
+  ],
+  examples: ["kervan import petstore.yaml --name petstore --include-tags pets"],
+  run: (p) => importSpec(p.positional, p.options),
+};

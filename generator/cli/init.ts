@@ -5,10 +5,11 @@ import { join, relative } from "node:path";
 import { SERVER_NAME_PATTERN } from "../check/spec-schema.js";
 import { PACKAGE_ROOT } from "../paths.js";
 import { UsageError } from "./sources.js";
+import type { Command } from "./command.js";
 
 export function starterSpec(name: string, schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
-# A starter spec: keep the tools you need, then run \`npx kervan gen\` (or \`npm run gen\`).
+# A starter spec: keep the tools you need, then run \`npx kervan gen\`.
 server:
   name: ${name}
   version: 0.1.0
@@ -70,7 +71,7 @@ tools:
 `;
 }
 
-export function initCommand(positional: string[], options: Map<string, string | true>): number {
+function init(positional: string[], options: Map<string, string | true>): number {
   const name = positional[0] ?? "my-server";
   if (!new RegExp(SERVER_NAME_PATTERN).test(name)) throw new UsageError(`server name ${JSON.stringify(name)} must match ${SERVER_NAME_PATTERN}`);
   const dir = typeof options.get("--dir") === "string" ? (options.get("--dir") as string) : "specs";
@@ -82,3 +83,13 @@ export function initCommand(positional: string[], options: Map<string, string | 
   process.stderr.write(`kervan: wrote ${file}\nnext: edit it, then \`kervan gen ${file}\` and \`node out/${name}/server.mjs\`\n`);
   return 0;
 }
+
+export const initCommand: Command = {
+  name: "init",
+  summary: "write a starter spec (specs/NAME.yaml) that builds cleanly under --strict",
+  usage: ["init [NAME] [--dir DIR]"],
+  details: "The spec has one tool of each kind (exec, http, validate_json) to adapt or delete, and the\nline that points editors at kervan.schema.json.",
+  options: [{ flag: "--dir DIR", help: "folder for the spec (default: specs)" }],
+  examples: ["kervan init weather && kervan gen specs/weather.yaml"],
+  run: (p) => init(p.positional, p.options),
+};

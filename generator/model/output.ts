@@ -14,11 +14,17 @@ export interface WriteReport {
   differing: string[];
 }
 
+/** A package inside a bundle, as its own package.json describes it. */
+export interface BundledPackage {
+  version: string;
+  license: string;
+}
+
 export interface BundleResult {
   server: string;
   /** Relative to the output root. */
   path: string;
   contents: string;
-  /** Packages that ended up in the bundle: name -> version. */
-  packages: Record<string, string>;
+  /** Packages that ended up in the bundle, from its metafile: name -> version and license. */
+  packages: Record<string, BundledPackage>;
 }

@@ -19,7 +19,7 @@ export interface ServerPlan {
   server: ServerIR;
   /** Folder of the server relative to the output root: the server name. */
   dir: string;
-  /** The package root (where the runtime lives) relative to the server's folder, with forward slashes. */
+  /** The project root (whose node_modules holds Kervan, or this repository) relative to the server's folder, with forward slashes. */
   packageRoot: string;
   tools: ToolPlan[];
 }

@@ -11,6 +11,8 @@ export interface CliOptions {
   /** Browser origins (scheme://host[:port]) allowed to call the HTTP endpoint; none by default. */
   allowedOrigins: string[];
   limits: Limits;
+  /** Working directory to change to before anything else (for clients that cannot set one). */
+  cwd?: string;
   help: boolean;
   version: boolean;
   serving: ServingOptions;
@@ -76,6 +78,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case "--max-connections":
         opts.limits.maxConnections = parseCount(name, value());
         break;
+      case "--cwd":
+        opts.cwd = value();
+        break;
       case "-h":
       case "--help":
         opts.help = true;
@@ -95,10 +100,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 
 export function usage(name: string): string {
   return [
-    `usage: ${name} [--http PORT] [--host HOST] [--allowed-hosts NAME,...] [--allowed-origins ORIGIN,...]`,
+    `usage: ${name} [--cwd DIR] [--http PORT] [--host HOST] [--allowed-hosts NAME,...] [--allowed-origins ORIGIN,...]`,
     `       ${" ".repeat(name.length)} [--headers-timeout SECONDS] [--request-timeout SECONDS] [--max-connections N]`,
     "",
     "Serves MCP (2026-07-28 and 2025-11-25) over stdio, newline-delimited JSON-RPC, by default.",
+    "  --cwd DIR              working directory of the server and its tools (default: where it is started)",
     `  --http PORT            serve Streamable HTTP at http://HOST:PORT/mcp instead (PORT 0 picks a free port)`,
     `  --host HOST            address to bind with --http (default ${DEFAULT_HOST})`,
     "  --allowed-hosts LIST   extra Host names to accept besides localhost (DNS-rebinding protection)",

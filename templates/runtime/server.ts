@@ -17,8 +17,17 @@ function fail(def: ServerDef, err: unknown): never {
   process.exit(1);
 }
 
+function changeDir(dir: string): void {
+  try {
+    process.chdir(dir);
+  } catch (err) {
+    throw new StartupError(`--cwd ${dir}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : (err as Error).message}`);
+  }
+}
+
 async function main(def: ServerDef, opts: CliOptions): Promise<void> {
   try {
+    if (opts.cwd !== undefined) changeDir(opts.cwd);
     await def.startup?.();
   } catch (err) {
     fail(def, err);
@@ -38,7 +47,12 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
       fail(def, err);
     }
   }
-  if (!opts.http) return startStdio(core);
+  if (!opts.http) {
+    startStdio(core);
+    // One line on stderr, so a person who started the server by hand sees it is up, not hung.
+    log(`ready on stdio (${def.tools.length} tool${def.tools.length === 1 ? "" : "s"}); waiting for a client`);
+    return;
+  }
   const { startHttp } = await import("./http.js");
   const { createAuthGate } = await import("./auth/gate.js");
   const { configureRequestLog } = await import("./request-log.js");

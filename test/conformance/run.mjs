@@ -42,13 +42,16 @@ function startServer(bundle, upstream) {
   });
 }
 
-/** The runner needs Node 22 (fs.globSync); the `node` devDependency provides it without touching the system Node. */
-const node22 = join(root, "node_modules/.bin/node");
-const runner = join(root, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+/**
+ * The official runner needs Node 22 (fs.globSync) while Kervan runs on Node 20, so neither is a
+ * dependency of the project: npx brings both, pinned, into its own cache on first use (the `node`
+ * package puts a Node 22 binary first on the PATH it runs the runner's `#!/usr/bin/env node` with).
+ */
+const RUNNER = ["-y", "-p", "node@22.23.3", "-p", "@modelcontextprotocol/conformance@0.2.0-alpha.12", "conformance"];
 
 /** Extension scenarios are outside every revision's requirement set; the tasks extension's are run by name. */
 function taskScenarios() {
-  const listed = spawnSync(node22, [runner, "list", "--server"], { encoding: "utf8" });
+  const listed = spawnSync("npx", [...RUNNER, "list", "--server"], { encoding: "utf8", cwd: work });
   const names = [...listed.stdout.matchAll(/^\s+- (tasks-\S+) \[extension\]$/gm)].map((m) => m[1]);
   if (names.length === 0) throw new Error(`the conformance runner lists no tasks-* extension scenarios:\n${listed.stdout}${listed.stderr}`);
   return names;
@@ -58,9 +61,9 @@ function runSuite(url, revision, scenario) {
   const dir = join(work, scenario ?? revision);
   rmSync(dir, { recursive: true, force: true }); // -o DIR holds this run's results only
   const select = scenario ? ["--scenario", scenario] : ["--requirements", revision];
-  const args = [runner, "server", "--url", url, ...select, "--expected-failures", join(here, "expected-failures.yaml"), "-o", dir];
+  const args = [...RUNNER, "server", "--url", url, ...select, "--expected-failures", join(here, "expected-failures.yaml"), "-o", dir];
   return new Promise((resolve) => {
-    const child = spawn(node22, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "pipe"], cwd: work });
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => (out += c));

@@ -1,0 +1,110 @@
+// `kervan gen`: specs (or --tool blocks) to generated servers; --check proves the checked-in
+// output, --watch rebuilds on every change of a spec or a schema it includes.
+import { resolve } from "node:path";
+import { generate, type GenerateResult } from "../pipeline.js";
+import type { SourceFile } from "../model/spec.js";
+import { formatAll } from "./diagnostics.js";
+import { readSources, UsageError } from "./sources.js";
+import { toolFlagsSource } from "./tool-flags.js";
+import { stringOption, type Command, type Parsed } from "./command.js";
+import { Progress } from "./progress.js";
+
+export const TOOL_OPTIONS = `Tool options (CLI form, per --tool block):
+  --name NAME  --title TEXT  --description TEXT  --input-schema JSON|@FILE  --cwd DIR
+  --fs-path-field FIELD  --fs-root DIR  --fs-deny-path PATH        (repeatable)
+  --env-pass NAME  --env-set NAME=VALUE                             (repeatable)
+  --process-timeout-ms MS  --process-kill-grace-ms MS  --process-output-limit-bytes N
+  --process-max-concurrency N  --process-queue N  --process-rate-limit-count N  --process-rate-limit-window-ms MS
+  --process-progress-interval-ms MS
+  --exec CMD [ARG ...]   argv until the next exact --tool; {field} inserts an input value`;
+
+export function sourcesFrom(p: Parsed, defaultSpecs: string[]): SourceFile[] {
+  if (p.toolArgs.length) {
+    if (p.positional.length) throw new UsageError("give either spec files or --tool blocks, not both");
+    const name = stringOption(p, "--server-name") ?? "kervan-cli";
+    const version = stringOption(p, "--server-version") ?? "0.1.0";
+    return [toolFlagsSource(p.toolArgs, { name, version })];
+  }
+  return readSources(p.positional.length ? p.positional : defaultSpecs);
+}
+
+export function printDiagnostics(result: GenerateResult, sources: SourceFile[]): void {
+  if (!result.diagnostics.length) return;
+  const lines = new Map(sources.map((s) => [s.path, s.text.split(/\r?\n/)]));
+  process.stderr.write(formatAll(result.diagnostics, lines));
+}
+
+/** The command line to run again without --check, as the user typed it (quoted where needed). */
+function rerun(p: Parsed): string {
+  const args = process.argv.slice(3).filter((a) => a !== "--check");
+  return ["kervan", "gen", ...args].map((a) => (/^[\w./@:=+-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+}
+
+/** One build: diagnostics and the summary line on stderr; exit code 0 or 1. */
+export async function genOnce(p: Parsed): Promise<{ code: number; result?: GenerateResult }> {
+  const sources = sourcesFrom(p, ["specs"]);
+  const check = p.options.has("--check");
+  const progress = new Progress(process.stderr);
+  let result: GenerateResult;
+  try {
+    result = await generate(sources, {
+      outRoot: resolve(stringOption(p, "--out") ?? "out"),
+      check,
+      strict: p.options.has("--strict"),
+      // Whole-folder runs own the output root; a run over some specs never deletes other servers.
+      pruneServers: !p.toolArgs.length && p.positional.length === 0,
+      progress: (server, ms, cached) => progress.line(`kervan: ${server} ${cached ? "unchanged" : "generated"} in ${Math.round(ms)} ms`),
+      stage: (event) => progress.stage(event),
+      ...(p.options.has("--verbose") ? { stageTime: (stage: string, ms: number) => progress.line(`kervan: stage ${stage} ${ms.toFixed(1)} ms`) } : {}),
+    });
+  } finally {
+    progress.end();
+  }
+  printDiagnostics(result, sources);
+  const r = result.report;
+  if (!r) return { code: 1, result };
+  if (check) {
+    if (r.differing.length) {
+      process.stderr.write(`kervan: generated output differs from what is checked in:\n${r.differing.map((f) => `  ${f}`).join("\n")}\nrun \`${rerun(p)}\` and commit the result\n`);
+      return { code: 1, result };
+    }
+    process.stderr.write(`kervan: ${r.unchanged.length} files up to date, no drift\n`);
+    return { code: 0, result };
+  }
+  process.stderr.write(`kervan: ${r.written.length} written, ${r.unchanged.length} unchanged, ${r.deleted.length} deleted\n`);
+  return { code: 0, result };
+}
+
+export const genCommand: Command = {
+  name: "gen",
+  summary: "generate servers from specs (or from --tool blocks) into out/",
+  usage: [
+    "gen [SPEC|DIR ...] [--out DIR] [--check] [--strict] [--verbose] [--watch]",
+    "gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]",
+  ],
+  details: `Reads every .yaml/.yml/.json spec directly in each DIR (default: specs) and writes
+out/<server>/server.mjs with its sources, kervan.manifest.json and AUDIT.md. An unchanged spec
+costs nothing. Any error stops the build and nothing is written.
+
+${TOOL_OPTIONS}`,
+  options: [
+    { flag: "--out DIR", help: "output folder (default: out)" },
+    { flag: "--check", help: "write nothing; exit 1 and list the files that differ from a fresh build" },
+    { flag: "--strict", help: "treat every warning (the lint included) as an error" },
+    { flag: "--verbose", help: "print each stage's name and time" },
+    { flag: "--watch", help: "build, then rebuild on every change of a spec or a schema file it includes" },
+    { flag: "--server-name NAME", help: "CLI form: the server's name (default: kervan-cli)" },
+    { flag: "--server-version V", help: "CLI form: the server's version (default: 0.1.0)" },
+  ],
+  examples: ["kervan gen", "kervan gen specs/weather.yaml --out out --check --strict", "kervan gen --out out --tool --name uptime --description 'How long the machine has been up.' --exec uptime"],
+  toolBlocks: true,
+  async run(p) {
+    if (p.options.has("--watch")) {
+      if (p.options.has("--check")) throw new UsageError("--watch and --check do not go together");
+      if (p.toolArgs.length) throw new UsageError("--watch rebuilds spec files; it does not take --tool blocks");
+      const { watch } = await import("./watch.js");
+      return watch(p);
+    }
+    return (await genOnce(p)).code;
+  },
+};
