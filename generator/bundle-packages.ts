@@ -35,7 +35,8 @@ export function installedPackages(): { plugin: Plugin; realPath: (path: string) 
         if (!importer && /^(\.\.?\/|\/)/.test(args.path)) return undefined;
         const resolveDir = importer ? dirname(importer) : args.resolveDir;
         const r = await b.resolve(args.path, { kind: args.kind, resolveDir, importer: importer ?? args.importer, pluginData: SKIP });
-        if (r.errors.length || r.external || r.namespace !== "file") return r;
+        // Unresolved (esbuild then decides, e.g. an optional require inside try/catch), external or virtual: not ours.
+        if (r.errors.length || r.external || r.namespace !== "file") return undefined;
         const path = canonical(r.path);
         if (!path) return { path: r.path, sideEffects: r.sideEffects };
         real.set(path, r.path);
