@@ -13,7 +13,7 @@ export const STAGES: [name: string, pattern: string][] = [
   ["lint", "lint/"],
   ["plan", "plan\\.ts$"],
   ["emit", "emit/"],
-  ["bundle", "bundle\\.ts$"],
+  ["bundle", "bundle(-packages)?\\.ts$"],
   ["manifest and audit", "(manifest\\.ts|fingerprint\\.ts|audit/)"],
   ["write", "write\\.ts$"],
   ["cache", "cache\\.ts$"],
