@@ -48,7 +48,7 @@ function toDiagnostic(spec: LoadedSpec, e: ErrorObject): Diagnostic {
     case "required":
       return at(spec, "KV202", `${what} is missing required property '${e.params.missingProperty}'`, where);
     case "type":
-      return at(spec, "KV203", `${what} must be ${e.params.type === "integer" ? "an integer" : `of type ${e.params.type}`}`, where);
+      return at(spec, "KV203", `${what} must be ${e.params.type === "integer" ? "an integer" : `of type ${String(e.params.type).split(",").join(" or ")}`}`, where);
     case "pattern":
       return at(spec, "KV204", `${what} must match ${e.params.pattern}`, where);
     case "minimum":

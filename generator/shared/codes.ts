@@ -77,6 +77,11 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV324", "a property is used by no argument template"),
       e("KV325", "a sandbox setting (`visible`, `writable`, `network`, limits) on a tool whose sandbox is off"),
       e("KV326", "a sandbox root that is the whole filesystem (`/`)"),
+      e("KV327", "an argument group's `if` names no property of the input schema"),
+      e("KV328", "an argument group's `if` names a required field (only optional fields condition a group)"),
+      e("KV329", "an optional field is used outside the argument group it conditions"),
+      e("KV330", "an optional boolean's argument group renders a placeholder (it adds fixed text only)"),
+      e("KV331", "an optional scalar's argument group never renders that field"),
     ],
   },
   {

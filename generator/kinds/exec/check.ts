@@ -2,21 +2,30 @@
 import type { Json } from "../../../templates/runtime/types.js";
 import type { RawTool, RuleContext } from "../types.js";
 import { checkInputSchema, checkPlaceholders, type ContractProblem, type ScalarType } from "./input-contract.js";
-import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
+import { flatArgs, isGroup, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
+import { checkGroups, groupFields } from "./groups.js";
 
 type ExecBlock = { argv?: Json; paths?: { fields?: string[]; allow?: string[]; deny?: string[] }; env?: { set?: Record<string, string> } };
 
-/** Parses argv, reporting malformed templates; undefined when any is malformed. */
-export function parseArgv(argv: string[], report: (message: string, index: number) => void): ArgPart[][] | undefined {
+type RawEntry = string | { if?: Json; argv?: Json };
+
+/** Parses argv (plain templates and `{if, argv}` groups), reporting malformed templates; undefined when any is malformed. */
+export function parseArgv(argv: RawEntry[], report: (message: string, pointer: string) => void): ArgEntry[] | undefined {
   let ok = true;
-  const parsed = argv.map((arg, i) => {
+  const one = (arg: string, pointer: string): ArgPart[] => {
     const r = parseArgTemplate(arg);
     if ("error" in r) {
-      report(r.error, i);
+      report(r.error, pointer);
       ok = false;
       return [];
     }
     return r.parts;
+  };
+  const parsed = argv.map((entry, i): ArgEntry => {
+    if (typeof entry === "string") return one(entry, `/${i}`);
+    // The spec schema has checked the group's shape.
+    const args = Array.isArray(entry?.argv) ? (entry.argv as string[]) : [];
+    return { if: String(entry?.if), argv: args.map((a, j) => one(a, `/${i}/argv/${j}`)) };
   });
   return ok ? parsed : undefined;
 }
@@ -28,13 +37,20 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
     ctx.report("KV309", "exec tools have a fixed output ({exitCode, stdout, stderr, ...}); 'output' is for http tools", `${ctx.pointer}/output`, { atKey: true });
   }
   if (!Array.isArray(exec?.argv)) return; // the spec schema already reported it
-  const argv = parseArgv(exec.argv as string[], (message, i) => ctx.report("KV301", message, at(`/exec/argv/${i}`)));
-  if (!argv) return;
-  if (argv[0].some((p) => typeof p !== "string") ) {
+  const entries = parseArgv(exec.argv as RawEntry[], (message, p) => ctx.report("KV301", message, at(`/exec/argv${p}`)));
+  if (!entries) return;
+  const command = entries[0];
+  if (isGroup(command)) {
+    ctx.report("KV302", "the command (argv[0]) must be fixed text, not a conditional group", at("/exec/argv/0"));
+    return;
+  }
+  if (command.some((p) => typeof p !== "string") ) {
     ctx.report("KV302", "the command (argv[0]) must be fixed: a placeholder there would let input choose what runs", at("/exec/argv/0"));
-  } else if (argv[0].join("") === "") {
+  } else if (command.join("") === "") {
     ctx.report("KV303", "the command (argv[0]) must not be empty", at("/exec/argv/0"));
   }
+  const argv = flatArgs(entries);
+  const guards = groupFields(entries);
   const names = placeholderNames(argv.slice(1));
   const problems: ContractProblem[] = [];
   const inputPointer = at("/input");
@@ -43,9 +59,10 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   if (tool.input === undefined) {
     fields = Object.fromEntries(names.map((n) => [n, "string" as const]));
   } else {
-    fields = checkInputSchema(tool.input, problems);
-    if (fields) checkPlaceholders(names, tool.input, problems);
+    fields = checkInputSchema(tool.input, problems, new Set(guards));
+    if (fields) checkPlaceholders(names, tool.input, problems, guards);
   }
+  if (guards.length) checkGroups(entries, tool.input, fields, ctx);
   for (const p of problems) ctx.report(p.code, p.message, inputPointer + p.pointer, { atKey: p.atKey });
   if (fields && exec.paths) checkPathFields(argv, fields, exec.paths, ctx);
   checkSandbox(exec as Record<string, Json>, ctx);

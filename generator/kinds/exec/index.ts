@@ -9,7 +9,7 @@ import { emitExec } from "./emit.js";
 import { mutation } from "./mutation.js";
 import { normalizeExec, type ExecIRConfig } from "./normalize.js";
 import { execSchema } from "./schema.js";
-import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
+import { flatArgs, isGroup, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 
 declare module "../../model/ir.js" {
   interface KindConfigs {
@@ -28,11 +28,13 @@ export type SandboxFacts =
       limits: { processes: number; fileSizeBytes: number; cpuSeconds: number };
     };
 
+export type ExecArgFact = string | { if: string; argv: string[] };
+
 export type ExecFacts = {
   sandbox: SandboxFacts;
   okExitCodes: number[];
   command: string;
-  argv: string[];
+  argv: ExecArgFact[];
   cwd: string;
   paths: { fields: string[]; allow: string[]; deny: string[] } | null;
   env: string[];
@@ -40,8 +42,10 @@ export type ExecFacts = {
   limits: Record<string, Json>;
 };
 
-const argText = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p : `{${p.field}}`)).join("");
-const argTemplate = (arg: ExecIRConfig["argv"][number]) => arg.map((p) => (typeof p === "string" ? p.replace(/[{}]/g, (b) => b + b) : `{${p.field}}`)).join("");
+const argText = (arg: ArgPart[]) => arg.map((p) => (typeof p === "string" ? p : `{${p.field}}`)).join("");
+const oneTemplate = (arg: ArgPart[]) => arg.map((p) => (typeof p === "string" ? p.replace(/[{}]/g, (b) => b + b) : `{${p.field}}`)).join("");
+/** An argv entry in the spec's own form: a template, or `{if, argv}` for a conditional group. */
+const argTemplate = (e: ArgEntry): ExecArgFact => (isGroup(e) ? { if: e.if, argv: e.argv.map(oneTemplate) } : oneTemplate(e));
 /** What the operating system enforces, in the spec's own terms (roots relative to the tool's cwd). */
 export function sandboxFacts(c: ExecIRConfig): SandboxFacts {
   const s = c.sandbox;
@@ -70,7 +74,10 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     if (!Array.isArray(argv)) return undefined;
     // Malformed templates are reported by the exec rules (KV301); the rest name the arguments.
     const parsed = argv.map((a) => (typeof a === "string" ? parseArgTemplate(a) : { error: "" }));
-    return placeholderNames(parsed.flatMap((r): ArgPart[][] => ("parts" in r ? [r.parts] : [])));
+    const groups = argv.filter((a): a is { if: string; argv: unknown } => !!a && typeof a === "object" && typeof a.if === "string");
+    const inner = groups.flatMap((g) => (Array.isArray(g.argv) ? g.argv.map((a) => (typeof a === "string" ? parseArgTemplate(a) : { error: "" })) : []));
+    const names = placeholderNames([...parsed, ...inner].flatMap((r): ArgPart[][] => ("parts" in r ? [r.parts] : [])));
+    return [...new Set([...names, ...groups.map((g) => g.if)])];
   },
   runtime: { dir: "templates/kinds/exec" },
   serverProperties: {
@@ -80,7 +87,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   normalize: normalizeExec,
   emit: emitExec,
   effects({ config: c }) {
-    const argv = c.argv.map(argText);
+    const argv = flatArgs(c.argv).map(argText);
     const changes = mutation(argv);
     const sandbox = sandboxFacts(c);
     return {
@@ -103,7 +110,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     return {
       sandbox: sandboxFacts(c),
       okExitCodes: c.okExitCodes,
-      command: c.argv[0].join(""),
+      command: flatArgs(c.argv)[0].join(""),
       argv: c.argv.map(argTemplate),
       cwd: c.cwd ?? ".",
       // null: no argument is a path, so no filesystem policy applies to this tool.

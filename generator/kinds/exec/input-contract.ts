@@ -18,8 +18,8 @@ export interface ContractProblem {
 
 const isObject = (v: unknown): v is Record<string, Json> => !!v && typeof v === "object" && !Array.isArray(v);
 
-/** Checks the schema's own shape; returns the field types when it is usable. */
-export function checkInputSchema(schema: unknown, problems: ContractProblem[]): Record<string, ScalarType> | undefined {
+/** Checks the schema's own shape; returns the field types when it is usable. `guards` condition argument groups and may be optional. */
+export function checkInputSchema(schema: unknown, problems: ContractProblem[], guards: ReadonlySet<string> = new Set()): Record<string, ScalarType> | undefined {
   // Not an object: the spec schema has refused it already (KV203), also when it came from @file.
   if (!isObject(schema)) return undefined;
   for (const key of Object.keys(schema)) {
@@ -72,7 +72,8 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[]): 
     }
     fields[name] = prop.type as ScalarType;
   }
-  const names = Object.keys(schema.properties);
+  // A field that conditions an argument group may be optional (left out of `required`); no other.
+  const names = Object.keys(schema.properties).filter((n) => !guards.has(n));
   if (!("required" in schema)) {
     if (names.length) problems.push({ code: "KV320", message: "the input schema must list every property in 'required' (exec inputs have no optional fields)", pointer: "" });
   } else if (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== "string")) {
@@ -82,7 +83,7 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[]): 
     schema.required.forEach((r, i) => {
       const name = r as string;
       if (seen.has(name)) problems.push({ code: "KV321", message: `'${name}' is listed twice in 'required'`, pointer: `/required/${i}` });
-      else if (!names.includes(name)) problems.push({ code: "KV322", message: `'required' names '${name}', which is not a property`, pointer: `/required/${i}` });
+      else if (!Object.hasOwn(schema.properties as object, name)) problems.push({ code: "KV322", message: `'required' names '${name}', which is not a property`, pointer: `/required/${i}` });
       seen.add(name);
     });
     for (const name of names) {
@@ -93,14 +94,14 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[]): 
 }
 
 /** The placeholder contract between argv and the schema's properties. */
-export function checkPlaceholders(placeholders: string[], schema: unknown, problems: ContractProblem[]): void {
+export function checkPlaceholders(placeholders: string[], schema: unknown, problems: ContractProblem[], guards: readonly string[] = []): void {
   const declared = (schema as { properties?: Record<string, unknown> }).properties ?? {};
   const fields = Object.fromEntries(Object.keys(declared).map((k) => [k, true]));
   for (const name of placeholders) {
     if (!(name in fields)) problems.push({ code: "KV323", message: `placeholder {${name}} has no property in the input schema`, pointer: "/properties" });
   }
   for (const name of Object.keys(fields)) {
-    if (!placeholders.includes(name)) {
+    if (!placeholders.includes(name) && !guards.includes(name)) {
       problems.push({ code: "KV324", message: `property '${name}' is not used by any argument template`, pointer: `/properties/${name}`, atKey: true });
     }
   }

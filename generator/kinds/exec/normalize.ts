@@ -3,15 +3,17 @@ import type { Json } from "../../../templates/runtime/types.js";
 import type { KindNormalized, RawTool, RuleContext } from "../types.js";
 import { SANDBOX_DEFAULTS, type SandboxConfig } from "../../../templates/kinds/exec/sandbox.js";
 import { inferInputSchema } from "./input-contract.js";
-import { parseArgTemplate, placeholderNames, type ArgPart } from "./template.js";
+import { flatArgs, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldType } from "../../../templates/kinds/exec/config.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
 export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
 
 export interface ExecIRConfig {
-  argv: ArgPart[][];
+  argv: ArgEntry[];
   fields: Record<string, FieldType>;
+  /** Fields the caller may leave out, each the condition of an argument group; absent when none. */
+  optional?: string[];
   cwd?: string;
   env: { pass: string[]; set: Record<string, string> };
   timeoutMs: number;
@@ -46,17 +48,21 @@ const sorted = (xs: string[] | undefined) => [...new Set(xs ?? [])].sort();
 
 export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<ExecIRConfig> {
   const exec = tool.exec as Record<string, any>;
-  const argv = (exec.argv as string[]).map((a) => (parseArgTemplate(a) as { parts: ArgPart[] }).parts);
-  const names = placeholderNames(argv.slice(1));
+  const parse = (a: string) => (parseArgTemplate(a) as { parts: ArgPart[] }).parts;
+  const argv = (exec.argv as (string | { if: string; argv: string[] })[]).map((a): ArgEntry => (typeof a === "string" ? parse(a) : { if: a.if, argv: a.argv.map(parse) }));
+  const names = placeholderNames(flatArgs(argv).slice(1));
   const inputSchema = (tool.input as Record<string, Json> | undefined) ?? inferInputSchema(names);
   const props = (inputSchema.properties ?? {}) as Record<string, { type: FieldType }>;
   const fields: Record<string, FieldType> = {};
   for (const name of Object.keys(props).sort()) fields[name] = props[name].type;
   const setEnv: Record<string, string> = {};
   for (const k of Object.keys(exec.env?.set ?? {}).sort()) setEnv[k] = exec.env.set[k];
+  const required = new Set((inputSchema.required ?? []) as string[]);
+  const optional = Object.keys(fields).filter((n) => !required.has(n));
   const config: ExecIRConfig = {
     argv,
     fields,
+    ...(optional.length ? { optional } : {}),
     ...(exec.cwd !== undefined ? { cwd: exec.cwd } : {}),
     env: { pass: sorted(exec.env?.pass), set: setEnv },
     timeoutMs: exec.timeoutMs ?? EXEC_DEFAULTS.timeoutMs,

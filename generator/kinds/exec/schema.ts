@@ -12,8 +12,17 @@ export const execSchema: Record<string, Json> = {
     argv: {
       type: "array",
       minItems: 1,
-      items: { type: "string" },
-      description: "The command, then its argument templates. `{field}` inserts an input field; `{{` and `}}` are literal braces.",
+      // One type list rather than anyOf: a stray number gets one diagnostic (with its YAML hint), not three.
+      items: {
+        type: ["string", "object"],
+        additionalProperties: false,
+        required: ["if", "argv"],
+        properties: {
+          if: { type: "string", minLength: 1, description: "An optional input field: a boolean, or a scalar the group's arguments render." },
+          argv: { type: "array", minItems: 1, items: { type: "string" }, description: "The arguments the group adds, in order." },
+        },
+      },
+      description: "The command, then its argument templates. `{field}` inserts an input field; `{{` and `}}` are literal braces. An entry `{if: field, argv: [...]}` adds its arguments only when the optional field is true (boolean) or present.",
     },
     okExitCodes: {
       type: "array",

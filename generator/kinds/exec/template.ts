@@ -46,3 +46,5 @@ export function placeholderNames(argv: ArgPart[][]): string[] {
   for (const arg of argv) for (const p of arg) if (typeof p !== "string" && !names.includes(p.field)) names.push(p.field);
   return names;
 }
+
+export { isGroup, flatArgs, type ArgGroup, type ArgEntry } from "../../../templates/kinds/exec/config.js";
