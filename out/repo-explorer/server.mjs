@@ -4303,7 +4303,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "pattern" || key0 === "path")) {
+      if (!(key0 === "pattern" || key0 === "path" || key0 === "ignore_case")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -4335,12 +4335,23 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.ignore_case !== void 0) {
+      if (typeof data.ignore_case !== "boolean") {
+        const err5 = { instancePath: instancePath + "/ignore_case", schemaPath: "#/properties/ignore_case/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err6];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err6);
     }
     errors++;
   }
@@ -4470,12 +4481,18 @@ var config3 = {
     ["grep"],
     ["-rnE"],
     ["--exclude-dir=.git"],
+    { "if": "ignore_case", argv: [["--ignore-case"]] },
     ["-e"],
     [{ field: "pattern" }],
     ["--"],
     [{ field: "path" }]
   ],
-  fields: { path: "string", pattern: "string" },
+  fields: {
+    ignore_case: "boolean",
+    path: "string",
+    pattern: "string"
+  },
+  optional: ["ignore_case"],
   env: { pass: [], set: {} },
   timeoutMs: 2e4,
   killGraceMs: 2e3,
@@ -4511,6 +4528,10 @@ var tool3 = {
       path: {
         type: "string",
         description: "Directory or file to search, relative to the repository root."
+      },
+      ignore_case: {
+        type: "boolean",
+        description: "Match letters regardless of case (grep --ignore-case); default false."
       }
     },
     required: ["pattern", "path"],

@@ -69,7 +69,7 @@ describe("bundles in out/", () => {
       });
 
       it("runs only the declared commands, without a shell of its own", () => {
-        const commands = [...new Set(all(code, /argv:\s*\[\s*\[\s*"([^"]*)"/g))].sort();
+        const commands = [...new Set(all(code, /tool:\s*"[^"]+",\s*argv:\s*\[\s*\[\s*"([^"]*)"/g))].sort();
         expect(commands).toEqual(caps.commands);
         const childProcess = all(code, /^\s*import\s*\{([^}]*)\}\s*from\s*["']node:child_process["']/gm);
         // spawn runs the commands; spawnSync only the sandbox's startup probe (bwrap with `true`).
@@ -84,8 +84,10 @@ describe("bundles in out/", () => {
         let seen = 0;
         for (const m of code.matchAll(/tool:\s*"([^"]+)",\s*argv:\s*(\[\s*\[[\s\S]*?\]\s*\]),\s*fields:/g)) {
           // The literal as plain data (a literal of strings and { field } objects, read by the VM).
-          const literal = runInNewContext(`(${m[2]})`, {}, { timeout: 1000 }) as (string | object)[][];
-          const argv = literal.map((arg) => arg.map((p) => (typeof p === "string" ? p : "{}")).join(""));
+          // An entry is one argument, or a conditional group { if, argv } of arguments.
+          const literal = runInNewContext(`(${m[2]})`, {}, { timeout: 1000 }) as ((string | object)[] | { argv: (string | object)[][] })[];
+          const args = literal.flatMap((e) => (Array.isArray(e) ? [e] : e.argv));
+          const argv = args.map((arg) => arg.map((p) => (typeof p === "string" ? p : "{}")).join(""));
           const tool = manifest.tools.find((t) => t.name === m[1])!;
           expect(tool.effects!.shell, m[1]).toBe(shellUse(argv) !== undefined);
           expect(caps.shellTools.includes(m[1]), m[1]).toBe(tool.effects!.shell);

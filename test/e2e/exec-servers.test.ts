@@ -43,6 +43,18 @@ for (const transport of ["stdio", "http"] as const) {
         expect((res.content as Text[])[0].text).toContain("name: repo-explorer");
       });
 
+      it("search_text's optional ignore_case adds --ignore-case only when true", async () => {
+        const search = (extra: Record<string, unknown>) => conn.client.callTool({ name: "search_text", arguments: { pattern: "NAME: REPO-EXPLORER", path: "specs/repo-explorer.yaml", ...extra } });
+        for (const extra of [{}, { ignore_case: false }]) {
+          const res = await search(extra);
+          expect(res.isError).toBeFalsy();
+          expect(res.structuredContent).toMatchObject({ exitCode: 1, stdout: "" });
+        }
+        const res = await search({ ignore_case: true });
+        expect(res.isError).toBeFalsy();
+        expect((res.structuredContent as { exitCode: number; stdout: string }).stdout).toMatch(/^\d+:\s*name: repo-explorer$/m);
+      });
+
       it("answers invalid arguments with a readable tool error naming the field", async () => {
         const res = await conn.client.callTool({ name: "read_file", arguments: { path: 42 } });
         expect(res.isError).toBe(true);

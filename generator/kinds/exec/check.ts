@@ -64,7 +64,9 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   }
   if (guards.length) checkGroups(entries, tool.input, fields, ctx);
   for (const p of problems) ctx.report(p.code, p.message, inputPointer + p.pointer, { atKey: p.atKey });
-  if (fields && exec.paths) checkPathFields(argv, fields, exec.paths, ctx);
+  // Each argument with its place in the spec (inside a group: /argv/i/argv/j).
+  const placed = entries.flatMap((e, i): [ArgPart[], string][] => (isGroup(e) ? e.argv.map((a, j): [ArgPart[], string] => [a, `/${i}/argv/${j}`]) : [[e, `/${i}`]]));
+  if (fields && exec.paths) checkPathFields(placed, fields, exec.paths, ctx);
   checkSandbox(exec as Record<string, Json>, ctx);
   if (exec.env?.set) {
     for (const name of Object.keys(exec.env.set)) {
@@ -73,7 +75,7 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   }
 }
 
-function checkPathFields(argv: ArgPart[][], fields: Record<string, string>, paths: NonNullable<ExecBlock["paths"]>, ctx: RuleContext): void {
+function checkPathFields(argv: [ArgPart[], string][], fields: Record<string, string>, paths: NonNullable<ExecBlock["paths"]>, ctx: RuleContext): void {
   const at = (p: string) => `${ctx.pointer}/exec/paths${p}`;
   (paths.fields ?? []).forEach((field, i) => {
     if (!(field in fields)) {
@@ -83,10 +85,10 @@ function checkPathFields(argv: ArgPart[][], fields: Record<string, string>, path
     if (fields[field] !== "string") ctx.report("KV305", `path field '${field}' must have type string`, at(`/fields/${i}`));
     // The policy checks the decoded value, so the value must be the whole argument:
     // in `--file={path}` the command would see a different string than the one checked.
-    argv.forEach((arg, j) => {
+    argv.forEach(([arg, j]) => {
       const uses = arg.some((p) => typeof p !== "string" && p.field === field);
       if (uses && arg.length !== 1) {
-        ctx.report("KV306", `path field '${field}' must be a whole argument, not part of ${JSON.stringify(arg.map((p) => (typeof p === "string" ? p : `{${p.field}}`)).join(""))}; split the option (e.g. "--file", "{${field}}")`, `${ctx.pointer}/exec/argv/${j}`);
+        ctx.report("KV306", `path field '${field}' must be a whole argument, not part of ${JSON.stringify(arg.map((p) => (typeof p === "string" ? p : `{${p.field}}`)).join(""))}; split the option (e.g. "--file", "{${field}}")`, `${ctx.pointer}/exec/argv${j}`);
       }
     });
   });

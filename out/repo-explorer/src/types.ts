@@ -47,6 +47,10 @@ export interface SearchTextInput {
    * Directory or file to search, relative to the repository root.
    */
   path: string;
+  /**
+   * Match letters regardless of case (grep --ignore-case); default false.
+   */
+  ignore_case?: boolean;
 }
 
 export interface SearchTextOutput {

@@ -303,7 +303,7 @@ return errors === 0;
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validate_search_text_input = validate23;
-const schema34 = {"type":"object","properties":{"pattern":{"type":"string","title":"Regular expression","description":"Extended regular expression (grep -E syntax) to look for."},"path":{"type":"string","description":"Directory or file to search, relative to the repository root."}},"required":["pattern","path"],"additionalProperties":false};
+const schema34 = {"type":"object","properties":{"pattern":{"type":"string","title":"Regular expression","description":"Extended regular expression (grep -E syntax) to look for."},"path":{"type":"string","description":"Directory or file to search, relative to the repository root."},"ignore_case":{"type":"boolean","description":"Match letters regardless of case (grep --ignore-case); default false."}},"required":["pattern","path"],"additionalProperties":false};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -337,7 +337,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((key0 === "pattern") || (key0 === "path"))){
+if(!(((key0 === "pattern") || (key0 === "path")) || (key0 === "ignore_case"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
@@ -372,14 +372,26 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.ignore_case !== undefined){
+if(typeof data.ignore_case !== "boolean"){
+const err5 = {instancePath:instancePath+"/ignore_case",schemaPath:"#/properties/ignore_case/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
