@@ -989,8 +989,9 @@ function configureRequestLog(name, opts) {
   threshold = LEVELS[opts.logLevel];
 }
 function annotate(res, note) {
-  const current = notes.get(res);
-  notes.set(res, current ? Object.assign(current, note) : { ...note });
+  const current = res[NOTE];
+  if (current) Object.assign(current, note);
+  else res[NOTE] = { ...note };
 }
 function principalHash(principal) {
   return createHash("sha256").update(principal).digest("hex").slice(0, 12);
@@ -1007,7 +1008,7 @@ function beginRequest(req, res) {
   const start = process.hrtime.bigint();
   res.once("close", () => {
     const path = (req.url ?? "").split("?")[0];
-    const note = notes.get(res) ?? {};
+    const note = res[NOTE] ?? {};
     const status = res.headersSent ? res.statusCode : 0;
     const outcome = note.outcome ?? (res.writableFinished ? status < 400 ? "ok" : `http_${status}` : "closed");
     const level = levelOf(status, path, outcome);
@@ -1036,12 +1037,12 @@ function beginRequest(req, res) {
 `);
   });
 }
-var LEVELS, notes, format, threshold, serverName;
+var LEVELS, NOTE, format, threshold, serverName;
 var init_request_log = __esm({
   "templates/runtime/request-log.ts"() {
     init_log();
     LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
-    notes = /* @__PURE__ */ new WeakMap();
+    NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
     format = "text";
     threshold = LEVELS.info;
     serverName = "kervan";

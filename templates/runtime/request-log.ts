@@ -16,7 +16,10 @@ export interface RequestNote {
 }
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const notes = new WeakMap<ServerResponse, RequestNote>();
+// The note travels on the response itself: a WeakMap entry per request cost more than the whole log line
+// decision (an ephemeron per response for the collector to trace), and the note dies with the response.
+const NOTE = Symbol("kervan.requestNote");
+type Noted = ServerResponse & { [NOTE]?: RequestNote };
 let format: LogFormat = "text";
 let threshold = LEVELS.info;
 let serverName = "kervan";
@@ -29,8 +32,9 @@ export function configureRequestLog(name: string, opts: { logFormat: LogFormat; 
 
 /** Adds what the transport learnt about a request (its method, tool, outcome ...) to its log line. */
 export function annotate(res: ServerResponse, note: RequestNote): void {
-  const current = notes.get(res);
-  notes.set(res, current ? Object.assign(current, note) : { ...note });
+  const current = (res as Noted)[NOTE];
+  if (current) Object.assign(current, note);
+  else (res as Noted)[NOTE] = { ...note };
 }
 
 export function principalHash(principal: string): string {
@@ -51,7 +55,7 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse): void {
   const start = process.hrtime.bigint();
   res.once("close", () => {
     const path = (req.url ?? "").split("?")[0];
-    const note = notes.get(res) ?? {};
+    const note = (res as Noted)[NOTE] ?? {};
     const status = res.headersSent ? res.statusCode : 0;
     const outcome = note.outcome ?? (res.writableFinished ? (status < 400 ? "ok" : `http_${status}`) : "closed");
     const level = levelOf(status, path, outcome);
