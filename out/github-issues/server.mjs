@@ -125,14 +125,25 @@ function log(message2) {
 }
 function writeStderr(line) {
   if (broken) return;
-  const stderr = process.stderr;
+  pending += line;
+  if (scheduled) return;
+  scheduled = true;
   if (!listening) {
     listening = true;
-    stderr.on("error", markBroken);
+    process.stderr.on("error", markBroken);
+    process.on("exit", flushLog);
   }
+  setImmediate(flushLog);
+}
+function flushLog() {
+  scheduled = false;
+  const text = pending;
+  pending = "";
+  if (broken || text === "") return;
+  const stderr = process.stderr;
   if (stderr.destroyed || !stderr.writable) return markBroken();
   try {
-    stderr.write(line);
+    stderr.write(text);
   } catch {
     markBroken();
   }
@@ -141,12 +152,14 @@ function describeError(err) {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
   return String(err);
 }
-var prefix, broken, listening;
+var prefix, broken, listening, pending, scheduled;
 var init_log = __esm({
   "templates/runtime/log.ts"() {
     prefix = "kervan";
     broken = false;
     listening = false;
+    pending = "";
+    scheduled = false;
   }
 });
 
@@ -994,7 +1007,13 @@ function annotate(res, note) {
   else res[NOTE] = { ...note };
 }
 function principalHash(principal) {
-  return createHash("sha256").update(principal).digest("hex").slice(0, 12);
+  let hash = hashes.get(principal);
+  if (hash === void 0) {
+    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    if (hashes.size >= 1024) hashes.clear();
+    hashes.set(principal, hash);
+  }
+  return hash;
 }
 function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
@@ -1037,7 +1056,7 @@ function beginRequest(req, res) {
 `);
   });
 }
-var LEVELS, NOTE, format, threshold, serverName;
+var LEVELS, NOTE, format, threshold, serverName, hashes;
 var init_request_log = __esm({
   "templates/runtime/request-log.ts"() {
     init_log();
@@ -1046,6 +1065,7 @@ var init_request_log = __esm({
     format = "text";
     threshold = LEVELS.info;
     serverName = "kervan";
+    hashes = /* @__PURE__ */ new Map();
   }
 });
 
@@ -2056,14 +2076,14 @@ function isUsableJWK(jwk, entry, alg, kid) {
 async function importWithAlgCache(cache2, jwk, entry) {
   const cached = cache2.get(jwk) || cache2.set(jwk, {}).get(jwk), { alg } = entry;
   if (cached[alg] === void 0) {
-    const pending = jwkToKey(entry, jwk, true).then((key) => {
+    const pending2 = jwkToKey(entry, jwk, true).then((key) => {
       if (key.type !== "public")
         throw new JWKSInvalid("JSON Web Key Set members must be public keys");
       return cached[alg] = key, key;
     }).catch((error) => {
-      throw cached[alg] === pending && delete cached[alg], error;
+      throw cached[alg] === pending2 && delete cached[alg], error;
     });
-    cached[alg] = pending;
+    cached[alg] = pending2;
   }
   return cached[alg];
 }
@@ -2681,7 +2701,7 @@ function startStdio(core) {
   let legacyVersion = null;
   let legacyCaps;
   const asks = new ClientRequests();
-  const pending = /* @__PURE__ */ new Map();
+  const pending2 = /* @__PURE__ */ new Map();
   let ended = false;
   let parts = [];
   let size = 0;
@@ -2692,14 +2712,14 @@ function startStdio(core) {
   const keyOf2 = (id) => `${typeof id}:${String(id)}`;
   const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
   const maybeExit = () => {
-    if (ended && pending.size === 0) void shutdown(0);
+    if (ended && pending2.size === 0) void shutdown(0);
   };
   async function answer2(msg) {
     const { method, params } = msg;
     const key = keyOf2(msg.id);
     const { controller, release } = trackCall();
     const entry = { controller, cancelled: false };
-    pending.set(key, entry);
+    pending2.set(key, entry);
     let done = false;
     const notify = (message2) => {
       if (!done && !entry.cancelled) send2(JSON.stringify(message2));
@@ -2715,7 +2735,7 @@ function startStdio(core) {
     } finally {
       done = true;
       release();
-      if (pending.get(key) === entry) pending.delete(key);
+      if (pending2.get(key) === entry) pending2.delete(key);
       if (entry.cancelled) throw CANCELLED;
     }
   }
@@ -2731,7 +2751,7 @@ function startStdio(core) {
   }
   function notification(msg) {
     if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      const entry = pending.get(keyOf2(msg.params.requestId));
+      const entry = pending2.get(keyOf2(msg.params.requestId));
       if (entry) {
         entry.cancelled = true;
         entry.controller.abort();
@@ -2784,7 +2804,7 @@ function startStdio(core) {
   function onEnd() {
     if (ended) return;
     ended = true;
-    if (pending.size === 0) return void shutdown(0);
+    if (pending2.size === 0) return void shutdown(0);
     setTimeout(() => void shutdown(0), EOF_GRACE_MS);
   }
   process.stdout.on("error", (err) => {
@@ -2855,6 +2875,7 @@ function checkExposure(host, auth, insecureNoAuth) {
 
 // templates/runtime/server.ts
 function fail(def, err) {
+  flushLog();
   if (err instanceof StartupError) {
     process.stderr.write(`${def.name}: ${err.message}
 `);

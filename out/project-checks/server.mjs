@@ -98,14 +98,25 @@ function log(message2) {
 }
 function writeStderr(line) {
   if (broken) return;
-  const stderr = process.stderr;
+  pending += line;
+  if (scheduled) return;
+  scheduled = true;
   if (!listening) {
     listening = true;
-    stderr.on("error", markBroken);
+    process.stderr.on("error", markBroken);
+    process.on("exit", flushLog);
   }
+  setImmediate(flushLog);
+}
+function flushLog() {
+  scheduled = false;
+  const text = pending;
+  pending = "";
+  if (broken || text === "") return;
+  const stderr = process.stderr;
   if (stderr.destroyed || !stderr.writable) return markBroken();
   try {
-    stderr.write(line);
+    stderr.write(text);
   } catch {
     markBroken();
   }
@@ -114,12 +125,14 @@ function describeError(err) {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
   return String(err);
 }
-var prefix, broken, listening;
+var prefix, broken, listening, pending, scheduled;
 var init_log = __esm({
   "templates/runtime/log.ts"() {
     prefix = "kervan";
     broken = false;
     listening = false;
+    pending = "";
+    scheduled = false;
   }
 });
 
@@ -968,7 +981,13 @@ function annotate(res, note) {
   else res[NOTE] = { ...note };
 }
 function principalHash(principal) {
-  return createHash("sha256").update(principal).digest("hex").slice(0, 12);
+  let hash = hashes.get(principal);
+  if (hash === void 0) {
+    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    if (hashes.size >= 1024) hashes.clear();
+    hashes.set(principal, hash);
+  }
+  return hash;
 }
 function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
@@ -1011,7 +1030,7 @@ function beginRequest(req, res) {
 `);
   });
 }
-var LEVELS, NOTE, format, threshold, serverName;
+var LEVELS, NOTE, format, threshold, serverName, hashes;
 var init_request_log = __esm({
   "templates/runtime/request-log.ts"() {
     init_log();
@@ -1020,6 +1039,7 @@ var init_request_log = __esm({
     format = "text";
     threshold = LEVELS.info;
     serverName = "kervan";
+    hashes = /* @__PURE__ */ new Map();
   }
 });
 
@@ -2030,14 +2050,14 @@ function isUsableJWK(jwk, entry, alg, kid) {
 async function importWithAlgCache(cache2, jwk, entry) {
   const cached = cache2.get(jwk) || cache2.set(jwk, {}).get(jwk), { alg } = entry;
   if (cached[alg] === void 0) {
-    const pending = jwkToKey(entry, jwk, true).then((key) => {
+    const pending2 = jwkToKey(entry, jwk, true).then((key) => {
       if (key.type !== "public")
         throw new JWKSInvalid("JSON Web Key Set members must be public keys");
       return cached[alg] = key, key;
     }).catch((error) => {
-      throw cached[alg] === pending && delete cached[alg], error;
+      throw cached[alg] === pending2 && delete cached[alg], error;
     });
-    cached[alg] = pending;
+    cached[alg] = pending2;
   }
   return cached[alg];
 }
@@ -2629,7 +2649,7 @@ function startStdio(core) {
   let legacyVersion = null;
   let legacyCaps;
   const asks = new ClientRequests();
-  const pending = /* @__PURE__ */ new Map();
+  const pending2 = /* @__PURE__ */ new Map();
   let ended = false;
   let parts = [];
   let size = 0;
@@ -2640,14 +2660,14 @@ function startStdio(core) {
   const keyOf2 = (id) => `${typeof id}:${String(id)}`;
   const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
   const maybeExit = () => {
-    if (ended && pending.size === 0) void shutdown(0);
+    if (ended && pending2.size === 0) void shutdown(0);
   };
   async function answer(msg) {
     const { method, params } = msg;
     const key = keyOf2(msg.id);
     const { controller, release } = trackCall();
     const entry = { controller, cancelled: false };
-    pending.set(key, entry);
+    pending2.set(key, entry);
     let done = false;
     const notify = (message2) => {
       if (!done && !entry.cancelled) send2(JSON.stringify(message2));
@@ -2663,7 +2683,7 @@ function startStdio(core) {
     } finally {
       done = true;
       release();
-      if (pending.get(key) === entry) pending.delete(key);
+      if (pending2.get(key) === entry) pending2.delete(key);
       if (entry.cancelled) throw CANCELLED;
     }
   }
@@ -2679,7 +2699,7 @@ function startStdio(core) {
   }
   function notification(msg) {
     if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      const entry = pending.get(keyOf2(msg.params.requestId));
+      const entry = pending2.get(keyOf2(msg.params.requestId));
       if (entry) {
         entry.cancelled = true;
         entry.controller.abort();
@@ -2732,7 +2752,7 @@ function startStdio(core) {
   function onEnd() {
     if (ended) return;
     ended = true;
-    if (pending.size === 0) return void shutdown(0);
+    if (pending2.size === 0) return void shutdown(0);
     setTimeout(() => void shutdown(0), EOF_GRACE_MS);
   }
   process.stdout.on("error", (err) => {
@@ -2803,6 +2823,7 @@ function checkExposure(host, auth, insecureNoAuth) {
 
 // templates/runtime/server.ts
 function fail(def, err) {
+  flushLog();
   if (err instanceof StartupError) {
     process.stderr.write(`${def.name}: ${err.message}
 `);
@@ -3293,21 +3314,21 @@ function applyPatch(record, patch, at) {
 }
 function applyAnswers(record, responses, at) {
   if (isTerminal(record.status) || !record.inputRequests) return { record, taken: [] };
-  const pending = { ...record.inputRequests };
+  const pending2 = { ...record.inputRequests };
   const answered = { ...record.inputResponses ?? {} };
   const taken = [];
   for (const [key, value] of Object.entries(responses)) {
-    if (!Object.hasOwn(pending, key)) continue;
-    delete pending[key];
+    if (!Object.hasOwn(pending2, key)) continue;
+    delete pending2[key];
     answered[key] = value;
     taken.push(key);
   }
   if (taken.length === 0) return { record, taken };
   const next = { ...record, lastUpdatedAt: at, inputResponses: answered };
-  if (Object.keys(pending).length === 0) {
+  if (Object.keys(pending2).length === 0) {
     delete next.inputRequests;
     next.status = "working";
-  } else next.inputRequests = pending;
+  } else next.inputRequests = pending2;
   return { record: next, taken };
 }
 function withoutResponses(record) {
@@ -3443,11 +3464,11 @@ var PathError = class extends Error {
 var MAX_LINKS = 40;
 function resolveReal(value, base) {
   let cur = isAbsolute(value) ? "/" : base;
-  const pending = value.split("/");
+  const pending2 = value.split("/");
   let links = 0;
   let missing = false;
-  while (pending.length > 0) {
-    const part = pending.shift();
+  while (pending2.length > 0) {
+    const part = pending2.shift();
     if (part === "" || part === ".") continue;
     if (part === "..") {
       cur = dirname(cur);
@@ -3475,7 +3496,7 @@ function resolveReal(value, base) {
     if (++links > MAX_LINKS) throw new PathError("too many levels of symbolic links");
     const target = readlinkSync(next);
     if (isAbsolute(target)) cur = "/";
-    pending.unshift(...target.split("/"));
+    pending2.unshift(...target.split("/"));
   }
   return cur;
 }

@@ -98,14 +98,25 @@ function log(message2) {
 }
 function writeStderr(line) {
   if (broken) return;
-  const stderr = process.stderr;
+  pending += line;
+  if (scheduled) return;
+  scheduled = true;
   if (!listening) {
     listening = true;
-    stderr.on("error", markBroken);
+    process.stderr.on("error", markBroken);
+    process.on("exit", flushLog);
   }
+  setImmediate(flushLog);
+}
+function flushLog() {
+  scheduled = false;
+  const text = pending;
+  pending = "";
+  if (broken || text === "") return;
+  const stderr = process.stderr;
   if (stderr.destroyed || !stderr.writable) return markBroken();
   try {
-    stderr.write(line);
+    stderr.write(text);
   } catch {
     markBroken();
   }
@@ -114,12 +125,14 @@ function describeError(err) {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
   return String(err);
 }
-var prefix, broken, listening;
+var prefix, broken, listening, pending, scheduled;
 var init_log = __esm({
   "templates/runtime/log.ts"() {
     prefix = "kervan";
     broken = false;
     listening = false;
+    pending = "";
+    scheduled = false;
   }
 });
 
@@ -967,7 +980,13 @@ function annotate(res, note) {
   else res[NOTE] = { ...note };
 }
 function principalHash(principal) {
-  return createHash("sha256").update(principal).digest("hex").slice(0, 12);
+  let hash = hashes.get(principal);
+  if (hash === void 0) {
+    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    if (hashes.size >= 1024) hashes.clear();
+    hashes.set(principal, hash);
+  }
+  return hash;
 }
 function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
@@ -1010,7 +1029,7 @@ function beginRequest(req, res) {
 `);
   });
 }
-var LEVELS, NOTE, format, threshold, serverName;
+var LEVELS, NOTE, format, threshold, serverName, hashes;
 var init_request_log = __esm({
   "templates/runtime/request-log.ts"() {
     init_log();
@@ -1019,6 +1038,7 @@ var init_request_log = __esm({
     format = "text";
     threshold = LEVELS.info;
     serverName = "kervan";
+    hashes = /* @__PURE__ */ new Map();
   }
 });
 
@@ -2029,14 +2049,14 @@ function isUsableJWK(jwk, entry, alg, kid) {
 async function importWithAlgCache(cache2, jwk, entry) {
   const cached = cache2.get(jwk) || cache2.set(jwk, {}).get(jwk), { alg } = entry;
   if (cached[alg] === void 0) {
-    const pending = jwkToKey(entry, jwk, true).then((key) => {
+    const pending2 = jwkToKey(entry, jwk, true).then((key) => {
       if (key.type !== "public")
         throw new JWKSInvalid("JSON Web Key Set members must be public keys");
       return cached[alg] = key, key;
     }).catch((error) => {
-      throw cached[alg] === pending && delete cached[alg], error;
+      throw cached[alg] === pending2 && delete cached[alg], error;
     });
-    cached[alg] = pending;
+    cached[alg] = pending2;
   }
   return cached[alg];
 }
@@ -2628,7 +2648,7 @@ function startStdio(core) {
   let legacyVersion = null;
   let legacyCaps;
   const asks = new ClientRequests();
-  const pending = /* @__PURE__ */ new Map();
+  const pending2 = /* @__PURE__ */ new Map();
   let ended = false;
   let parts = [];
   let size = 0;
@@ -2639,14 +2659,14 @@ function startStdio(core) {
   const keyOf2 = (id) => `${typeof id}:${String(id)}`;
   const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
   const maybeExit = () => {
-    if (ended && pending.size === 0) void shutdown(0);
+    if (ended && pending2.size === 0) void shutdown(0);
   };
   async function answer(msg) {
     const { method, params } = msg;
     const key = keyOf2(msg.id);
     const { controller, release } = trackCall();
     const entry = { controller, cancelled: false };
-    pending.set(key, entry);
+    pending2.set(key, entry);
     let done = false;
     const notify = (message2) => {
       if (!done && !entry.cancelled) send2(JSON.stringify(message2));
@@ -2662,7 +2682,7 @@ function startStdio(core) {
     } finally {
       done = true;
       release();
-      if (pending.get(key) === entry) pending.delete(key);
+      if (pending2.get(key) === entry) pending2.delete(key);
       if (entry.cancelled) throw CANCELLED;
     }
   }
@@ -2678,7 +2698,7 @@ function startStdio(core) {
   }
   function notification(msg) {
     if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      const entry = pending.get(keyOf2(msg.params.requestId));
+      const entry = pending2.get(keyOf2(msg.params.requestId));
       if (entry) {
         entry.cancelled = true;
         entry.controller.abort();
@@ -2731,7 +2751,7 @@ function startStdio(core) {
   function onEnd() {
     if (ended) return;
     ended = true;
-    if (pending.size === 0) return void shutdown(0);
+    if (pending2.size === 0) return void shutdown(0);
     setTimeout(() => void shutdown(0), EOF_GRACE_MS);
   }
   process.stdout.on("error", (err) => {
@@ -2802,6 +2822,7 @@ function checkExposure(host, auth, insecureNoAuth) {
 
 // templates/runtime/server.ts
 function fail(def, err) {
+  flushLog();
   if (err instanceof StartupError) {
     process.stderr.write(`${def.name}: ${err.message}
 `);
@@ -2915,11 +2936,11 @@ var PathError = class extends Error {
 var MAX_LINKS = 40;
 function resolveReal(value, base) {
   let cur = isAbsolute(value) ? "/" : base;
-  const pending = value.split("/");
+  const pending2 = value.split("/");
   let links = 0;
   let missing = false;
-  while (pending.length > 0) {
-    const part = pending.shift();
+  while (pending2.length > 0) {
+    const part = pending2.shift();
     if (part === "" || part === ".") continue;
     if (part === "..") {
       cur = dirname(cur);
@@ -2947,7 +2968,7 @@ function resolveReal(value, base) {
     if (++links > MAX_LINKS) throw new PathError("too many levels of symbolic links");
     const target = readlinkSync(next);
     if (isAbsolute(target)) cur = "/";
-    pending.unshift(...target.split("/"));
+    pending2.unshift(...target.split("/"));
   }
   return cur;
 }

@@ -3,9 +3,15 @@
 // messages are dropped. Without the error listener an EPIPE would reach the crash guard, which logs,
 // which fails again: a loop that spins at full CPU and starves every request.
 
+// Lines are gathered and written once per event-loop turn: process.stderr is synchronous on pipes and
+// files, so one write per request line stalled every request behind the log reader. Each line is still
+// written whole and in order; what is pending is written before the process exits.
+
 let prefix = "kervan";
 let broken = false;
 let listening = false;
+let pending = "";
+let scheduled = false;
 
 export function setLogName(name: string): void {
   prefix = name;
@@ -22,14 +28,27 @@ export function log(message: string): void {
 /** One already-formatted line (request logs), with the same EPIPE safety. */
 export function writeStderr(line: string): void {
   if (broken) return;
-  const stderr = process.stderr;
+  pending += line;
+  if (scheduled) return;
+  scheduled = true;
   if (!listening) {
     listening = true;
-    stderr.on("error", markBroken);
+    process.stderr.on("error", markBroken);
+    process.on("exit", flushLog);
   }
+  setImmediate(flushLog);
+}
+
+/** Writes what is pending now (also run when the process exits). */
+export function flushLog(): void {
+  scheduled = false;
+  const text = pending;
+  pending = "";
+  if (broken || text === "") return;
+  const stderr = process.stderr;
   if (stderr.destroyed || !stderr.writable) return markBroken();
   try {
-    stderr.write(line);
+    stderr.write(text);
   } catch {
     markBroken();
   }

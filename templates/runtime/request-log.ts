@@ -37,8 +37,17 @@ export function annotate(res: ServerResponse, note: RequestNote): void {
   else (res as Noted)[NOTE] = { ...note };
 }
 
+// A client sends many requests under one principal: its hash is remembered (a bounded map, cleared when full).
+const hashes = new Map<string, string>();
+
 export function principalHash(principal: string): string {
-  return createHash("sha256").update(principal).digest("hex").slice(0, 12);
+  let hash = hashes.get(principal);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    if (hashes.size >= 1024) hashes.clear();
+    hashes.set(principal, hash);
+  }
+  return hash;
 }
 
 function clipId(id: RequestNote["id"]): string | number | null | undefined {

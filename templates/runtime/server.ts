@@ -1,7 +1,7 @@
 // runServer: options, startup checks, then exactly one transport.
 import { parseArgs, usage, type CliOptions } from "./cli.js";
 import { createCore } from "./core.js";
-import { describeError, log, setLogName } from "./log.js";
+import { describeError, flushLog, log, setLogName } from "./log.js";
 import { installProcessGuards, onShutdown, shutdown } from "./shutdown.js";
 import { startStdio } from "./stdio.js";
 import { StartupError, type ServerDef } from "./types.js";
@@ -9,6 +9,7 @@ import { checkExposure, resolveAuth } from "./auth/resolve.js";
 
 /** One line, no stack, exit 2: configuration problems are for the person starting the server. */
 function fail(def: ServerDef, err: unknown): never {
+  flushLog(); // earlier lines first
   if (err instanceof StartupError) {
     process.stderr.write(`${def.name}: ${err.message}\n`);
     process.exit(2);

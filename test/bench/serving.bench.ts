@@ -93,7 +93,8 @@ export async function benchServing(): Promise<BenchRow[]> {
     subjects[name] = { ...s, ...call };
   };
   try {
-    await add("ceiling", [join(REPO, "test/bench/fixtures/echo-http-server.mjs")], legacyCall("echo", { text: "1" }));
+    // Same request bytes as Kervan's; the echo answers them back (a reply of about the same size).
+    await add("ceiling", [join(REPO, "test/bench/fixtures/echo-http-server.mjs")], legacyCall("validate_json", cheap));
     await add("sdk", [join(REPO, "test/bench/fixtures/sdk-http-server.mjs")], legacyCall("echo", { text: "1" }));
     await add("kervan", [validator, "--http", "0", "--log-level", "warn"], legacyCall("validate_json", cheap));
     await add("kervan+oauth", [validator, "--http", "0", "--log-level", "warn", "--auth", "oauth", "--oauth-issuer", "https://idp.bench/", "--oauth-resource", "https://mcp.bench/mcp", "--oauth-jwks-file", jwks], legacyCall("validate_json", cheap, token));
