@@ -112,7 +112,7 @@ export class RedisTaskStore implements TaskStore {
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const error = JSON.stringify({ code: -32603, message: LOST_RUNNER_REASON });
-    const reply = await this.client.eval(GET, { keys: [this.key(taskId)], arguments: [this.leasePrefix, LOST_RUNNER_REASON, error, new Date().toISOString()] });
+    const reply = await this.client.EVAL(GET, { keys: [this.key(taskId)], arguments: [this.leasePrefix, LOST_RUNNER_REASON, error, new Date().toISOString()] });
     return reply === null ? undefined : toRecord(pairs(reply));
   }
 
@@ -124,20 +124,20 @@ export class RedisTaskStore implements TaskStore {
     if (patch.error !== undefined) args.push("error", JSON.stringify(patch.error));
     for (const [k, v] of Object.entries(patch.inputRequests ?? {})) args.push(`in:${k}`, JSON.stringify(v));
     const clear = patch.inputRequests !== undefined || (patch.status !== undefined && isTerminal(patch.status));
-    const reply = await this.client.eval(UPDATE, { keys: [this.key(taskId)], arguments: [new Date().toISOString(), clear ? "1" : "0", ...args] });
+    const reply = await this.client.EVAL(UPDATE, { keys: [this.key(taskId)], arguments: [new Date().toISOString(), clear ? "1" : "0", ...args] });
     return reply === null ? undefined : toRecord(pairs(reply));
   }
 
   async answer(taskId: string, responses: Record<string, unknown>): Promise<string[]> {
     const args: string[] = [];
     for (const [k, v] of Object.entries(responses)) args.push(k, JSON.stringify(v ?? null));
-    const reply = await this.client.eval(ANSWER, { keys: [this.key(taskId)], arguments: [new Date().toISOString(), ...args] });
+    const reply = await this.client.EVAL(ANSWER, { keys: [this.key(taskId)], arguments: [new Date().toISOString(), ...args] });
     return Array.isArray(reply) ? reply.map(String) : [];
   }
 
   async takeResponses(taskId: string): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(pairs(await this.client.eval(TAKE, { keys: [this.key(taskId)] })))) out[k] = JSON.parse(v);
+    for (const [k, v] of Object.entries(pairs(await this.client.EVAL(TAKE, { keys: [this.key(taskId)] })))) out[k] = JSON.parse(v);
     return out;
   }
 
