@@ -1,6 +1,6 @@
 // Raw HTTP requests to a server under test with node:http (not fetch), so Host, Origin and
 // Content-Type can be set freely and malformed requests can be sent.
-import { request } from "node:http";
+import { request, type Agent } from "node:http";
 
 export interface RawResponse {
   status: number;
@@ -19,25 +19,35 @@ export function modernRequest(method: string, params: Record<string, unknown> = 
 }
 
 export function rawPost(serverUrl: string, body: unknown, headers: Record<string, string> = {}, method = "POST", path = "/mcp"): Promise<RawResponse> {
-  const url = new URL(serverUrl);
   const text = typeof body === "string" ? body : JSON.stringify(body);
   const all: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers };
   for (const [k, v] of Object.entries(all)) if (v === "") delete all[k]; // "" means: send no such header
+  return httpRequest(new URL(path, serverUrl).href, { method, headers: all, body: method === "POST" ? text : undefined });
+}
+
+/** Any request with every node:http option a serving test needs (agent, abort signal, local address). */
+export function httpRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent | false; signal?: AbortSignal; localAddress?: string } = {}): Promise<RawResponse> {
+  const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method, headers: all }, (res) => {
-      let data = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (data += c));
-      res.on("end", () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(data);
-        } catch {}
-        resolve({ status: res.statusCode!, headers: res.headers, body: data, json });
-      });
-    });
+    const req = request(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? "GET", headers: opts.headers, agent: opts.agent, signal: opts.signal, localAddress: opts.localAddress },
+      (res) => {
+        let data = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (data += c));
+        res.on("end", () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(data);
+          } catch {
+            // SSE or empty
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, json });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
-    if (method === "POST") req.write(text);
-    req.end();
+    req.end(opts.body);
   });
 }

@@ -1,40 +1,8 @@
 // Raw Streamable HTTP requests for serving tests: both eras' tools/call bodies with the headers each needs.
-import { request, type Agent } from "node:http";
+import type { Agent } from "node:http";
+import { httpRequest, MODERN_META, type RawResponse as Answer } from "../helpers/raw-http.js";
 
-export interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  json?: any;
-}
-
-export const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-
-export function httpRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent | false; signal?: AbortSignal; localAddress?: string } = {}): Promise<Answer> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? "GET", headers: opts.headers, agent: opts.agent, signal: opts.signal, localAddress: opts.localAddress },
-      (res) => {
-        let data = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (data += c));
-        res.on("end", () => {
-          let json: unknown;
-          try {
-            json = JSON.parse(data);
-          } catch {
-            // SSE or empty
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data, json });
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(opts.body);
-  });
-}
+export { httpRequest, MODERN_META, type RawResponse as Answer } from "../helpers/raw-http.js";
 
 /** A request in either era: the 2026 form carries _meta and the Mcp-* headers, the 2025 form neither. */
 export function rpcRequest(era: "2026-07-28" | "2025-11-25", id: number | string, method: string, params: Record<string, unknown> = {}) {
