@@ -43,10 +43,13 @@ function runtimeAliases(): Record<string, string> {
   return Object.fromEntries(Object.entries(runtimeModules()).map(([specifier, file]) => [specifier, join(PACKAGE_ROOT, file)]));
 }
 /**
- * The Redis client is CommonJS and requires Node built-ins; an ESM bundle has no `require`, so a server
- * that bundles it gets one (only those servers: the others' bytes stay as they were).
+ * The Redis client and the OpenTelemetry SDK are CommonJS and require Node built-ins; an ESM bundle has
+ * no `require`, so a server that bundles either gets one (only those servers: the others' bytes stay as
+ * they were).
  */
 const CJS_REQUIRE = '\nimport { createRequire as __kervanCreateRequire } from "node:module";\nconst require = __kervanCreateRequire(import.meta.url);';
+
+const needsRequire = (plan: ServerPlan): boolean => plan.server.tasks?.store === "redis" || plan.server.telemetry === "otlp";
 
 export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {
   const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
@@ -63,7 +66,7 @@ export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Prom
     alias: runtimeAliases(),
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
     plugins: [emittedFiles(files), packages.plugin],
-    banner: { js: `${header(plan.server.origin.file)}\n` + (plan.server.tasks?.store === "redis" ? CJS_REQUIRE : "") },
+    banner: { js: `${header(plan.server.origin.file)}\n` + (needsRequire(plan) ? CJS_REQUIRE : "") },
     legalComments: "inline",
     metafile: true,
     logLevel: "silent",
