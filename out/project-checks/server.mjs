@@ -2919,7 +2919,7 @@ init_types();
 
 // templates/runtime/tasks/entry/index.ts
 init_types();
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 
 // templates/runtime/tasks/call-modes.ts
 init_jsonrpc();
@@ -3023,8 +3023,9 @@ function openState(key, token, expected) {
 }
 
 // templates/runtime/confirm/mrtr.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
 var STATE_TTL_MS = 10 * 6e4;
-function confirmRound({ tool: tool7, args, params, principal, key, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+async function confirmRound({ tool: tool7, args, params, principal, key, consume, ttlMs = STATE_TTL_MS, now = Date.now() }) {
   const def = tool7.confirm;
   const message2 = renderMessage(def.message, args);
   const digest = argsDigest(args);
@@ -3033,13 +3034,17 @@ function confirmRound({ tool: tool7, args, params, principal, key, ttlMs = STATE
     result: {
       resultType: "input_required",
       inputRequests: { [inputKey(def)]: confirmRequest(message2) },
-      requestState: sealState(key, { tool: tool7.name, args: digest, principal, exp: now + ttlMs })
+      requestState: sealState(key, { tool: tool7.name, args: digest, principal, exp: now + ttlMs, nonce: randomBytes2(16).toString("base64url") })
     }
   });
   const state = params?.requestState;
   if (state === void 0) return ask();
   const opened = openState(key, state, { tool: tool7.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
+  const { nonce, exp } = opened.claims;
+  if (typeof nonce !== "string" || !await consume(nonce, exp)) {
+    throw new RpcError(INVALID_PARAMS, "Invalid requestState: requestState was already used (each one is served once); nothing ran");
+  }
   const responses = params?.inputResponses;
   const answer = isObject(responses) ? responses[inputKey(def)] : void 0;
   if (answer === void 0) return ask();
@@ -3243,7 +3248,7 @@ async function runCall(modes, { tool: tool7, args, params, ctx, principal, elici
   if (asTask) return startTask(modes.tasks, tool7, args, ctx, principal);
   if (tool7.confirm) {
     if (modern) {
-      const round = confirmRound({ tool: tool7, args, params, principal, key: modes.stateKey, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+      const round = await confirmRound({ tool: tool7, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
       if (!round.run) return round.result;
     } else {
       const message2 = renderMessage(tool7.confirm.message, args);
@@ -3293,6 +3298,23 @@ function tasksEnv(from = process.env) {
 
 // templates/runtime/tasks/memory-store.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
+
+// templates/runtime/confirm/used-states.ts
+var NONCE = /^[A-Za-z0-9_-]{22}$/;
+var UsedStates = class {
+  used = /* @__PURE__ */ new Map();
+  /** true the first time a nonce is seen (the state may be served), false for a replay. */
+  consume(nonce, expiresAt, now = Date.now()) {
+    if (!NONCE.test(nonce)) return false;
+    const seen = this.used.get(nonce);
+    if (seen !== void 0 && seen > now) return false;
+    this.used.set(nonce, expiresAt);
+    return true;
+  }
+  sweep(now = Date.now()) {
+    for (const [nonce, exp] of this.used) if (exp <= now) this.used.delete(nonce);
+  }
+};
 
 // templates/runtime/tasks/records.ts
 function nowIso() {
@@ -3344,6 +3366,7 @@ var MemoryTaskStore = class {
   replicaId = randomUUID2();
   tasks = /* @__PURE__ */ new Map();
   listeners = [];
+  usedStates = new UsedStates();
   sweeper;
   constructor() {
     this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
@@ -3352,6 +3375,7 @@ var MemoryTaskStore = class {
   sweep() {
     const now = Date.now();
     for (const [id, record] of this.tasks) if (expired(record, now)) this.tasks.delete(id);
+    this.usedStates.sweep(now);
   }
   async create(record) {
     this.tasks.set(record.taskId, { ...record });
@@ -3382,6 +3406,9 @@ var MemoryTaskStore = class {
     if (!record?.inputResponses) return {};
     this.tasks.set(taskId2, withoutResponses(record));
     return record.inputResponses;
+  }
+  async consumeState(nonce, expiresAt) {
+    return this.usedStates.consume(nonce, expiresAt);
   }
   async signal(signal) {
     for (const listener of this.listeners) listener(signal);
@@ -3431,10 +3458,12 @@ function confirmTtl(text) {
 }
 var callModes = async (def) => {
   const env = tasksEnv();
-  const stateKey = stateKeyFrom(def, randomBytes2(32), env);
+  const stateKey = stateKeyFrom(def, randomBytes3(32), env);
   const confirmTtlMs = confirmTtl(env.KERVAN_CONFIRM_TTL_MS);
   const tasks = await openTasks(def, env);
-  const modes = { tasks, stateKey, confirmTtlMs };
+  const local = new UsedStates();
+  const consumeState = tasks ? (nonce, exp) => tasks.store.consumeState(nonce, exp) : async (nonce, exp) => (local.sweep(), local.consume(nonce, exp));
+  const modes = { tasks, stateKey, confirmTtlMs, consumeState };
   return {
     run: (call) => runCall(modes, call),
     serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),

@@ -74,6 +74,19 @@ describe("confirmation through MRTR", () => {
     if (params.arguments.path !== path) expect(existsSync(String(params.arguments.path))).toBe(false);
   });
 
+  it("serves a state once: the same retry sent again is refused, and nothing runs again", async () => {
+    const path = victim("replay");
+    const round = await ask(server.url, "remove_file", { path });
+    const retry = { name: "remove_file", arguments: { path }, inputResponses: { confirm: accept }, requestState: round.requestState };
+    const first = await rpc(server.url, "tools/call", retry, { caps: { elicitation: {} } });
+    expect(first.result).toMatchObject({ resultType: "complete" });
+    expect(existsSync(path)).toBe(false);
+    writeFileSync(path, "precious again");
+    const replay = await rpc(server.url, "tools/call", retry, { caps: { elicitation: {} } });
+    expect(replay.error).toMatchObject({ code: -32602, message: expect.stringContaining("already used") });
+    expect(existsSync(path)).toBe(true);
+  });
+
   it("refuses an expired state, and nothing runs", async () => {
     const path = victim("d");
     const round = await ask(expiring.url, "remove_file", { path });

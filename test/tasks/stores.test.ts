@@ -1,5 +1,5 @@
 // The three task stores against one contract, with real files and a real Redis server.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,6 +78,17 @@ describe.each(factories)("%s store", (_name, open) => {
     await store.close();
   });
 
+  it("serves a requestState nonce once: a replay is refused, and a malformed nonce never counts", async () => {
+    const store = await open();
+    const nonce = randomBytes(16).toString("base64url");
+    const exp = Date.now() + 60_000;
+    expect(await store.consumeState(nonce, exp)).toBe(true);
+    expect(await store.consumeState(nonce, exp)).toBe(false);
+    expect(await store.consumeState(randomBytes(16).toString("base64url"), exp)).toBe(true);
+    expect(await store.consumeState("../../etc/passwd", exp)).toBe(false);
+    await store.close();
+  });
+
   it("delivers signals to listeners", async () => {
     const store = await open();
     const got = new Promise<TaskSignal>((resolve) => store.onSignal(resolve));
@@ -133,6 +144,22 @@ describe("file store", () => {
     expect((await after.get(finished.taskId))?.status).toBe("completed");
     await after.close();
   });
+
+  it("remembers a used requestState across a restart, and forgets it once expired", async () => {
+    const dir = tempDir();
+    const before = new FileTaskStore(dir);
+    const nonce = randomBytes(16).toString("base64url");
+    const stale = randomBytes(16).toString("base64url");
+    expect(await before.consumeState(nonce, Date.now() + 60_000)).toBe(true);
+    expect(await before.consumeState(stale, Date.now() - 1)).toBe(true);
+    await before.close();
+    const after = new FileTaskStore(dir);
+    expect(await after.consumeState(nonce, Date.now() + 60_000)).toBe(false);
+    expect(readdirSync(join(dir, "used-states")).sort()).toEqual([nonce, stale].sort());
+    await (after as unknown as { sweep(): Promise<void> }).sweep();
+    expect(readdirSync(join(dir, "used-states"))).toEqual([nonce]);
+    await after.close();
+  });
 });
 
 describe("redis store across replicas", () => {
@@ -148,6 +175,15 @@ describe("redis store across replicas", () => {
     expect(await got).toEqual({ taskId: rec.taskId, kind: "cancel" });
     await a.close();
     await b.close();
+  });
+
+  it("lets exactly one of several replicas consume a requestState nonce, racing", async () => {
+    const prefix = `t${randomUUID()}:`;
+    const replicas = await Promise.all([0, 1, 2].map(() => RedisTaskStore.open({ url: redis.url, prefix, leaseMs: 5000 })));
+    const nonce = randomBytes(16).toString("base64url");
+    const won = await Promise.all(replicas.map((r) => r.consumeState(nonce, Date.now() + 60_000)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    await Promise.all(replicas.map((r) => r.close()));
   });
 
   it("reports a task failed once its runner's lease has lapsed", async () => {

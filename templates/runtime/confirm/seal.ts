@@ -14,6 +14,8 @@ export interface StateClaims {
   principal: string;
   /** Expiry, epoch milliseconds. */
   exp: number;
+  /** Random, minted per state: the server serves a state once (see used-states.ts and the task stores). */
+  nonce?: string;
   /** What the server carries between rounds (answers so far, the step reached). */
   data?: unknown;
 }

@@ -5,7 +5,7 @@ import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { callTool, ToolFault } from "../tools.js";
 import { canElicit } from "../client-requests.js";
 import { confirmRequest, inputKey, isConfirmed, notConfirmed, renderMessage } from "../confirm/confirm.js";
-import { confirmRound } from "../confirm/mrtr.js";
+import { confirmRound, type ConsumeState } from "../confirm/mrtr.js";
 import { taskFields, type TaskManager } from "./manager.js";
 import { clientCapabilities, declaresTasks, missingCapability, tasksRequired } from "./methods.js";
 import type { CallContext, ModeCall as CallInput, ToolDef } from "../types.js";
@@ -16,6 +16,8 @@ export interface CallModes {
   stateKey: Buffer;
   /** How long a confirmation question stays answerable. */
   confirmTtlMs?: number;
+  /** Where used requestStates are recorded: the task store, or this process when the server has none. */
+  consumeState: ConsumeState;
 }
 
 
@@ -31,7 +33,7 @@ export async function runCall(modes: CallModes, { tool, args, params, ctx, princ
   if (asTask) return startTask(modes.tasks!, tool, args, ctx, principal);
   if (tool.confirm) {
     if (modern) {
-      const round = confirmRound({ tool, args, params, principal, key: modes.stateKey, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
+      const round = await confirmRound({ tool, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
       if (!round.run) return round.result;
     } else {
       const message = renderMessage(tool.confirm.message, args);

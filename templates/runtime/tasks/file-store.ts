@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { NONCE } from "../confirm/used-states.js";
 import { tasksEnv, type TasksEnv } from "./env.js";
 import { applyAnswers, applyPatch, nowIso, withoutResponses } from "./records.js";
 import { expired, isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
@@ -14,6 +15,8 @@ import { expired, isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, 
 const LOCK = "store.lock";
 const SUFFIX = ".task";
 const SWEEP_MS = 60_000;
+/** Used requestState nonces: one file each (created O_EXCL, so a replay finds it), holding its expiry. */
+const USED_STATES = "used-states";
 export const RESTART_REASON = "The server restarted while this task was unfinished; its work was lost.";
 
 export class TaskStoreLockedError extends Error {}
@@ -74,6 +77,7 @@ export class FileTaskStore implements TaskStore {
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.lockPath = lock(dir);
+    mkdirSync(join(dir, USED_STATES), { mode: 0o700, recursive: true });
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
@@ -139,6 +143,11 @@ export class FileTaskStore implements TaskStore {
       this.tasks.delete(id);
       await unlink(this.path(id)).catch(() => undefined);
     }
+    const used = join(this.dir, USED_STATES);
+    for (const name of readdirSync(used)) {
+      const exp = Number(readFileSync(join(used, name), "utf8"));
+      if (!(exp > now)) await unlink(join(used, name)).catch(() => undefined);
+    }
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -182,6 +191,24 @@ export class FileTaskStore implements TaskStore {
     this.tasks.set(taskId, next);
     await this.persist(next);
     return record.inputResponses;
+  }
+
+  async consumeState(nonce: string, expiresAt: number): Promise<boolean> {
+    if (!NONCE.test(nonce)) return false;
+    let handle;
+    try {
+      handle = await open(join(this.dir, USED_STATES, nonce), "wx", 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw err;
+    }
+    try {
+      await handle.write(String(expiresAt));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return true;
   }
 
   async signal(signal: TaskSignal): Promise<void> {

@@ -1,5 +1,6 @@
 // The memory store: tasks live in this process only (the default; right for stdio servers).
 import { randomUUID } from "node:crypto";
+import { UsedStates } from "../confirm/used-states.js";
 import { applyAnswers, applyPatch, nowIso, withoutResponses } from "./records.js";
 import { expired, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
 
@@ -11,6 +12,7 @@ export class MemoryTaskStore implements TaskStore {
   readonly replicaId = randomUUID();
   private readonly tasks = new Map<string, TaskRecord>();
   private readonly listeners: ((signal: TaskSignal) => void)[] = [];
+  private readonly usedStates = new UsedStates();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor() {
@@ -21,6 +23,7 @@ export class MemoryTaskStore implements TaskStore {
   private sweep(): void {
     const now = Date.now();
     for (const [id, record] of this.tasks) if (expired(record, now)) this.tasks.delete(id);
+    this.usedStates.sweep(now);
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -56,6 +59,10 @@ export class MemoryTaskStore implements TaskStore {
     if (!record?.inputResponses) return {};
     this.tasks.set(taskId, withoutResponses(record));
     return record.inputResponses;
+  }
+
+  async consumeState(nonce: string, expiresAt: number): Promise<boolean> {
+    return this.usedStates.consume(nonce, expiresAt);
   }
 
   async signal(signal: TaskSignal): Promise<void> {

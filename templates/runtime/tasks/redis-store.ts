@@ -4,6 +4,7 @@
 // failed by the next reader, never left working forever. Built on the node-redis client.
 import { randomUUID } from "node:crypto";
 import { createClient, type RedisClientType } from "@redis/client";
+import { NONCE } from "../confirm/used-states.js";
 import { describeError, log } from "../log.js";
 import { tasksEnv, type TasksEnv } from "./env.js";
 import { ANSWER, GET, TAKE, UPDATE } from "./redis-scripts.js";
@@ -139,6 +140,14 @@ export class RedisTaskStore implements TaskStore {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(pairs(await this.client.EVAL(TAKE, { keys: [this.key(taskId)] })))) out[k] = JSON.parse(v);
     return out;
+  }
+
+  /** SET NX with the state's remaining life: exactly one replica's SET succeeds for a nonce. */
+  async consumeState(nonce: string, expiresAt: number): Promise<boolean> {
+    if (!NONCE.test(nonce)) return false;
+    const ms = Math.max(1, expiresAt - Date.now());
+    const reply = await this.client.set(`${this.opts.prefix}state:${nonce}`, "1", { condition: "NX", expiration: { type: "PX", value: ms } });
+    return reply === "OK";
   }
 
   async signal(signal: TaskSignal): Promise<void> {

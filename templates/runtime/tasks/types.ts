@@ -70,6 +70,11 @@ export interface TaskStore {
   answer(taskId: string, responses: Record<string, unknown>): Promise<string[]>;
   /** Removes and returns the answers received so far (the running work consumes them). */
   takeResponses(taskId: string): Promise<Record<string, unknown>>;
+  /**
+   * Records a sealed requestState's nonce as used, atomically for every replica sharing the store: true
+   * the first time, false for a replay. Kept until `expiresAt` (epoch ms), when the seal expires anyway.
+   */
+  consumeState(nonce: string, expiresAt: number): Promise<boolean>;
   /** Delivers a signal to whichever replica runs the task (this one included). */
   signal(signal: TaskSignal): Promise<void>;
   onSignal(listener: (signal: TaskSignal) => void): void;

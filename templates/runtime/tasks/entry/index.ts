@@ -6,6 +6,7 @@ import { runCall } from "../call-modes.js";
 import { serveTaskMethod } from "../methods.js";
 import { openTasks, stateKeyFrom } from "../open.js";
 import { tasksEnv } from "../env.js";
+import { UsedStates } from "../../confirm/used-states.js";
 
 /** KERVAN_CONFIRM_TTL_MS: how long a confirmation question stays answerable (10 minutes). */
 function confirmTtl(text: string | undefined): number | undefined {
@@ -20,7 +21,10 @@ export const callModes: ModesFactory = async (def) => {
   const stateKey = stateKeyFrom(def, randomBytes(32), env);
   const confirmTtlMs = confirmTtl(env.KERVAN_CONFIRM_TTL_MS);
   const tasks = await openTasks(def, env);
-  const modes = { tasks, stateKey, confirmTtlMs };
+  // Without a task store (no tool runs as a task), used states are recorded in this process.
+  const local = new UsedStates();
+  const consumeState = tasks ? (nonce: string, exp: number) => tasks.store.consumeState(nonce, exp) : async (nonce: string, exp: number) => (local.sweep(), local.consume(nonce, exp));
+  const modes = { tasks, stateKey, confirmTtlMs, consumeState };
   return {
     run: (call) => runCall(modes, call),
     serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
