@@ -3508,7 +3508,7 @@ function runProcess(o) {
       stop();
     }, o.timeoutMs);
     try {
-      child = spawn(o.command, o.args, {
+      const start = () => spawn(o.command, o.args, {
         cwd: o.cwd,
         env: o.env,
         // the child never waits on our stdin
@@ -3518,6 +3518,7 @@ function runProcess(o) {
         shell: false,
         windowsHide: true
       });
+      child = o.aroundSpawn ? o.aroundSpawn(start) : start();
     } catch (e) {
       spawnError = describeSpawnError(o.command, e);
       finish();
@@ -3590,7 +3591,7 @@ import { join as join4 } from "node:path";
 import { existsSync as existsSync2, mkdirSync, readdirSync, readFileSync as readFileSync2, rmdirSync, writeFileSync } from "node:fs";
 import { join as join3 } from "node:path";
 function ownPidsDir() {
-  const cgroups = readFileSync2("/proc/self/cgroup", "utf8").trim().split("\n");
+  const cgroups = readFileSync2("/proc/thread-self/cgroup", "utf8").trim().split("\n");
   const mounts = readFileSync2("/proc/self/mountinfo", "utf8").trim().split("\n");
   const mountOf = (fstype, option) => {
     for (const line of mounts) {
@@ -3605,15 +3606,15 @@ function ownPidsDir() {
   const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes("pids"));
   if (v1) {
     const mount2 = mountOf("cgroup", "pids");
-    if (mount2) return join3(mount2, v1.split(":").slice(2).join(":"));
+    if (mount2) return { dir: join3(mount2, v1.split(":").slice(2).join(":")), v1: true };
   }
   const v2 = cgroups.find((l) => l.startsWith("0::"));
   const mount = mountOf("cgroup2");
-  if (v2 && mount) return join3(mount, v2.slice(3));
+  if (v2 && mount) return { dir: join3(mount, v2.slice(3)), v1: false };
   throw new Error("no pids cgroup hierarchy is mounted");
 }
 function openPidsCgroup() {
-  const base = ownPidsDir();
+  const { dir: base, v1 } = ownPidsDir();
   for (const name of readdirSync(base)) {
     const m = /^kervan-(\d+)$/.exec(name);
     if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join3(base, name));
@@ -3632,9 +3633,14 @@ function openPidsCgroup() {
       throw new Error(`the pids controller is not available under ${base}: ${err.code ?? err}`);
     }
   }
-  const group = { dir, next: 0 };
+  const group = { dir, next: 0, home: v1 ? base : void 0 };
   const probe2 = callCgroup(group, 8);
-  rmdirQuiet(probe2);
+  try {
+    if (group.home) spawnInside(group, probe2, () => void 0);
+    if (group.broken) throw new Error(group.broken);
+  } finally {
+    rmdirQuiet(probe2);
+  }
   process.on("exit", () => {
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let i = 0; i < 50 && !removeTree(dir); i++) Atomics.wait(pause, 0, 0, 10);
@@ -3658,10 +3664,23 @@ function rmdirQuiet(dir) {
   }
 }
 function callCgroup(group, max) {
+  if (group.broken) throw new Error(group.broken);
   const dir = join3(group.dir, `call-${group.next++}`);
   mkdirSync(dir);
   writeFileSync(join3(dir, "pids.max"), String(max));
   return dir;
+}
+function spawnInside(group, dir, start) {
+  writeFileSync(join3(dir, "tasks"), "0");
+  try {
+    return start();
+  } finally {
+    try {
+      writeFileSync(join3(group.home, "tasks"), "0");
+    } catch (err) {
+      group.broken = `the server could not leave a call's process-limit cgroup: ${err.message}`;
+    }
+  }
 }
 function releaseCgroup(dir, tries = 40) {
   if (rmdirQuiet(dir) || tries === 0) return;
@@ -3855,18 +3874,23 @@ function bwrapCommand(plan, host, command, args) {
 function sandboxedRun(o, plan, host) {
   if (host.platform === "darwin") {
     const tmp = realpathSync(mkdtempSync2(join5(tmpdir2(), "kervan-call-")));
-    const args2 = ["-p", macosProfile(plan), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
-    return runProcess({ ...o, command: host.runner, args: args2, env: { ...o.env, TMPDIR: tmp } }).finally(
+    const args = ["-p", macosProfile(plan), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
+    return runProcess({ ...o, command: host.runner, args, env: { ...o.env, TMPDIR: tmp } }).finally(
       () => rmSync2(tmp, { recursive: true, force: true })
     );
   }
   const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args);
-  if (!host.cgroup) return runProcess({ ...o, command: runner, args: bwrap });
-  const dir = callCgroup(host.cgroup, plan.limits.processes);
-  const args = ["--info-fd", "3", "--block-fd", "4", ...bwrap];
-  return runProcess({ ...o, command: host.runner, args, extraPipes: 2, onSpawn: (child, fail2) => gateIntoCgroup(child, dir, fail2) }).finally(
-    () => releaseCgroup(dir)
-  );
+  const { done, ...steps } = cgroupSteps(host, plan.limits.processes, bwrap);
+  return runProcess({ ...o, command: runner, ...steps }).finally(done);
+}
+function cgroupSteps(host, processes, bwrap) {
+  const group = host.cgroup;
+  if (!group) return { args: bwrap, done: () => {
+  } };
+  const dir = callCgroup(group, processes);
+  const done = () => releaseCgroup(dir);
+  if (group.home) return { args: bwrap, aroundSpawn: (start) => spawnInside(group, dir, start), done };
+  return { args: ["--info-fd", "3", "--block-fd", "4", ...bwrap], extraPipes: 2, onSpawn: (child, fail2) => gateIntoCgroup(child, dir, fail2), done };
 }
 
 // templates/kinds/exec/index.ts

@@ -12,7 +12,7 @@ import { killGroup, runProcess, type RunResult } from "./spawn.js";
 import { heartbeat } from "./progress.js";
 import { planSandbox, type SandboxPlan } from "./sandbox.js";
 import { sandboxHost, type SandboxHost } from "./sandbox-host.js";
-import { bwrapCommand, checkCommandVisible, sandboxedRun } from "./sandbox-run.js";
+import { bwrapCommand, cgroupSteps, checkCommandVisible, sandboxedRun, type CgroupSteps } from "./sandbox-run.js";
 
 export { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA } from "./config.js";
 export type { ArgEntry, ArgGroup, ArgPart, ExecToolConfig, FieldType } from "./config.js";
@@ -116,6 +116,13 @@ export function sandboxCommandLine(cfg: ExecToolConfig, command: string, args: s
   checkExecStartup(cfg);
   const s = PREPARED.get(cfg)!.sandbox;
   return s && s.host.platform === "linux" ? bwrapCommand(s.plan, s.host, command, args) : undefined;
+}
+
+/** What a call of this tool does around its bwrap spawn (a root server's per-call pids cgroup), for the bench's baseline. */
+export function sandboxCgroupSteps(cfg: ExecToolConfig, bwrap: string[]): CgroupSteps {
+  checkExecStartup(cfg);
+  const s = PREPARED.get(cfg)!.sandbox!;
+  return cgroupSteps(s.host, s.plan.limits.processes, bwrap);
 }
 
 function childEnv(cfg: ExecToolConfig): Record<string, string> {

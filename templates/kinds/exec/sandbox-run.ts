@@ -3,7 +3,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { callCgroup, gateIntoCgroup, releaseCgroup } from "./cgroup.js";
+import { callCgroup, gateIntoCgroup, releaseCgroup, spawnInside } from "./cgroup.js";
 import { macosProfile } from "./macos-profile.js";
 import { within } from "./paths.js";
 import { bwrapArgs, limitArgs, SYSTEM_DIRS, whichProgram, type SandboxPlan } from "./sandbox.js";
@@ -51,11 +51,30 @@ export function sandboxedRun(o: RunOptions, plan: SandboxPlan, host: SandboxHost
     );
   }
   const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args);
-  if (!host.cgroup) return runProcess({ ...o, command: runner, args: bwrap });
-  // As root: the sandbox waits (fd 4) until its processes have joined the call's pids cgroup.
-  const dir = callCgroup(host.cgroup, plan.limits.processes);
-  const args = ["--info-fd", "3", "--block-fd", "4", ...bwrap];
-  return runProcess({ ...o, command: host.runner, args, extraPipes: 2, onSpawn: (child, fail) => gateIntoCgroup(child, dir, fail) }).finally(() =>
-    releaseCgroup(dir),
-  );
+  const { done, ...steps } = cgroupSteps(host, plan.limits.processes, bwrap);
+  return runProcess({ ...o, command: runner, ...steps }).finally(done);
+}
+
+export interface CgroupSteps {
+  args: string[];
+  extraPipes?: number;
+  aroundSpawn?: RunOptions["aroundSpawn"];
+  onSpawn?: RunOptions["onSpawn"];
+  /** Once the call has ended: the call's cgroup goes when its last task is gone. */
+  done: () => void;
+}
+
+/**
+ * What a root server does around one bwrap spawn so the call's processes are bounded (cgroup.ts):
+ * cgroup v1, bwrap is born in the call's cgroup; v2, it starts blocked (fd 4) until it has been
+ * moved in. Unprivileged servers need none of it (RLIMIT_NPROC holds). Exported so the bench's
+ * bare bwrap spawn does the same OS work.
+ */
+export function cgroupSteps(host: SandboxHost, processes: number, bwrap: string[]): CgroupSteps {
+  const group = host.cgroup;
+  if (!group) return { args: bwrap, done: () => {} };
+  const dir = callCgroup(group, processes);
+  const done = () => releaseCgroup(dir);
+  if (group.home) return { args: bwrap, aroundSpawn: (start) => spawnInside(group, dir, start), done };
+  return { args: ["--info-fd", "3", "--block-fd", "4", ...bwrap], extraPipes: 2, onSpawn: (child, fail) => gateIntoCgroup(child, dir, fail), done };
 }

@@ -15,6 +15,8 @@ export interface RunOptions {
   live: Set<number>;
   /** Pipes beyond stdio (fd 3 on), e.g. a sandbox's control descriptors. */
   extraPipes?: number;
+  /** Wraps the synchronous spawn, e.g. to have the child born in a cgroup. */
+  aroundSpawn?: (start: () => ChildProcess) => ChildProcess;
   /** Runs once the child exists; `fail` ends the call with that reason and kills its group. */
   onSpawn?: (child: ChildProcess, fail: (why: string) => void) => void;
 }
@@ -153,15 +155,17 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
     }, o.timeoutMs);
 
     try {
-      child = spawn(o.command, o.args, {
-        cwd: o.cwd,
-        env: o.env,
-        // the child never waits on our stdin
-        stdio: ["ignore", "pipe", "pipe", ...Array<"pipe">(o.extraPipes ?? 0).fill("pipe")],
-        detached: true, // its own process group, so a timeout reaches grandchildren too
-        shell: false,
-        windowsHide: true,
-      });
+      const start = () =>
+        spawn(o.command, o.args, {
+          cwd: o.cwd,
+          env: o.env,
+          // the child never waits on our stdin
+          stdio: ["ignore", "pipe", "pipe", ...Array<"pipe">(o.extraPipes ?? 0).fill("pipe")],
+          detached: true, // its own process group, so a timeout reaches grandchildren too
+          shell: false,
+          windowsHide: true,
+        });
+      child = o.aroundSpawn ? o.aroundSpawn(start) : start();
     } catch (e) {
       spawnError = describeSpawnError(o.command, e as NodeJS.ErrnoException);
       finish();
