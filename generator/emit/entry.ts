@@ -4,8 +4,7 @@ import type { EmittedFile } from "../model/output.js";
 import { kindFor } from "../kinds/index.js";
 import { _, docComment, join, name, objectCode, type Code } from "../shared/codegen.js";
 import { header } from "./header.js";
-import { StructureKind } from "ts-morph";
-import { constStatement, emitSource, importDecl, type Statement } from "./project.js";
+import { constStatement, emitSource, importDecl, type Statement } from "./source.js";
 
 /** The store's opener: only a server whose spec chose that store imports (and bundles) it. */
 const STORE_OPENERS = { file: "openFileStore", redis: "openRedisStore" } as const;
@@ -45,10 +44,10 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     importDecl("@kervan/runtime", ["runServer", "type ServerDef"]),
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
-    ...plan.tools.map((t): Statement => ({ kind: StructureKind.ImportDeclaration, moduleSpecifier: t.importPath, namespaceImport: name(t.ident).toString() })),
+    ...plan.tools.map((t): Statement => ({ kind: "import", moduleSpecifier: t.importPath, namespaceImport: name(t.ident).toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),
     (w) => w.blankLineIfLastNot().write("runServer(server);"),
   ];
-  const contents = emitSource(`${plan.dir}/src/server.ts`, header(s.origin.file), statements);
+  const contents = emitSource(header(s.origin.file), statements);
   return { path: `${plan.dir}/src/server.ts`, contents };
 }

@@ -4,8 +4,7 @@ import type { EmittedFile } from "../model/output.js";
 import { kindFor } from "../kinds/index.js";
 import { _, code, docComment, literal, name, objectCode, type Code } from "../shared/codegen.js";
 import { header } from "./header.js";
-import { StructureKind } from "ts-morph";
-import { constStatement, emitSource, importDecl, type Statement } from "./project.js";
+import { constStatement, emitSource, importDecl, type Statement } from "./source.js";
 
 function importsOf(names: string[]): { namedImports: string[]; isTypeOnly: boolean } {
   const allTypes = names.every((n) => n.startsWith("type "));
@@ -27,8 +26,8 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
   statements.push(importDecl("../validators.mjs", [plan.validateInput, ...(plan.validateOutput ? [plan.validateOutput] : [])]));
   statements.push(importDecl("../types.js", [plan.inputType, ...(plan.outputType ? [plan.outputType] : [])], true));
   statements.push((w) => w.blankLineIfLastNot());
-  statements.push({ kind: StructureKind.TypeAlias, name: "Input", type: name(plan.inputType).toString(), isExported: true, docs: ["The arguments this tool accepts (validated before the handler runs)."] });
-  if (plan.outputType) statements.push({ kind: StructureKind.TypeAlias, name: "Output", type: name(plan.outputType).toString(), isExported: true, docs: ["The structured result this tool returns."] });
+  statements.push({ kind: "typeAlias", name: "Input", type: name(plan.inputType).toString(), isExported: true, docs: ["The arguments this tool accepts (validated before the handler runs)."] });
+  if (plan.outputType) statements.push({ kind: "typeAlias", name: "Output", type: name(plan.outputType).toString(), isExported: true, docs: ["The structured result this tool returns."] });
   for (const c of part.constants) statements.push(constStatement(c.name, c.type, c.initializer, c.doc ? docComment(c.doc) : undefined, c.comment));
   const fields: Code[] = [
     _`name: ${t.name}`,
@@ -47,8 +46,8 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
   ];
   statements.push(constStatement(name("tool"), name("ToolDef"), objectCode(fields), docComment(`${t.name}: ${t.description.split("\n")[0]}`)));
   if (part.startup?.length) {
-    statements.push({ kind: StructureKind.Function, name: "startup", isExported: true, returnType: "void", docs: ["Checks this tool's configuration before the server starts serving."], statements: part.startup.map(String) });
+    statements.push({ kind: "function", name: "startup", isExported: true, returnType: "void", docs: ["Checks this tool's configuration before the server starts serving."], statements: part.startup.map(String) });
   }
   if (part.workerRole) statements.push(_`export { ${part.workerRole} as workerRole };`);
-  return { path: `${server.dir}/${plan.file}`, contents: emitSource(plan.file, header(t.origin.file), statements) };
+  return { path: `${server.dir}/${plan.file}`, contents: emitSource(header(t.origin.file), statements) };
 }

@@ -240,7 +240,7 @@ async function profile(spec: string): Promise<void> {
   const lint = fn(lintMod!, "lint");
   if (lint) await time("lint", () => call(lint, specs, servers));
   const p = await time("plan", () => call(fn(planMod!, "plan"), servers).servers[0]);
-  const [entryM, moduleM, typesM, validatorsM, indexM, bundleM, manifestM, writeM] = (await time("import emit + bundle modules (ts-morph, json-schema-to-typescript, prettier, esbuild)", () =>
+  const [entryM, moduleM, typesM, validatorsM, indexM, bundleM, manifestM, writeM] = (await time("import emit + bundle modules (json-schema-to-typescript, prettier, esbuild, ajv)", () =>
     Promise.all([
       import("../../generator/emit/entry.js"),
       import("../../generator/emit/tool-module.js"),
@@ -256,8 +256,8 @@ async function profile(spec: string): Promise<void> {
   type File = { path: string; contents: string };
   let files: File[];
   if (emitEntry && emitToolModule && emitTypes && emitValidators) {
-    const entry = await time("emit src/server.ts (ts-morph)", () => call(emitEntry, p));
-    const modules = await time("emit src/tools/*.ts (ts-morph)", () => (p.tools as unknown[]).map((t) => call(emitToolModule, p, t)));
+    const entry = await time("emit src/server.ts", () => call(emitEntry, p));
+    const modules = await time("emit src/tools/*.ts", () => (p.tools as unknown[]).map((t) => call(emitToolModule, p, t)));
     const types = await time("emit src/types.ts (json-schema-to-typescript + prettier)", () => call(emitTypes, p));
     const validators = await time("emit src/validators.mjs (ajv standalone)", () => call(emitValidators, p));
     files = [entry, ...modules, types, validators];
