@@ -8,7 +8,8 @@ import { OperationSkip } from "./refs.js";
 import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";
 import { buildTool, type ImportedTool, type Operation } from "./tool.js";
 import { limitBroken } from "./limits.js";
-import { renderSpec } from "./yaml.js";
+import { renderSpec, specData } from "./yaml.js";
+import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { verify } from "./verify.js";
 
 export { ImportError };
@@ -110,14 +111,10 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
     }
   });
   const meta = { file: isAbsolute(opts.file) ? basename(opts.file) : opts.file.split("\\").join("/"), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
-  const render = () => renderSpec(doc, server, built, skipped.sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
-  let text = "";
   for (let round = 0; round < 4 && built.length; round++) {
-    text = render();
-    const refused = verify(text, built.length);
+    const refused = verify(specData(doc, server, built), built.length);
     if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
     if (!refused.tools.size) break;
-    text = "";
     built = built.filter((t, i) => {
       const why = refused.tools.get(i);
       if (why) skipped.push({ operation: labels.get(t.name)!, reason: why });
@@ -129,5 +126,8 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
     if (!reasons) throw new ImportError("no-operations", `${opts.file} describes no operations to import (webhooks and callbacks are not imported)`);
     throw new ImportError("no-operations", `no operation of ${opts.file} could be imported: ${reasons}`);
   }
-  return { server, text: text || render(), tools: built.map((t) => t.name), skipped };
+  const text = renderSpec(doc, server, built, skipped.sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > READ_LIMITS.specBytes) throw new ImportError("spec-too-large", `the imported spec would be ${bytes} bytes; kervan reads specs of at most ${sizeText(READ_LIMITS.specBytes)}: narrow it with --include-tags, --include-ops or --exclude-ops`);
+  return { server, text, tools: built.map((t) => t.name), skipped };
 }

@@ -1,5 +1,9 @@
 // The generator's own check stage over the imported spec: which tools it would refuse, and why.
-import { checkSources } from "../pipeline.js";
+// The check reads the spec's data as the load stage would hand it over, without writing the YAML
+// and parsing it back (the written text carries the same data: yaml.ts renders exactly this).
+import type { Json } from "../../templates/runtime/types.js";
+import type { LoadedSpec } from "../model/spec.js";
+import { check } from "../check/index.js";
 
 export interface Refusals {
   /** Tool index -> the first error's code and message. */
@@ -8,17 +12,19 @@ export interface Refusals {
   spec?: string;
 }
 
-export function verify(text: string, count: number): Refusals {
-  const { diagnostics } = checkSources([{ path: "imported.yaml", text }]);
+export function verify(data: Json, count: number): Refusals {
+  // A JSON round trip gives the plain data a YAML reader would: no undefined members, no shared objects.
+  const doc = JSON.parse(JSON.stringify(data)) as unknown;
+  const spec: LoadedSpec = { file: "imported.yaml", doc, positions: {}, keyPositions: {}, lines: [], includes: {}, hash: "" };
   const tools = new Map<number, string>();
-  let spec: string | undefined;
-  for (const d of diagnostics) {
+  let refused: string | undefined;
+  for (const d of check([spec])) {
     if (d.severity !== "error") continue;
     const m = /^\/tools\/(\d+)(\/|$)/.exec(d.location.pointer);
     const at = m ? d.location.pointer.slice(m[0].length - (m[2] ? 1 : 0)) : "";
     if (m && Number(m[1]) < count) {
       if (!tools.has(Number(m[1]))) tools.set(Number(m[1]), `kervan would refuse it: ${d.code} ${d.message}${at ? ` (at ${at})` : ""}`);
-    } else spec ??= `${d.code} ${d.message} (at ${d.location.pointer || "/"})`;
+    } else refused ??= `${d.code} ${d.message} (at ${d.location.pointer || "/"})`;
   }
-  return { tools, ...(spec ? { spec } : {}) };
+  return { tools, ...(refused ? { spec: refused } : {}) };
 }

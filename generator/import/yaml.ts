@@ -65,9 +65,10 @@ function flowSmall(doc: Document): void {
   });
 }
 
-export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string {
+/** The spec as data: what renderSpec writes and what the check stage judges. */
+export function specData(api: Doc, server: string, tools: ImportedTool[]): Json {
   const instructions = cleanText(api.info?.description, 600);
-  const spec = {
+  return {
     server: {
       name: server,
       version: "0.1.0",
@@ -76,7 +77,10 @@ export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skip
     },
     tools: tools.map((t) => t.tool),
   };
-  const doc = new Document(spec, { aliasDuplicateObjects: false });
+}
+
+export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string {
+  const doc = new Document(specData(api, server, tools), { aliasDuplicateObjects: false });
   doc.commentBefore = ` yaml-language-server: $schema=../kervan.schema.json\n${header(server, tools, skipped, meta).join("\n")}`;
   const list = doc.get("tools", true);
   tools.forEach((t, i) => {
