@@ -3,8 +3,21 @@
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
 
+// API documents repeat their texts (a shared schema's descriptions, once per use): each is cleaned once.
+const cleaned = new Map<string, string>();
+
 export function cleanText(text: unknown, max = 1200): string {
   if (typeof text !== "string") return "";
+  const key = `${max}\u0000${text}`;
+  const known = cleaned.get(key);
+  if (known !== undefined) return known;
+  if (cleaned.size >= 100_000) cleaned.clear();
+  const s = clean(text, max);
+  cleaned.set(key, s);
+  return s;
+}
+
+function clean(text: string, max: number): string {
   // HTML tags go, except inside code spans (`<provider>` there is text, not a tag).
   const untagged = text
     .replace(/```[\s\S]*?```/g, " ")

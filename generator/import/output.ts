@@ -52,7 +52,8 @@ export function outputOf(doc: Doc, op: Doc, method: string): Obj {
   }
   // An output schema describes the answer for the model: the upper levels carry most of that, and a
   // large one weighs down every listing (and the spec), so deeper levels are cut past a budget.
-  const fits = (s: Obj) => fitsLimits(s) && JSON.stringify(s).length <= OUTPUT_BUDGET;
+  // The budget is far below the byte limit, so the length decides first and the limits are counted only for what fits it.
+  const fits = (s: Obj) => JSON.stringify(s).length <= OUTPUT_BUDGET && fitsLimits(s);
   for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth) as Obj;
   if (!fits(schema)) schema = withoutDescriptions(schema);
   if (!fits(schema)) return { select };

@@ -1,6 +1,7 @@
 // Reads an API description: a local YAML or JSON file and the local files its `$ref`s name, bundled
-// into one document by @scalar/json-magic, then upgraded (Swagger 2.0, OpenAPI 3.0) to OpenAPI 3.1
-// by @scalar/openapi-parser. Nothing is fetched: a URL `$ref` is refused by name.
+// into one document by @scalar/json-magic (a document whose references all point inside it needs no
+// bundling and is taken as parsed), then upgraded (Swagger 2.0, OpenAPI 3.0) to OpenAPI 3.1 by
+// @scalar/openapi-parser. Nothing is fetched: a URL `$ref` is refused by name.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -37,14 +38,46 @@ export async function readDocument(file: string): Promise<{ doc: Doc; version: s
   }
   let top: unknown;
   try {
-    top = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 10000, uniqueKeys: false });
+    top = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 10000, merge: true });
   } catch (e) {
-    const why = (e as Error).message.split("\n")[0];
+    const why = (e as Error).message.split("\n")[0].replace(/:\s*$/, "");
     throw new ImportError("invalid-syntax", `${file} is not valid ${/^\s*[{[]/.test(text) ? "JSON" : "YAML"}: ${why}`);
   }
   if (!top || typeof top !== "object" || Array.isArray(top)) throw new ImportError("not-openapi", `${file} is not an OpenAPI or Swagger document (its top level is not a mapping)`);
   const version = versionOf(top as Doc, file);
 
+  const bundled = onlyLocalRefs(top) ? (top as Doc) : await bundleFiles(file);
+  let doc: Doc;
+  try {
+    doc = upgrade(bundled as never).specification as Doc;
+  } catch (e) {
+    throw new ImportError("upgrade-failed", `cannot read ${file} as OpenAPI 3.1: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if (!doc || typeof doc !== "object" || typeof doc.paths !== "object" || doc.paths === null) {
+    throw new ImportError("no-paths", `${file} describes no paths (operations)`);
+  }
+  return { doc, version };
+}
+
+/**
+ * Whether every `$ref` in the document points inside it (`#...`): then there is nothing to bundle
+ * (a same-document reference that points at nothing skips its operation, see refs.ts).
+ */
+function onlyLocalRefs(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const node = stack.pop() as Record<string, unknown>;
+    for (const k in node) {
+      const v = node[k];
+      if (typeof v === "object" && v !== null) stack.push(v);
+      else if (k === "$ref" && typeof v === "string" && !v.startsWith("#")) return false;
+    }
+  }
+  return true;
+}
+
+/** Bundles a document and the local files its `$ref`s name into one; a URL or a missing file is refused by name. */
+async function bundleFiles(file: string): Promise<Doc> {
   const urlRefs: string[] = [];
   const broken: string[] = [];
   // The bundler reports unresolvable references on the console as well; they are reported here instead.
@@ -77,14 +110,5 @@ export async function readDocument(file: string): Promise<{ doc: Doc; version: s
   }
   const missing = [...new Set(broken.filter((r) => !URL_REF.test(r)))].sort();
   if (missing.length) throw new ImportError("broken-ref", `${file} has a $ref that points at nothing: ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? `, and ${missing.length - 3} more` : ""}`);
-  let doc: Doc;
-  try {
-    doc = upgrade(bundled as never).specification as Doc;
-  } catch (e) {
-    throw new ImportError("upgrade-failed", `cannot read ${file} as OpenAPI 3.1: ${(e as Error).message.split("\n")[0]}`);
-  }
-  if (!doc || typeof doc !== "object" || typeof doc.paths !== "object" || doc.paths === null) {
-    throw new ImportError("no-paths", `${file} describes no paths (operations)`);
-  }
-  return { doc, version };
+  return bundled;
 }

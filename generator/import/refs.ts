@@ -15,7 +15,19 @@ export function unescapePointer(segment: string): string {
   return s.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
+// Targets found so far, per document: a shared component is looked up once per use, thousands of times.
+const found = new WeakMap<Doc, Map<string, unknown>>();
+
 export function lookup(doc: Doc, ref: string): unknown {
+  let known = found.get(doc);
+  if (!known) found.set(doc, (known = new Map()));
+  if (known.has(ref)) return known.get(ref);
+  const node = find(doc, ref);
+  known.set(ref, node);
+  return node;
+}
+
+function find(doc: Doc, ref: string): unknown {
   if (!ref.startsWith("#")) throw new OperationSkip(`$ref ${JSON.stringify(ref)} is not a reference inside the document`);
   if (ref === "#" || ref === "#/") return doc;
   let node: unknown = doc;

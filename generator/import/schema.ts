@@ -29,6 +29,57 @@ interface Ctx {
   defs: Map<string, { name: string; schema?: Json }>;
   stack: string[];
   nodes: number;
+  /** Inlined references being converted, innermost last: what each one's conversion depended on. */
+  open: Frame[];
+}
+
+/**
+ * An inlined reference's conversion at a given depth, kept for reuse (a shared component is
+ * converted once per depth, not once per use). It is reused only where it would come out the
+ * same: none of the references met inside it is on the current reference stack. A conversion
+ * that met a cycle (and so named a `$defs` entry) is never kept.
+ */
+interface Inlined {
+  value: Json;
+  nodes: number;
+  refs: Set<string>;
+}
+
+interface Frame {
+  refs: Set<string>;
+  keep: boolean;
+}
+
+const inlinedCache = new WeakMap<Doc, Map<string, Inlined>>();
+
+function cacheOf(ctx: Ctx): Map<string, Inlined> {
+  let m = inlinedCache.get(ctx.doc);
+  if (!m) inlinedCache.set(ctx.doc, (m = new Map()));
+  return m;
+}
+
+function inline(ctx: Ctx, ref: string, target: unknown, depth: number): Json {
+  const cache = cacheOf(ctx);
+  const key = `${ctx.mode}\u0000${depth}\u0000${ref}`;
+  const hit = cache.get(key);
+  if (hit && !ctx.stack.some((r) => hit.refs.has(r))) {
+    ctx.nodes += hit.nodes;
+    if (ctx.nodes > INLINE_BUDGET) throw new TooBig();
+    for (const f of ctx.open) for (const r of hit.refs) f.refs.add(r);
+    return hit.value;
+  }
+  const frame: Frame = { refs: new Set(), keep: true };
+  const before = ctx.nodes;
+  ctx.open.push(frame);
+  ctx.stack.push(ref);
+  try {
+    const value = conv(target, ctx, depth);
+    if (frame.keep) cache.set(key, { value, nodes: ctx.nodes - before, refs: frame.refs });
+    return value;
+  } finally {
+    ctx.stack.pop();
+    ctx.open.pop();
+  }
 }
 
 const INLINE_BUDGET = 4000;
@@ -82,10 +133,12 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
     const target = lookup(ctx.doc, ref);
     const siblings: Obj = {};
     for (const k of ["title", "description"]) if (typeof s[k] === "string") siblings[k] = s[k];
-    if (ctx.allDefs || ctx.stack.includes(ref) || depth > 40) return { $ref: `#/$defs/${defName(ctx, ref)}`, ...siblings };
-    ctx.stack.push(ref);
-    const inlined = conv(target, ctx, depth + 1);
-    ctx.stack.pop();
+    for (const f of ctx.open) f.refs.add(ref);
+    if (ctx.allDefs || ctx.stack.includes(ref) || depth > 40) {
+      for (const f of ctx.open) f.keep = false;
+      return { $ref: `#/$defs/${defName(ctx, ref)}`, ...siblings };
+    }
+    const inlined = inline(ctx, ref, target, depth + 1);
     return typeof inlined === "object" && inlined !== null && !Array.isArray(inlined) ? { ...inlined, ...siblings } : inlined;
   }
   const out: Obj = {};
@@ -222,7 +275,7 @@ function finish(root: Json, ctx: Ctx): Json {
 
 /** Converts a schema; inlines references, falling back to `$defs` for every reference when inlining grows too large. */
 export function convertSchema(doc: Doc, schema: unknown, mode: Mode): Json {
-  const fresh = (allDefs: boolean): Ctx => ({ doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0 });
+  const fresh = (allDefs: boolean): Ctx => ({ doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0, open: [] });
   try {
     const ctx = fresh(false);
     return finish(conv(schema, ctx, 1), ctx);
@@ -236,7 +289,7 @@ export function convertSchema(doc: Doc, schema: unknown, mode: Mode): Json {
 /** Converts several schemas (the properties of one input) sharing one `$defs` table at the root. */
 export function convertProperties(doc: Doc, schemas: Array<{ schema: unknown }>, mode: Mode): { props: Json[]; defs?: Obj } {
   const run = (allDefs: boolean) => {
-    const ctx: Ctx = { doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0 };
+    const ctx: Ctx = { doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0, open: [] };
     const props = schemas.map((s) => conv(s.schema, ctx, 2));
     const withDefs = finish({}, ctx) as Obj;
     return { props, ...(withDefs.$defs ? { defs: withDefs.$defs as Obj } : {}) };

@@ -1,7 +1,7 @@
 // Writes the imported spec as YAML for review: a header naming the source, base URL, secrets and
 // skipped operations; each tool's notes above it; each input's place beside it. Short schemas are
 // written in flow style, as hand-written specs are.
-import { Document, isMap, isScalar, isSeq, visit, type Scalar, type YAMLMap } from "yaml";
+import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import type { Json } from "../../templates/runtime/types.js";
 import type { Doc } from "./read.js";
 import type { ImportedTool } from "./tool.js";
@@ -54,15 +54,24 @@ function small(node: unknown, budget: number): boolean {
   return walk(node);
 }
 
-function flowSmall(doc: Document): void {
-  visit(doc, {
-    Map(_key, node) {
-      if (small(node, FLOW_WIDTH - 20) && !node.items.some((p) => isScalar(p.key) && (p.key.commentBefore || p.key.comment))) node.flow = true;
-    },
-    Seq(_key, node) {
-      if (small(node, FLOW_WIDTH - 20)) node.flow = true;
-    },
-  });
+/**
+ * Short collections are written in flow style: `{ type: string }` rather than a block. A collection
+ * inside a short one is short too, so only the outermost ones are measured (a map whose keys carry
+ * comments stays a block, as comments need lines of their own).
+ */
+function flowSmall(node: unknown, inSmall: boolean): void {
+  if (isMap(node)) {
+    const short = inSmall || small(node, FLOW_WIDTH - 20);
+    if (short && !node.items.some((p) => isScalar(p.key) && (p.key.commentBefore || p.key.comment))) node.flow = true;
+    for (const pair of node.items) {
+      flowSmall(pair.key, short);
+      flowSmall(pair.value, short);
+    }
+  } else if (isSeq(node)) {
+    const short = inSmall || small(node, FLOW_WIDTH - 20);
+    if (short) node.flow = true;
+    for (const item of node.items) flowSmall(item, short);
+  }
 }
 
 /** The spec as data: what renderSpec writes and what the check stage judges. */
@@ -97,7 +106,7 @@ export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skip
       item.commentBefore = t.notes.map((n) => ` ${n}`).join("\n");
     }
   });
-  flowSmall(doc);
+  flowSmall(doc.contents, false);
   const text = doc.toString({ lineWidth: 110, minContentWidth: 40, flowCollectionPadding: true });
   return text.endsWith("\n") ? text : `${text}\n`;
 }

@@ -17,6 +17,7 @@ describe("kervan import refuses bad input by name", () => {
     ["version.yaml", "unsupported-version", /Swagger 1\.2; kervan import reads Swagger 2\.0 and OpenAPI 3\.0 and 3\.1/],
     ["openapi4.json", "unsupported-version", /OpenAPI 4\.0\.0/],
     ["invalid.yaml", "invalid-syntax", /is not valid YAML: .*line \d+/],
+    ["duplicate-key.yaml", "invalid-syntax", /is not valid YAML: Map keys must be unique at line 9, column 7$/m],
   ];
   for (const [file, reason, message] of refused) {
     it(`${file}: refused (${reason})`, () => {
