@@ -4,7 +4,17 @@ import type { Doc } from "./read.js";
 
 export const NO_ORIGIN = "https://api.example.invalid";
 
+// Every operation of a document usually shares one `servers` list: each list is read once.
+const known = new WeakMap<object, { baseUrl: string; note?: string }>();
+
 export function baseUrlOf(servers: unknown): { baseUrl: string; note?: string } {
+  if (!servers || typeof servers !== "object") return readBaseUrl(servers);
+  let found = known.get(servers);
+  if (!found) known.set(servers, (found = readBaseUrl(servers)));
+  return found;
+}
+
+function readBaseUrl(servers: unknown): { baseUrl: string; note?: string } {
   const first = Array.isArray(servers) ? (servers[0] as Doc | undefined) : undefined;
   if (!first || typeof first.url !== "string") return { baseUrl: NO_ORIGIN, note: "the document names no server URL" };
   const vars: Doc = first.variables ?? {};

@@ -17,6 +17,7 @@ interface Meta {
 }
 
 const FLOW_WIDTH = 90;
+const FLOW_BUDGET = FLOW_WIDTH - 20;
 
 function header(server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string[] {
   const lines = [
@@ -42,36 +43,27 @@ function header(server: string, tools: ImportedTool[], skipped: Array<{ operatio
   return lines;
 }
 
-/** Whether a node's JSON would fit in `budget` characters; stops counting as soon as it does not. */
-function small(node: unknown, budget: number): boolean {
-  let left = budget;
-  const walk = (n: unknown): boolean => {
-    if (isScalar(n)) return (left -= String(n.value).length + 3) >= 0;
-    if (isMap(n)) return n.items.every((p) => walk(p.key) && walk(p.value)) && (left -= 2) >= 0;
-    if (isSeq(n)) return n.items.every(walk) && (left -= 2) >= 0;
-    return (left -= 4) >= 0;
-  };
-  return walk(node);
-}
-
 /**
- * Short collections are written in flow style: `{ type: string }` rather than a block. A collection
- * inside a short one is short too, so only the outermost ones are measured (a map whose keys carry
- * comments stays a block, as comments need lines of their own).
+ * Short collections are written in flow style: `{ type: string }` rather than a block. Returns the
+ * node's length as flow text, roughly (each scalar and its punctuation), measured bottom-up in one
+ * pass; a collection within FLOW_BUDGET becomes flow unless one of its keys carries a comment (a
+ * comment needs a line of its own).
  */
-function flowSmall(node: unknown, inSmall: boolean): void {
+function flowSmall(node: unknown): number {
+  if (isScalar(node)) return String(node.value).length + 3;
   if (isMap(node)) {
-    const short = inSmall || small(node, FLOW_WIDTH - 20);
-    if (short && !node.items.some((p) => isScalar(p.key) && (p.key.commentBefore || p.key.comment))) node.flow = true;
-    for (const pair of node.items) {
-      flowSmall(pair.key, short);
-      flowSmall(pair.value, short);
-    }
-  } else if (isSeq(node)) {
-    const short = inSmall || small(node, FLOW_WIDTH - 20);
-    if (short) node.flow = true;
-    for (const item of node.items) flowSmall(item, short);
+    let size = 2;
+    for (const pair of node.items) size += flowSmall(pair.key) + flowSmall(pair.value);
+    if (size <= FLOW_BUDGET && !node.items.some((p) => isScalar(p.key) && (p.key.commentBefore || p.key.comment))) node.flow = true;
+    return size;
   }
+  if (isSeq(node)) {
+    let size = 2;
+    for (const item of node.items) size += flowSmall(item);
+    if (size <= FLOW_BUDGET) node.flow = true;
+    return size;
+  }
+  return 4;
 }
 
 /** The spec as data: what renderSpec writes and what the check stage judges. */
@@ -106,7 +98,7 @@ export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skip
       item.commentBefore = t.notes.map((n) => ` ${n}`).join("\n");
     }
   });
-  flowSmall(doc.contents, false);
+  flowSmall(doc.contents);
   const text = doc.toString({ lineWidth: 110, minContentWidth: 40, flowCollectionPadding: true });
   return text.endsWith("\n") ? text : `${text}\n`;
 }
