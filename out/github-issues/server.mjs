@@ -101,6 +101,7 @@ function originAllowed(origin, hostHeader, allowed) {
 }
 function isJsonContentType(header) {
   if (header === void 0) return false;
+  if (header === "application/json") return true;
   const essence = header.split(";")[0].trim().toLowerCase();
   return essence === "application/json";
 }
@@ -173,8 +174,7 @@ function serverOptions(limits) {
   };
 }
 function markBusy(socket, value) {
-  if (value) busy.add(socket);
-  else busy.delete(socket);
+  socket[BUSY] = value;
 }
 function capConnections(server2, maxConnections) {
   const open2 = /* @__PURE__ */ new Set();
@@ -183,7 +183,7 @@ function capConnections(server2, maxConnections) {
     if (open2.size >= maxConnections) {
       let victim;
       for (const s of open2) {
-        if (!busy.has(s)) {
+        if (s[BUSY] !== true) {
           victim = s;
           break;
         }
@@ -203,34 +203,41 @@ function capConnections(server2, maxConnections) {
 }
 function readBody(req, max) {
   return new Promise((resolve) => {
-    if (Number(req.headers["content-length"] ?? 0) > max) return resolve(null);
-    const chunks = [];
+    const declared = req.headers["content-length"];
+    if (declared !== void 0 && Number(declared) > max) return resolve(null);
+    let first2;
+    let rest;
     let size = 0;
     let settled = false;
-    const settle = (value) => {
-      if (settled) return;
-      settled = true;
-      resolve(value);
-    };
+    const body = () => rest ? Buffer.concat(rest) : first2 ?? Buffer.alloc(0);
     req.on("data", (chunk) => {
       if (settled) return;
       size += chunk.length;
       if (size > max) {
+        settled = true;
         req.pause();
-        settle(null);
-      } else chunks.push(chunk);
+        resolve(null);
+      } else if (first2 === void 0) first2 = chunk;
+      else (rest ??= [first2]).push(chunk);
     });
-    req.on("end", () => settle(Buffer.concat(chunks)));
-    req.on("error", () => settle("aborted"));
-    req.on("close", () => settle(req.complete ? Buffer.concat(chunks) : "aborted"));
+    req.on("end", () => {
+      if (settled) return;
+      settled = true;
+      resolve(body());
+    });
+    req.on("close", () => {
+      if (settled) return;
+      settled = true;
+      resolve(req.complete ? body() : "aborted");
+    });
   });
 }
-var DEFAULT_LIMITS, busy;
+var DEFAULT_LIMITS, BUSY;
 var init_http_limits = __esm({
   "templates/runtime/http-limits.ts"() {
     init_log();
     DEFAULT_LIMITS = { headersTimeoutMs: 1e4, requestTimeoutMs: 3e4, maxConnections: 256 };
-    busy = /* @__PURE__ */ new WeakSet();
+    BUSY = /* @__PURE__ */ Symbol("kervan.busy");
   }
 });
 
@@ -533,6 +540,7 @@ function createCore(def) {
     def,
     tools,
     serverInfo,
+    serverId: Object.freeze({ name: def.name, version: def.version }),
     listTools(era) {
       let list = lists.get(era);
       if (!list) {
@@ -574,8 +582,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
-  const server2 = { name: core.def.name, version: core.def.version };
-  const ctx = progress ? { signal, era, progress, server: server2 } : { signal, era, server: server2 };
+  const ctx = new Context(signal, era, core.serverId, progress);
   if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal, ...elicit ? { elicit } : {} });
   return callTool(tool5, args, ctx);
 }
@@ -588,11 +595,26 @@ function unknownPrompt(params) {
 function methodNotFound(method) {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, void 0, 404);
 }
+var Context;
 var init_core = __esm({
   "templates/runtime/core.ts"() {
     init_clip();
     init_jsonrpc();
     init_tools();
+    Context = class {
+      constructor(source, era, server2, progress) {
+        this.source = source;
+        this.era = era;
+        this.server = server2;
+        if (progress) this.progress = progress;
+      }
+      source;
+      era;
+      server;
+      get signal() {
+        return this.source.signal;
+      }
+    };
   }
 });
 
@@ -602,10 +624,13 @@ function onShutdown(fn) {
   return () => hooks.delete(fn);
 }
 function trackCall() {
-  const controller = new AbortController();
-  if (exiting) controller.abort();
-  inflight.add(controller);
-  return { controller, release: () => inflight.delete(controller) };
+  const call = new CallHandle();
+  if (exiting) call.abort();
+  inflight.add(call);
+  return call;
+}
+function releaseCall(call) {
+  inflight.delete(call);
 }
 function setDrainHandler(fn) {
   drainHandler = fn;
@@ -632,7 +657,7 @@ async function runHooks() {
 async function shutdown(code = 0) {
   if (exiting) return;
   exiting = true;
-  for (const controller of inflight) controller.abort();
+  for (const call of inflight) call.abort();
   await runHooks();
   if (process.stdout.writable) process.stdout.write("", () => process.exit(code));
   else process.exit(code);
@@ -654,7 +679,7 @@ function installProcessGuards() {
   process.on("uncaughtException", (err) => log(`uncaught exception (still serving): ${describeError(err)}`));
   process.on("unhandledRejection", (err) => log(`unhandled rejection (still serving): ${describeError(err)}`));
 }
-var hooks, inflight, exiting, drainHandler, signalled, HOOK_TIMEOUT_MS;
+var hooks, inflight, exiting, drainHandler, signalled, HOOK_TIMEOUT_MS, CallHandle;
 var init_shutdown = __esm({
   "templates/runtime/shutdown.ts"() {
     init_log();
@@ -663,6 +688,30 @@ var init_shutdown = __esm({
     exiting = false;
     signalled = false;
     HOOK_TIMEOUT_MS = 3e3;
+    CallHandle = class {
+      /** Aborted: the client went away, cancelled it, or the server is shutting down. */
+      aborted = false;
+      /** Cancelled by the client (notifications/cancelled): the spec says such a request gets no answer. */
+      cancelled = false;
+      controller = void 0;
+      get signal() {
+        let controller = this.controller;
+        if (controller === void 0) {
+          controller = this.controller = new AbortController();
+          if (this.aborted) controller.abort();
+        }
+        return controller.signal;
+      }
+      abort() {
+        if (this.aborted) return;
+        this.aborted = true;
+        this.controller?.abort();
+      }
+      cancel() {
+        this.cancelled = true;
+        this.abort();
+      }
+    };
   }
 });
 
@@ -851,6 +900,7 @@ function mismatch(message2) {
 function headerValue(headers, name) {
   const raw = headers[name];
   if (raw === void 0) return void 0;
+  if (typeof raw === "string" && !/^[ \t]|[ \t]$/.test(raw)) return raw;
   return (Array.isArray(raw) ? raw.join(", ") : raw).replace(/^[ \t]+|[ \t]+$/g, "");
 }
 function decodeHeaderValue(value, display) {
@@ -946,13 +996,13 @@ var init_http_headers = __esm({
 function isDraining() {
   return draining;
 }
-function trackRequest(_req, res) {
+function trackRequest(res) {
   open++;
   if (draining) res.setHeader("connection", "close");
-  res.once("close", () => {
-    open--;
-    if (open === 0) onIdle?.();
-  });
+}
+function requestClosed() {
+  open--;
+  if (open === 0) onIdle?.();
 }
 function installDrain(server2, opts) {
   setDrainHandler(async () => {
@@ -990,9 +1040,12 @@ var init_drain = __esm({
 // templates/runtime/request-log.ts
 var request_log_exports = {};
 __export(request_log_exports, {
-  annotate: () => annotate,
+  RequestNote: () => RequestNote,
   beginRequest: () => beginRequest,
   configureRequestLog: () => configureRequestLog,
+  endRequest: () => endRequest,
+  endStdioRequest: () => endStdioRequest,
+  noteOf: () => noteOf,
   principalHash: () => principalHash
 });
 import { createHash } from "node:crypto";
@@ -1001,10 +1054,13 @@ function configureRequestLog(name, opts) {
   format = opts.logFormat;
   threshold = LEVELS[opts.logLevel];
 }
-function annotate(res, note) {
-  const current = res[NOTE];
-  if (current) Object.assign(current, note);
-  else res[NOTE] = { ...note };
+function beginRequest(res) {
+  const note = new RequestNote();
+  res[NOTE] = note;
+  return note;
+}
+function noteOf(res) {
+  return res[NOTE];
 }
 function principalHash(principal) {
   let hash = hashes.get(principal);
@@ -1018,92 +1074,109 @@ function principalHash(principal) {
 function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
-function levelOf(status, path, outcome) {
-  if (path === "/healthz" || path === "/readyz") return "debug";
-  if (status >= 500 || outcome === "internal_error") return "error";
-  return "info";
+function write(level, note, outcome, head) {
+  const entry = {
+    time: (/* @__PURE__ */ new Date()).toISOString(),
+    level,
+    server: serverName,
+    ...head,
+    method: note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)",
+    tool: note.tool,
+    id: clipId(note.id),
+    era: note.era,
+    outcome,
+    ms: Math.round((performance.now() - note.start) * 100) / 100,
+    principal: note.principal ? principalHash(note.principal) : void 0
+  };
+  if (format === "json") return writeStderr(JSON.stringify(entry) + "\n");
+  let line = `${serverName}: ${entry.time} ${level} ${head.http ?? head.transport}`;
+  if (head.status !== void 0) line += ` ${head.status}`;
+  for (const key of FIELDS) {
+    const v = entry[key];
+    if (v !== void 0 && v !== null) line += ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+  }
+  writeStderr(line + "\n");
 }
-function beginRequest(req, res) {
-  const start = process.hrtime.bigint();
-  res.once("close", () => {
-    const path = (req.url ?? "").split("?")[0];
-    const note = res[NOTE] ?? {};
-    const status = res.headersSent ? res.statusCode : 0;
-    const outcome = note.outcome ?? (res.writableFinished ? status < 400 ? "ok" : `http_${status}` : "closed");
-    const level = levelOf(status, path, outcome);
-    if (LEVELS[level] < threshold) return;
-    const entry = {
-      time: (/* @__PURE__ */ new Date()).toISOString(),
-      level,
-      server: serverName,
-      http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`,
-      status,
-      method: note.method === void 0 ? void 0 : /^[\w/.-]{1,64}$/.test(note.method) ? note.method : "(invalid)",
-      tool: note.tool,
-      id: clipId(note.id),
-      era: note.era,
-      outcome,
-      ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
-      principal: note.principal ? principalHash(note.principal) : void 0
-    };
-    if (format === "json") return writeStderr(JSON.stringify(entry) + "\n");
-    const parts = [entry.time, level, entry.http, String(status)];
-    for (const key of ["method", "tool", "id", "era", "outcome", "ms", "principal"]) {
-      const v = entry[key];
-      if (v !== void 0 && v !== null) parts.push(`${key}=${typeof v === "string" && /[^\x21-\x7e]|["=]/.test(v) ? JSON.stringify(v) : String(v)}`);
-    }
-    writeStderr(`${serverName}: ${parts.join(" ")}
-`);
-  });
+function endRequest(req, res) {
+  const note = res[NOTE];
+  const status = res.headersSent ? res.statusCode : 0;
+  const failed = status >= 500 || note?.outcome === "internal_error";
+  if (threshold > LEVELS.info && !failed) return;
+  const url2 = req.url ?? "";
+  const q = url2.indexOf("?");
+  const path = q === -1 ? url2 : url2.slice(0, q);
+  const level = path === "/healthz" || path === "/readyz" ? "debug" : failed ? "error" : "info";
+  if (LEVELS[level] < threshold) return;
+  const outcome = note?.outcome ?? (res.writableFinished ? status < 400 ? "ok" : `http_${status}` : "closed");
+  write(level, note ?? new RequestNote(), outcome, { http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`, status });
 }
-var LEVELS, NOTE, format, threshold, serverName, hashes;
+function endStdioRequest(note, outcome) {
+  const level = outcome === "internal_error" ? "error" : "info";
+  if (LEVELS[level] < threshold) return;
+  write(level, note, outcome, { transport: "stdio" });
+}
+var RequestNote, LEVELS, NOTE, format, threshold, serverName, hashes, METHOD, NEEDS_QUOTES, FIELDS;
 var init_request_log = __esm({
   "templates/runtime/request-log.ts"() {
     init_log();
+    RequestNote = class {
+      method = void 0;
+      tool = void 0;
+      id = void 0;
+      era = void 0;
+      outcome = void 0;
+      principal = void 0;
+      start = performance.now();
+    };
     LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
     NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
     format = "text";
     threshold = LEVELS.info;
     serverName = "kervan";
     hashes = /* @__PURE__ */ new Map();
+    METHOD = /^[\w/.-]{1,64}$/;
+    NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
+    FIELDS = ["method", "tool", "id", "era", "outcome", "ms", "principal"];
   }
 });
 
 // templates/runtime/cancel.ts
-function registerCall(principal, id, entry) {
-  const key = keyOf(principal, id);
-  let set = running.get(key);
-  if (!set) running.set(key, set = /* @__PURE__ */ new Set());
-  set.add(entry);
-  return () => {
-    set.delete(entry);
-    if (set.size === 0 && running.get(key) === set) running.delete(key);
-  };
+function registerCall(key, call) {
+  const present = running.get(key);
+  if (present === void 0) running.set(key, call);
+  else if (Array.isArray(present)) present.push(call);
+  else running.set(key, [present, call]);
+}
+function unregisterCall(key, call) {
+  const present = running.get(key);
+  if (present === call) running.delete(key);
+  else if (Array.isArray(present)) {
+    const left = present.filter((c) => c !== call);
+    if (left.length === 0) running.delete(key);
+    else running.set(key, left.length === 1 ? left[0] : left);
+  }
 }
 function cancelFrom(principal, params) {
   if (!isObject(params)) return 0;
   const id = params.requestId;
   if (typeof id !== "string" && typeof id !== "number") return 0;
-  const set = running.get(keyOf(principal, id));
-  if (!set) return 0;
-  for (const entry of set) {
-    entry.cancelled = true;
-    entry.controller.abort();
-  }
-  return set.size;
+  const present = running.get(callKey(principal, id));
+  if (present === void 0) return 0;
+  const calls = Array.isArray(present) ? [...present] : [present];
+  for (const call of calls) call.cancel();
+  return calls.length;
 }
-var running, keyOf;
+var running, callKey;
 var init_cancel = __esm({
   "templates/runtime/cancel.ts"() {
     init_jsonrpc();
     running = /* @__PURE__ */ new Map();
-    keyOf = (principal, id) => `${principal}\0${typeof id}:${String(id)}`;
+    callKey = (principal, id) => `${principal}\0${typeof id}:${String(id)}`;
   }
 });
 
 // templates/runtime/health.ts
-function serveHealth(req, res) {
-  const path = (req.url ?? "").split("?")[0];
+function serveHealth(path, req, res) {
   if (path !== "/healthz" && path !== "/readyz") return false;
   if (req.method !== "GET" && req.method !== "HEAD") {
     res.writeHead(405, { allow: "GET, HEAD" });
@@ -1128,12 +1201,19 @@ __export(http_exports, {
   MAX_BODY_BYTES: () => MAX_BODY_BYTES,
   startHttp: () => startHttp
 });
-function sendJson(res, status, body, extra = {}) {
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...extra });
+function sendJson(res, status, body, extra) {
+  const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  res.writeHead(status, extra ? { ...headers, ...extra } : headers);
   res.end(body);
 }
 function sendError(res, status, message2, extra) {
   sendJson(res, status, errorMessage(void 0, new RpcError(INVALID_REQUEST, message2)), extra);
+}
+function onResponseClose() {
+  const call = this[CALL];
+  if (call !== void 0 && !this.writableFinished) call.abort();
+  endRequest(this.req, this);
+  requestClosed();
 }
 function clientErrorLine(err) {
   switch (err.code) {
@@ -1150,49 +1230,60 @@ async function startHttp(core, opts) {
   const allowedHosts = hostAllowList(opts.host, [...opts.allowedHosts, ...opts.gate.hosts]);
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
-  async function serve(req, res, msg, core2, principal) {
+  const hostVerdicts = /* @__PURE__ */ new Map();
+  const hostAllowed = (host) => {
+    let ok = hostVerdicts.get(host);
+    if (ok === void 0) {
+      ok = allowedHosts.has(hostnameOf(host));
+      if (hostVerdicts.size >= 256) hostVerdicts.clear();
+      hostVerdicts.set(host, ok);
+    }
+    return ok;
+  };
+  async function serve(req, res, note, msg, core2, principal) {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === void 0 || isLegacyVersion(version));
-    const tool5 = msg.method === "tools/call" && typeof params?.name === "string" && core2.tools.has(params.name) ? params.name : void 0;
-    annotate(res, { method: msg.method, tool: tool5, id: msg.id, era: legacy ? "2025-11-25" : "2026-07-28" });
-    const { controller, release } = trackCall();
-    const entry = { cancelled: false, controller };
-    const unregister = registerCall(principal.id, msg.id, entry);
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
+    note.method = msg.method;
+    note.tool = msg.method === "tools/call" && typeof params?.name === "string" && core2.tools.has(params.name) ? params.name : void 0;
+    note.id = msg.id;
+    note.era = legacy ? "2025-11-25" : "2026-07-28";
+    const call = trackCall();
+    res[CALL] = call;
+    const key = callKey(principal.id, msg.id);
+    registerCall(key, call);
     const accept = req.headers.accept ?? "";
     const sseOk = accept.includes("text/event-stream");
     let streaming = false;
-    const openStream = () => {
-      if (streaming) return;
-      streaming = true;
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
-    };
     const notify = sseOk ? (message2) => {
       if (res.destroyed || res.writableEnded) return;
-      openStream();
+      if (!streaming) {
+        streaming = true;
+        res.writeHead(200, SSE_HEADERS);
+      }
       res.write(`event: message
 data: ${JSON.stringify(message2)}
 
 `);
     } : void 0;
-    const route2 = { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
-      reply = await dispatch(core2, msg, route2, controller.signal, notify);
+      reply = await dispatch(core2, msg, route2, call, notify);
     } finally {
-      unregister();
-      release();
+      unregisterCall(key, call);
+      releaseCall(call);
     }
-    if (entry.cancelled && !res.destroyed) {
-      annotate(res, { outcome: "cancelled" });
+    if (call.cancelled && !res.destroyed) {
+      note.outcome = "cancelled";
       if (!streaming) res.writeHead(202);
       return void res.end();
     }
-    if (res.destroyed || controller.signal.aborted) return annotate(res, { outcome: "aborted" });
-    annotate(res, { outcome: "error" in reply ? `error_${reply.error.code}` : reply.result.isError === true ? "tool_error" : "ok" });
+    if (res.destroyed || call.aborted) {
+      note.outcome = "aborted";
+      return;
+    }
+    note.outcome = "error" in reply ? `error_${reply.error.code}` : reply.result.isError === true ? "tool_error" : "ok";
     const body = replyMessage(msg.id, reply);
     if (streaming) return void res.end(`event: message
 data: ${body}
@@ -1202,19 +1293,21 @@ data: ${body}
       return sendJson(res, legacy ? 200 : reply.error.status, body);
     }
     if (sseOk && !accept.includes("application/json")) {
-      openStream();
+      res.writeHead(200, SSE_HEADERS);
       res.end(`event: message
 data: ${body}
 
 `);
     } else sendJson(res, 200, body);
   }
-  async function handle(req, res) {
-    if (serveHealth(req, res)) return;
+  async function handle(req, res, note) {
+    const url2 = req.url ?? "";
+    const q = url2.indexOf("?");
+    const path = q === -1 ? url2 : url2.slice(0, q);
+    if (serveHealth(path, req, res)) return;
     const host = req.headers.host;
-    if (host === void 0 || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
+    if (host === void 0 || !hostAllowed(host)) return sendError(res, 403, "Forbidden: Host header not allowed");
     if (!originAllowed(req.headers.origin, host, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
-    const path = (req.url ?? "").split("?")[0];
     if (opts.gate.serveMetadata(path, req, res)) return;
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });
@@ -1225,10 +1318,11 @@ data: ${body}
       sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
       return void res.on("finish", () => req.destroy());
     }
-    const principal = await opts.gate.authenticate(req, res);
+    let principal = opts.gate.authenticate(req, res);
+    if (principal instanceof Promise) principal = await principal;
     if (principal === null) return;
     const view = opts.gate.viewFor(principal);
-    annotate(res, { principal: principal.id });
+    note.principal = principal.id;
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
@@ -1248,28 +1342,33 @@ data: ${body}
     if (inbound.kind === "bad") return sendJson(res, 400, errorMessage(inbound.id, inbound.error));
     if (inbound.kind !== "request") {
       if (inbound.kind === "notification") {
-        annotate(res, { method: inbound.msg.method });
-        if (inbound.msg.method === "notifications/cancelled") annotate(res, { outcome: `cancelled_${cancelFrom(principal.id, inbound.msg.params)}` });
+        note.method = inbound.msg.method;
+        if (inbound.msg.method === "notifications/cancelled") note.outcome = `cancelled_${cancelFrom(principal.id, inbound.msg.params)}`;
       }
       res.writeHead(202);
       return void res.end();
     }
     const { method, params } = inbound.msg;
     if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) {
-      annotate(res, { method, id: inbound.msg.id, outcome: "insufficient_scope" });
+      note.method = method;
+      note.id = inbound.msg.id;
+      note.outcome = "insufficient_scope";
       return opts.gate.refuseCall(res);
     }
     markBusy(req.socket, true);
     try {
-      await serve(req, res, inbound.msg, view, principal);
+      await serve(req, res, note, inbound.msg, view, principal);
     } finally {
       markBusy(req.socket, false);
     }
   }
-  const server2 = http.createServer(serverOptions(opts.limits), (req, res) => {
-    trackRequest(req, res);
-    beginRequest(req, res);
-    handle(req, res).catch((err) => {
+  const server2 = http.createServer(serverOptions(opts.limits), (req, response) => {
+    const res = response;
+    trackRequest(res);
+    const note = beginRequest(res);
+    res[CALL] = void 0;
+    res.on("close", onResponseClose);
+    handle(req, res, note).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");
       else res.destroy();
@@ -1309,7 +1408,7 @@ Content-Length: 0\r
     })
   );
 }
-var MAX_BODY_BYTES, ENDPOINT, reported;
+var MAX_BODY_BYTES, ENDPOINT, SSE_HEADERS, reported, CALL;
 var init_http = __esm({
   "templates/runtime/http.ts"() {
     init_jsonrpc();
@@ -1326,7 +1425,9 @@ var init_http = __esm({
     init_health();
     MAX_BODY_BYTES = 4 * 1024 * 1024;
     ENDPOINT = "/mcp";
+    SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
     reported = /* @__PURE__ */ new WeakSet();
+    CALL = /* @__PURE__ */ Symbol("kervan.call");
   }
 });
 
@@ -2388,44 +2489,52 @@ async function createAuthGate(core, auth) {
       res.end(req.method === "HEAD" ? void 0 : metadata);
       return true;
     },
-    async authenticate(req, res) {
-      const query = (req.url ?? "").split("?")[1];
-      if (query !== void 0 && new URLSearchParams(query).has("access_token")) {
+    authenticate(req, res) {
+      const url2 = req.url ?? "";
+      const q = url2.indexOf("?");
+      if (q !== -1 && new URLSearchParams(url2.slice(q + 1)).has("access_token")) {
         send(res, 400, "Access tokens are accepted in the Authorization header only, never in the query string", challenge({ ...base, error: "invalid_request", error_description: "token in the query string" }));
         return null;
       }
-      if (auth.mode === "none") return { id: `addr:${req.socket.remoteAddress ?? "unknown"}`, scopes: null };
-      const token = bearerToken(req);
-      if (token === null) {
-        send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
-        return null;
-      }
-      const verdict = await verify(token);
-      if (!verdict.ok) {
-        send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
-        return null;
-      }
-      const held = verdict.principal.scopes;
-      const missing = held === null ? [] : required.filter((s) => !held.has(s));
-      if (missing.length) {
-        send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
-        return null;
-      }
-      return verdict.principal;
+      if (auth.mode === "none") return addressPrincipal(req.socket);
+      return checkToken(req, res);
     },
     viewFor: (principal) => views.viewFor(principal),
     refuseCall(res) {
       send(res, 403, "Forbidden: the token's scopes do not allow this call", challenge({ ...base, error: "insufficient_scope", scope: views.all.join(" ") }));
     }
   };
+  async function checkToken(req, res) {
+    const token = bearerToken(req);
+    if (token === null) {
+      send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
+      return null;
+    }
+    const verdict = await verify(token);
+    if (!verdict.ok) {
+      send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
+      return null;
+    }
+    const held = verdict.principal.scopes;
+    const missing = held === null ? [] : required.filter((s) => !held.has(s));
+    if (missing.length) {
+      send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
+      return null;
+    }
+    return verdict.principal;
+  }
 }
-var WELL_KNOWN;
+function addressPrincipal(socket) {
+  return socket[PRINCIPAL] ??= { id: `addr:${socket.remoteAddress ?? "unknown"}`, scopes: null };
+}
+var WELL_KNOWN, PRINCIPAL;
 var init_gate = __esm({
   "templates/runtime/auth/gate.ts"() {
     init_jsonrpc();
     init_bearer();
     init_scopes();
     WELL_KNOWN = "/.well-known/oauth-protected-resource";
+    PRINCIPAL = /* @__PURE__ */ Symbol("kervan.addressPrincipal");
   }
 });
 
@@ -2709,20 +2818,19 @@ function startStdio(core) {
   const send2 = (line2) => {
     if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
   };
-  const keyOf2 = (id) => `${typeof id}:${String(id)}`;
+  const keyOf = (id) => `${typeof id}:${String(id)}`;
   const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
   async function answer2(msg) {
     const { method, params } = msg;
-    const key = keyOf2(msg.id);
-    const { controller, release } = trackCall();
-    const entry = { controller, cancelled: false };
-    pending2.set(key, entry);
+    const key = keyOf(msg.id);
+    const call = trackCall();
+    pending2.set(key, call);
     let done = false;
     const notify = (message2) => {
-      if (!done && !entry.cancelled) send2(JSON.stringify(message2));
+      if (!done && !call.cancelled) send2(JSON.stringify(message2));
     };
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
@@ -2730,13 +2838,13 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const elicit = legacy && canElicit(legacyCaps) ? (p) => asks.ask((m) => send2(JSON.stringify(m)), "elicitation/create", p, controller.signal) : void 0;
-      return await dispatch(core, msg, { legacy, principal: "stdio", ...elicit ? { elicit } : {} }, controller.signal, notify);
+      const elicit = legacy && canElicit(legacyCaps) ? (p) => asks.ask((m) => send2(JSON.stringify(m)), "elicitation/create", p, call.signal) : void 0;
+      return await dispatch(core, msg, { legacy, principal: "stdio", ...elicit ? { elicit } : {} }, call, notify);
     } finally {
       done = true;
-      release();
-      if (pending2.get(key) === entry) pending2.delete(key);
-      if (entry.cancelled) throw CANCELLED;
+      releaseCall(call);
+      if (pending2.get(key) === call) pending2.delete(key);
+      if (call.cancelled) throw CANCELLED;
     }
   }
   function request(msg) {
@@ -2751,11 +2859,7 @@ function startStdio(core) {
   }
   function notification(msg) {
     if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      const entry = pending2.get(keyOf2(msg.params.requestId));
-      if (entry) {
-        entry.cancelled = true;
-        entry.controller.abort();
-      }
+      pending2.get(keyOf(msg.params.requestId))?.cancel();
     }
   }
   function line(text) {

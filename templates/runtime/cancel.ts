@@ -1,26 +1,29 @@
 // 2025-11-25 cancellation over HTTP: a notifications/cancelled POST stops the named request only when it
 // comes from the same principal (the token's subject; without auth, the same client address).
 import { isObject } from "./jsonrpc.js";
+import type { CallHandle } from "./shutdown.js";
 
-export interface Cancellable {
-  cancelled: boolean;
-  controller: AbortController;
+// One entry per running request; a list only while one principal has several running under the same id.
+const running = new Map<string, CallHandle | CallHandle[]>();
+
+export const callKey = (principal: string, id: unknown): string => `${principal}\u0000${typeof id}:${String(id)}`;
+
+/** Registers a request under its key (callKey); unregister it with the same key when it is done. */
+export function registerCall(key: string, call: CallHandle): void {
+  const present = running.get(key);
+  if (present === undefined) running.set(key, call);
+  else if (Array.isArray(present)) present.push(call);
+  else running.set(key, [present, call]);
 }
 
-const running = new Map<string, Set<Cancellable>>();
-
-const keyOf = (principal: string, id: unknown) => `${principal}\u0000${typeof id}:${String(id)}`;
-
-/** Registers a request under its principal and id; returns the unregister function. */
-export function registerCall(principal: string, id: unknown, entry: Cancellable): () => void {
-  const key = keyOf(principal, id);
-  let set = running.get(key);
-  if (!set) running.set(key, (set = new Set()));
-  set.add(entry);
-  return () => {
-    set!.delete(entry);
-    if (set!.size === 0 && running.get(key) === set) running.delete(key);
-  };
+export function unregisterCall(key: string, call: CallHandle): void {
+  const present = running.get(key);
+  if (present === call) running.delete(key);
+  else if (Array.isArray(present)) {
+    const left = present.filter((c) => c !== call);
+    if (left.length === 0) running.delete(key);
+    else running.set(key, left.length === 1 ? left[0] : left);
+  }
 }
 
 /** Handles a notifications/cancelled from this principal; returns how many requests it stopped. */
@@ -28,11 +31,9 @@ export function cancelFrom(principal: string, params: unknown): number {
   if (!isObject(params)) return 0;
   const id = params.requestId;
   if (typeof id !== "string" && typeof id !== "number") return 0;
-  const set = running.get(keyOf(principal, id));
-  if (!set) return 0;
-  for (const entry of set) {
-    entry.cancelled = true;
-    entry.controller.abort();
-  }
-  return set.size;
+  const present = running.get(callKey(principal, id));
+  if (present === undefined) return 0;
+  const calls = Array.isArray(present) ? [...present] : [present];
+  for (const call of calls) call.cancel();
+  return calls.length;
 }

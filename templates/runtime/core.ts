@@ -3,7 +3,7 @@ import type { Telemetry } from "./telemetry-hook.js";
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
-import type { CallContext, Era, Modes, ServerDef, ToolDef } from "./types.js";
+import type { CallContext, Era, Modes, ServerDef, SignalSource, ToolDef } from "./types.js";
 
 /** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
 export type Notify = (message: Record<string, unknown>) => void;
@@ -12,6 +12,8 @@ export interface Core {
   def: ServerDef;
   tools: Map<string, ToolDef>;
   serverInfo: Record<string, string>;
+  /** {name, version}, made once: the server a tool's context names. */
+  serverId: { name: string; version: string };
   listTools(era: Era): Record<string, unknown>[];
   /** Set at start when the server was generated with telemetry. */
   telemetry?: Telemetry;
@@ -29,6 +31,7 @@ export function createCore(def: ServerDef): Core {
     def,
     tools,
     serverInfo,
+    serverId: Object.freeze({ name: def.name, version: def.version }),
     listTools(era) {
       let list = lists.get(era);
       if (!list) {
@@ -69,11 +72,28 @@ function progressReporter(params: Record<string, unknown> | undefined, notify: N
   };
 }
 
+/** A tool's CallContext whose signal is made only when the tool reads it (see CallHandle). */
+class Context implements CallContext {
+  declare progress?: CallContext["progress"];
+  constructor(
+    private readonly source: SignalSource,
+    readonly era: Era,
+    readonly server: { name: string; version: string },
+    progress: CallContext["progress"],
+  ) {
+    if (progress) this.progress = progress;
+  }
+
+  get signal(): AbortSignal {
+    return this.source.signal;
+  }
+}
+
 export function handleCall(
   core: Core,
   params: Record<string, unknown> | undefined,
   era: Era,
-  signal: AbortSignal,
+  signal: SignalSource,
   notify?: Notify,
   principal = "local",
   elicit?: (params: Record<string, unknown>) => Promise<unknown>,
@@ -85,8 +105,7 @@ export function handleCall(
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
-  const server = { name: core.def.name, version: core.def.version };
-  const ctx = progress ? { signal, era, progress, server } : { signal, era, server };
+  const ctx = new Context(signal, era, core.serverId, progress);
   if (core.modes && (tool.task !== undefined || tool.confirm !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(elicit ? { elicit } : {}) });
   return callTool(tool, args, ctx);
 }

@@ -7,6 +7,7 @@ import { serveLegacy } from "./legacy.js";
 import { serveModern } from "./modern.js";
 import { describeError, log } from "./log.js";
 import type { Core, Notify } from "./core.js";
+import type { SignalSource } from "./types.js";
 
 export interface Route {
   /** True when the transport has placed this request in the initialize era (no modern _meta). */
@@ -25,7 +26,7 @@ export interface Route {
 }
 
 /** Dispatch, reported to the server's telemetry when it has one (a span and a duration per request). */
-export async function dispatch(core: Core, msg: JsonRpcRequest, route: Route, signal: AbortSignal, notify?: Notify): Promise<Reply> {
+export async function dispatch(core: Core, msg: JsonRpcRequest, route: Route, signal: SignalSource, notify?: Notify): Promise<Reply> {
   if (!core.telemetry) return run(core, msg, route, signal, notify);
   const meta = isObject(msg.params?._meta) ? msg.params._meta : undefined;
   const name = msg.params?.name;
@@ -43,7 +44,7 @@ export async function dispatch(core: Core, msg: JsonRpcRequest, route: Route, si
   return reply;
 }
 
-async function run(core: Core, msg: JsonRpcRequest, route: Route, signal: AbortSignal, notify?: Notify): Promise<Reply> {
+async function run(core: Core, msg: JsonRpcRequest, route: Route, signal: SignalSource, notify?: Notify): Promise<Reply> {
   const { method, params } = msg;
   try {
     if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route.principal, route.elicit) };

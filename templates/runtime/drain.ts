@@ -2,7 +2,7 @@
 // --drain-grace-ms (so load balancers see the readiness change first), then stops accepting; in-flight
 // requests get until --drain-ms after the signal to finish, then the rest are cancelled (exec process
 // groups killed by their shutdown hooks) and the process exits 0.
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Server, ServerResponse } from "node:http";
 import { log } from "./log.js";
 import { setDrainHandler, shutdown } from "./shutdown.js";
 
@@ -14,14 +14,18 @@ export function isDraining(): boolean {
   return draining;
 }
 
-/** Counts a request until its response is closed; once draining, asks the client to close the connection after it. */
-export function trackRequest(_req: IncomingMessage, res: ServerResponse): void {
+/**
+ * Counts a request until its response is closed (the transport's one "close" listener calls
+ * requestClosed); once draining, asks the client to close the connection after it.
+ */
+export function trackRequest(res: ServerResponse): void {
   open++;
   if (draining) res.setHeader("connection", "close");
-  res.once("close", () => {
-    open--;
-    if (open === 0) onIdle?.();
-  });
+}
+
+export function requestClosed(): void {
+  open--;
+  if (open === 0) onIdle?.();
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -3,8 +3,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isDraining } from "./drain.js";
 
-export function serveHealth(req: IncomingMessage, res: ServerResponse): boolean {
-  const path = (req.url ?? "").split("?")[0];
+/** Answers the probe paths; false for any other path (`path` is the request's, query removed). */
+export function serveHealth(path: string, req: IncomingMessage, res: ServerResponse): boolean {
   if (path !== "/healthz" && path !== "/readyz") return false;
   if (req.method !== "GET" && req.method !== "HEAD") {
     res.writeHead(405, { allow: "GET, HEAD" });

@@ -63,6 +63,7 @@ export function originAllowed(origin: string | undefined, hostHeader: string, al
 /** application/json, any letter case, with or without parameters (charset=utf-8). */
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
+  if (header === "application/json") return true;
   const essence = header.split(";")[0].trim().toLowerCase();
   return essence === "application/json";
 }

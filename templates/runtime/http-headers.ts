@@ -28,6 +28,7 @@ const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", 
 export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const raw = headers[name];
   if (raw === undefined) return undefined;
+  if (typeof raw === "string" && !/^[ \t]|[ \t]$/.test(raw)) return raw; // the usual case: nothing to trim
   return (Array.isArray(raw) ? raw.join(", ") : raw).replace(/^[ \t]+|[ \t]+$/g, "");
 }
 

@@ -10,12 +10,12 @@ import { createHeaderValidator, headerValue } from "./http-headers.js";
 import { bracket, hostAllowList, hostnameOf, isJsonContentType, originAllowed } from "./http-guard.js";
 import { capConnections, markBusy, readBody, serverOptions, type Limits } from "./http-limits.js";
 import { describeError, log } from "./log.js";
-import { onShutdown, trackCall } from "./shutdown.js";
+import { onShutdown, releaseCall, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
 import type { AuthGate } from "./auth/gate.js";
-import { installDrain, trackRequest } from "./drain.js";
-import { annotate, beginRequest } from "./request-log.js";
-import { cancelFrom, registerCall } from "./cancel.js";
+import { installDrain, requestClosed, trackRequest } from "./drain.js";
+import { beginRequest, endRequest, type RequestNote } from "./request-log.js";
+import { callKey, cancelFrom, registerCall, unregisterCall } from "./cancel.js";
 import type { Principal } from "./auth/types.js";
 import { serveHealth } from "./health.js";
 
@@ -35,10 +35,13 @@ export interface HttpOptions {
   drainGraceMs: number;
 }
 
-function sendJson(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...extra });
+function sendJson(res: ServerResponse, status: number, body: string, extra?: Record<string, string>): void {
+  const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+  res.writeHead(status, extra ? { ...headers, ...extra } : headers);
   res.end(body);
 }
+
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
 
 function sendError(res: ServerResponse, status: number, message: string, extra?: Record<string, string>): void {
   // Id-less JSON-RPC error body, as the spec allows for transport-level rejections.
@@ -47,6 +50,20 @@ function sendError(res: ServerResponse, status: number, message: string, extra?:
 
 /** Sockets whose failure has already been logged, so one aborted request is one line. */
 const reported = new WeakSet<Socket>();
+
+// Per-request cost is most of what separates this transport from a bare node:http server, so a request
+// carries its state in two fixed properties of its response and has exactly one "close" listener (a shared
+// function, no closure): it aborts the request's call when the client went away before the answer, writes
+// the request's log line and counts the request out of the drain.
+const CALL = Symbol("kervan.call");
+type Served = ServerResponse & { [CALL]: CallHandle | undefined };
+
+function onResponseClose(this: Served): void {
+  const call = this[CALL];
+  if (call !== undefined && !this.writableFinished) call.abort();
+  endRequest(this.req, this);
+  requestClosed();
+}
 
 function clientErrorLine(err: Error & { code?: string }): string {
   switch (err.code) {
@@ -64,52 +81,66 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   const allowedHosts = hostAllowList(opts.host, [...opts.allowedHosts, ...opts.gate.hosts]);
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
+  // Verdicts per Host header value (clients send the same few), bounded: a flood of odd values only clears it.
+  const hostVerdicts = new Map<string, boolean>();
+  const hostAllowed = (host: string): boolean => {
+    let ok = hostVerdicts.get(host);
+    if (ok === undefined) {
+      ok = allowedHosts.has(hostnameOf(host));
+      if (hostVerdicts.size >= 256) hostVerdicts.clear();
+      hostVerdicts.set(host, ok);
+    }
+    return ok;
+  };
 
-  async function serve(req: IncomingMessage, res: ServerResponse, msg: JsonRpcRequest, core: Core, principal: Principal): Promise<void> {
+  async function serve(req: IncomingMessage, res: Served, note: RequestNote, msg: JsonRpcRequest, core: Core, principal: Principal): Promise<void> {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === undefined || isLegacyVersion(version));
-    const tool = msg.method === "tools/call" && typeof params?.name === "string" && core.tools.has(params.name) ? params.name : undefined;
-    annotate(res, { method: msg.method, tool, id: msg.id, era: legacy ? "2025-11-25" : "2026-07-28" });
-    const { controller, release } = trackCall();
-    const entry = { cancelled: false, controller };
-    const unregister = registerCall(principal.id, msg.id, entry);
-    // Closing the response stream is the cancellation signal on this transport.
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort();
-    });
+    note.method = msg.method;
+    note.tool = msg.method === "tools/call" && typeof params?.name === "string" && core.tools.has(params.name) ? params.name : undefined;
+    note.id = msg.id;
+    note.era = legacy ? "2025-11-25" : "2026-07-28";
+    // Closing the response stream is the cancellation signal on this transport (see onResponseClose).
+    const call = trackCall();
+    res[CALL] = call;
+    const key = callKey(principal.id, msg.id);
+    registerCall(key, call);
     // With SSE accepted, the stream opens at the first notification (progress) and the reply ends it.
     const accept = req.headers.accept ?? "";
     const sseOk = accept.includes("text/event-stream");
     let streaming = false;
-    const openStream = () => {
-      if (streaming) return;
-      streaming = true;
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
-    };
     const notify = sseOk
       ? (message: Record<string, unknown>) => {
           if (res.destroyed || res.writableEnded) return;
-          openStream();
+          if (!streaming) {
+            streaming = true;
+            res.writeHead(200, SSE_HEADERS);
+          }
           res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
         }
       : undefined;
-    const route = { legacy, transport: "tcp" as const, principal: principal.id, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
+    const route = legacy
+      ? { legacy, transport: "tcp" as const, principal: principal.id }
+      : { legacy, transport: "tcp" as const, principal: principal.id, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
-      reply = await dispatch(core, msg, route, controller.signal, notify);
+      reply = await dispatch(core, msg, route, call, notify);
     } finally {
-      unregister();
-      release();
+      unregisterCall(key, call);
+      releaseCall(call);
     }
-    if (entry.cancelled && !res.destroyed) {
+    if (call.cancelled && !res.destroyed) {
       // The spec says a cancelled request gets no answer: end the stream, or accept with no body.
-      annotate(res, { outcome: "cancelled" });
+      note.outcome = "cancelled";
       if (!streaming) res.writeHead(202);
       return void res.end();
     }
-    if (res.destroyed || controller.signal.aborted) return annotate(res, { outcome: "aborted" });
-    annotate(res, { outcome: "error" in reply ? `error_${reply.error.code}` : (reply.result as { isError?: boolean }).isError === true ? "tool_error" : "ok" });
+    if (res.destroyed || call.aborted) {
+      note.outcome = "aborted";
+      return;
+    }
+    note.outcome = "error" in reply ? `error_${reply.error.code}` : (reply.result as { isError?: boolean }).isError === true ? "tool_error" : "ok";
     const body = replyMessage(msg.id, reply);
     if (streaming) return void res.end(`event: message\ndata: ${body}\n\n`);
     if ("error" in reply) {
@@ -117,17 +148,19 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       return sendJson(res, legacy ? 200 : reply.error.status, body);
     }
     if (sseOk && !accept.includes("application/json")) {
-      openStream();
+      res.writeHead(200, SSE_HEADERS);
       res.end(`event: message\ndata: ${body}\n\n`);
     } else sendJson(res, 200, body);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (serveHealth(req, res)) return;
+  async function handle(req: IncomingMessage, res: Served, note: RequestNote): Promise<void> {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    if (serveHealth(path, req, res)) return;
     const host = req.headers.host;
-    if (host === undefined || !allowedHosts.has(hostnameOf(host))) return sendError(res, 403, "Forbidden: Host header not allowed");
+    if (host === undefined || !hostAllowed(host)) return sendError(res, 403, "Forbidden: Host header not allowed");
     if (!originAllowed(req.headers.origin, host, allowedOrigins)) return sendError(res, 403, "Forbidden: Origin not allowed");
-    const path = (req.url ?? "").split("?")[0];
     if (opts.gate.serveMetadata(path, req, res)) return;
     if (path !== ENDPOINT) {
       res.writeHead(404, { "content-type": "text/plain" });
@@ -139,10 +172,11 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
       return void res.on("finish", () => req.destroy());
     }
-    const principal = await opts.gate.authenticate(req, res);
+    let principal = opts.gate.authenticate(req, res);
+    if (principal instanceof Promise) principal = await principal; // only a token check waits
     if (principal === null) return;
     const view = opts.gate.viewFor(principal);
-    annotate(res, { principal: principal.id });
+    note.principal = principal.id;
     const raw = await readBody(req, MAX_BODY_BYTES);
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
@@ -164,29 +198,34 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       // Notifications (and stray responses) are accepted with no body. A 2025 client's notifications/cancelled
       // stops its own request (same principal); closing the response stream cancels too.
       if (inbound.kind === "notification") {
-        annotate(res, { method: inbound.msg.method });
-        if (inbound.msg.method === "notifications/cancelled") annotate(res, { outcome: `cancelled_${cancelFrom(principal.id, inbound.msg.params)}` });
+        note.method = inbound.msg.method;
+        if (inbound.msg.method === "notifications/cancelled") note.outcome = `cancelled_${cancelFrom(principal.id, inbound.msg.params)}`;
       }
       res.writeHead(202);
       return void res.end();
     }
     const { method, params } = inbound.msg;
     if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) {
-      annotate(res, { method, id: inbound.msg.id, outcome: "insufficient_scope" });
+      note.method = method;
+      note.id = inbound.msg.id;
+      note.outcome = "insufficient_scope";
       return opts.gate.refuseCall(res);
     }
     markBusy(req.socket, true);
     try {
-      await serve(req, res, inbound.msg, view, principal);
+      await serve(req, res, note, inbound.msg, view, principal);
     } finally {
       markBusy(req.socket, false);
     }
   }
 
-  const server = http.createServer(serverOptions(opts.limits), (req, res) => {
-    trackRequest(req, res);
-    beginRequest(req, res);
-    handle(req, res).catch((err) => {
+  const server = http.createServer(serverOptions(opts.limits), (req, response) => {
+    const res = response as Served;
+    trackRequest(res);
+    const note = beginRequest(res);
+    res[CALL] = undefined;
+    res.on("close", onResponseClose);
+    handle(req, res, note).catch((err) => {
       log(`HTTP request failed: ${describeError(err)}`);
       if (!res.headersSent) sendError(res, 500, "Internal error");
       else res.destroy();

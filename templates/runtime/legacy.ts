@@ -1,10 +1,11 @@
 // MCP 2025-11-25 (initialize era): 2025 result shapes, no resultType, serverInfo _meta or cache hints.
 import { negotiateLegacy } from "./protocol.js";
+import type { SignalSource } from "./types.js";
 import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
-export async function serveLegacy(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify, principal = "local", elicit?: (params: Record<string, unknown>) => Promise<unknown>): Promise<Record<string, unknown>> {
+export async function serveLegacy(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local", elicit?: (params: Record<string, unknown>) => Promise<unknown>): Promise<Record<string, unknown>> {
   switch (method) {
     case "initialize": {
       const body: Record<string, unknown> = {

@@ -1,18 +1,19 @@
 // MCP 2026-07-28: stateless requests; every result carries resultType and serverInfo _meta, lists carry cache hints.
 import { CACHE_TTL_MS, META_SERVER_INFO, SUPPORTED_VERSIONS } from "./protocol.js";
+import type { SignalSource } from "./types.js";
 import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
 const cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" } as const;
 
-export async function serveModern(core: Core, method: string, params: Params, signal: AbortSignal, notify?: Notify, principal = "local"): Promise<Record<string, unknown>> {
+export async function serveModern(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local"): Promise<Record<string, unknown>> {
   const body = (await core.modes?.serveTaskMethod(method, params, principal)) ?? (await route(core, method, params, signal, notify, principal));
   // The result _meta names the server by {name, version} exactly; the display title stays in initialize.
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
 
-async function route(core: Core, method: string, params: Params, signal: AbortSignal, notify: Notify | undefined, principal: string): Promise<Record<string, unknown>> {
+async function route(core: Core, method: string, params: Params, signal: SignalSource, notify: Notify | undefined, principal: string): Promise<Record<string, unknown>> {
   switch (method) {
     case "server/discover": {
       const body: Record<string, unknown> = {

@@ -1,18 +1,23 @@
-// One line per HTTP request on stderr: time, JSON-RPC method, tool, duration, outcome, request id and a
+// One line per request on stderr: time, JSON-RPC method, tool, duration, outcome, request id and (HTTP) a
 // hash of the principal. Never argument values, tokens or secrets: only names this server defines, the
 // client's request id (clipped) and outcomes. --log-format text|json, --log-level debug|info|warn|error.
+// Both transports write the same fields; HTTP adds the request line, the status and the principal hash.
+// Cost matters here: a line below the level is decided from the status and outcome alone, before any
+// string is built, and a request's note is a plain object with a fixed shape.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { writeStderr } from "./log.js";
 import type { LogFormat, LogLevel } from "./serving-flags.js";
 
-export interface RequestNote {
-  method?: string;
-  tool?: string;
-  id?: string | number | null;
-  era?: string;
-  outcome?: string;
-  principal?: string;
+/** What a transport learnt about one request (its method, tool, outcome ...), for its log line. */
+export class RequestNote {
+  method: string | undefined = undefined;
+  tool: string | undefined = undefined;
+  id: string | number | null | undefined = undefined;
+  era: string | undefined = undefined;
+  outcome: string | undefined = undefined;
+  principal: string | undefined = undefined;
+  readonly start = performance.now();
 }
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -30,11 +35,15 @@ export function configureRequestLog(name: string, opts: { logFormat: LogFormat; 
   threshold = LEVELS[opts.logLevel];
 }
 
-/** Adds what the transport learnt about a request (its method, tool, outcome ...) to its log line. */
-export function annotate(res: ServerResponse, note: RequestNote): void {
-  const current = (res as Noted)[NOTE];
-  if (current) Object.assign(current, note);
-  else (res as Noted)[NOTE] = { ...note };
+/** Starts an HTTP request's note (kept on its response); the transport fills it in as it learns. */
+export function beginRequest(res: ServerResponse): RequestNote {
+  const note = new RequestNote();
+  (res as Noted)[NOTE] = note;
+  return note;
+}
+
+export function noteOf(res: ServerResponse): RequestNote | undefined {
+  return (res as Noted)[NOTE];
 }
 
 // A client sends many requests under one principal: its hash is remembered (a bounded map, cleared when full).
@@ -54,41 +63,54 @@ function clipId(id: RequestNote["id"]): string | number | null | undefined {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
 
-function levelOf(status: number, path: string, outcome: string | undefined): LogLevel {
-  if (path === "/healthz" || path === "/readyz") return "debug";
-  if (status >= 500 || outcome === "internal_error") return "error";
-  return "info";
+const METHOD = /^[\w/.-]{1,64}$/;
+const NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
+const FIELDS = ["method", "tool", "id", "era", "outcome", "ms", "principal"] as const;
+
+type Level = "debug" | "info" | "error";
+
+function write(level: Level, note: RequestNote, outcome: string, head: { http?: string; status?: number; transport?: string }): void {
+  const entry = {
+    time: new Date().toISOString(),
+    level,
+    server: serverName,
+    ...head,
+    method: note.method === undefined ? undefined : METHOD.test(note.method) ? note.method : "(invalid)",
+    tool: note.tool,
+    id: clipId(note.id),
+    era: note.era,
+    outcome,
+    ms: Math.round((performance.now() - note.start) * 100) / 100,
+    principal: note.principal ? principalHash(note.principal) : undefined,
+  };
+  if (format === "json") return writeStderr(JSON.stringify(entry) + "\n");
+  let line = `${serverName}: ${entry.time} ${level} ${head.http ?? head.transport}`;
+  if (head.status !== undefined) line += ` ${head.status}`;
+  for (const key of FIELDS) {
+    const v = entry[key];
+    if (v !== undefined && v !== null) line += ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+  }
+  writeStderr(line + "\n");
 }
 
-export function beginRequest(req: IncomingMessage, res: ServerResponse): void {
-  const start = process.hrtime.bigint();
-  res.once("close", () => {
-    const path = (req.url ?? "").split("?")[0];
-    const note = (res as Noted)[NOTE] ?? {};
-    const status = res.headersSent ? res.statusCode : 0;
-    const outcome = note.outcome ?? (res.writableFinished ? (status < 400 ? "ok" : `http_${status}`) : "closed");
-    const level = levelOf(status, path, outcome);
-    if (LEVELS[level] < threshold) return;
-    const entry = {
-      time: new Date().toISOString(),
-      level,
-      server: serverName,
-      http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`,
-      status,
-      method: note.method === undefined ? undefined : /^[\w/.-]{1,64}$/.test(note.method) ? note.method : "(invalid)",
-      tool: note.tool,
-      id: clipId(note.id),
-      era: note.era,
-      outcome,
-      ms: Math.round(Number(process.hrtime.bigint() - start) / 1e4) / 100,
-      principal: note.principal ? principalHash(note.principal) : undefined,
-    };
-    if (format === "json") return writeStderr(JSON.stringify(entry) + "\n");
-    const parts = [entry.time, level, entry.http, String(status)];
-    for (const key of ["method", "tool", "id", "era", "outcome", "ms", "principal"] as const) {
-      const v = entry[key];
-      if (v !== undefined && v !== null) parts.push(`${key}=${typeof v === "string" && /[^\x21-\x7e]|["=]/.test(v) ? JSON.stringify(v) : String(v)}`);
-    }
-    writeStderr(`${serverName}: ${parts.join(" ")}\n`);
-  });
+/** Writes an HTTP request's line once its response is closed (or nothing, below the level). */
+export function endRequest(req: IncomingMessage, res: ServerResponse): void {
+  const note = (res as Noted)[NOTE];
+  const status = res.headersSent ? res.statusCode : 0;
+  const failed = status >= 500 || note?.outcome === "internal_error";
+  if (threshold > LEVELS.info && !failed) return; // warn and above: only failures are written
+  const url = req.url ?? "";
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  const level: Level = path === "/healthz" || path === "/readyz" ? "debug" : failed ? "error" : "info";
+  if (LEVELS[level] < threshold) return;
+  const outcome = note?.outcome ?? (res.writableFinished ? (status < 400 ? "ok" : `http_${status}`) : "closed");
+  write(level, note ?? new RequestNote(), outcome, { http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`, status });
+}
+
+/** Writes a stdio request's line (the same fields, without HTTP's request line, status and principal). */
+export function endStdioRequest(note: RequestNote, outcome: string): void {
+  const level: Level = outcome === "internal_error" ? "error" : "info";
+  if (LEVELS[level] < threshold) return;
+  write(level, note, outcome, { transport: "stdio" });
 }

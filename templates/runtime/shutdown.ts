@@ -5,7 +5,7 @@ import { describeError, log } from "./log.js";
 type Hook = () => void | Promise<void>;
 
 const hooks = new Set<Hook>();
-const inflight = new Set<AbortController>();
+const inflight = new Set<CallHandle>();
 let exiting = false;
 /** Set by the HTTP transport: the first SIGTERM/SIGINT drains instead of cutting calls off. */
 let drainHandler: (() => Promise<void>) | undefined;
@@ -19,12 +19,49 @@ export function onShutdown(fn: Hook): () => void {
   return () => hooks.delete(fn);
 }
 
-/** A controller for one call: aborted on shutdown. Call the returned release when the call is done. */
-export function trackCall(): { controller: AbortController; release: () => void } {
-  const controller = new AbortController();
-  if (exiting) controller.abort();
-  inflight.add(controller);
-  return { controller, release: () => inflight.delete(controller) };
+/**
+ * One call's cancellation state. Its AbortSignal is made the first time something reads `signal` (a tool
+ * that spawns, fetches or waits): most cheap calls never look, and an AbortController per request was a
+ * measurable share of serving one. Aborting before then marks it, and the signal is born aborted.
+ */
+export class CallHandle {
+  /** Aborted: the client went away, cancelled it, or the server is shutting down. */
+  aborted = false;
+  /** Cancelled by the client (notifications/cancelled): the spec says such a request gets no answer. */
+  cancelled = false;
+  private controller: AbortController | undefined = undefined;
+
+  get signal(): AbortSignal {
+    let controller = this.controller;
+    if (controller === undefined) {
+      controller = this.controller = new AbortController();
+      if (this.aborted) controller.abort();
+    }
+    return controller.signal;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    this.abort();
+  }
+}
+
+/** A handle for one call: aborted on shutdown. Pass it to releaseCall when the call is done. */
+export function trackCall(): CallHandle {
+  const call = new CallHandle();
+  if (exiting) call.abort();
+  inflight.add(call);
+  return call;
+}
+
+export function releaseCall(call: CallHandle): void {
+  inflight.delete(call);
 }
 
 export function setDrainHandler(fn: () => Promise<void>): void {
@@ -56,7 +93,7 @@ async function runHooks(): Promise<void> {
 export async function shutdown(code = 0): Promise<void> {
   if (exiting) return;
   exiting = true;
-  for (const controller of inflight) controller.abort();
+  for (const call of inflight) call.abort();
   await runHooks();
   // An empty write's callback runs after everything queued before it has been handed to the OS.
   if (process.stdout.writable) process.stdout.write("", () => process.exit(code));

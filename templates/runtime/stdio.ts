@@ -5,7 +5,7 @@ import { hasModernMeta, negotiateLegacy } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
 import { canElicit, ClientRequests } from "./client-requests.js";
 import { log } from "./log.js";
-import { isShuttingDown, shutdown, trackCall } from "./shutdown.js";
+import { isShuttingDown, releaseCall, shutdown, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
 
 /** Longest accepted line; longer ones are discarded and answered with an error. */
@@ -16,17 +16,12 @@ const EOF_GRACE_MS = 2000;
 /** Thrown past the reply step for a cancelled call: the spec says not to answer it. */
 const CANCELLED = Symbol("cancelled");
 
-interface Pending {
-  controller: AbortController;
-  cancelled: boolean;
-}
-
 export function startStdio(core: Core): void {
   let legacyVersion: string | null = null;
   /** The initialize request's client capabilities (2025-11-25 era on this process). */
   let legacyCaps: unknown;
   const asks = new ClientRequests();
-  const pending = new Map<string, Pending>();
+  const pending = new Map<string, CallHandle>();
   let ended = false;
   let parts: Buffer[] = [];
   let size = 0;
@@ -46,13 +41,12 @@ export function startStdio(core: Core): void {
   async function answer(msg: JsonRpcRequest): Promise<Reply> {
     const { method, params } = msg;
     const key = keyOf(msg.id);
-    const { controller, release } = trackCall();
-    const entry: Pending = { controller, cancelled: false };
-    pending.set(key, entry);
+    const call = trackCall();
+    pending.set(key, call);
     let done = false;
     // Progress for this request goes out only while it is live and not cancelled.
     const notify = (message: Record<string, unknown>) => {
-      if (!done && !entry.cancelled) send(JSON.stringify(message));
+      if (!done && !call.cancelled) send(JSON.stringify(message));
     };
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
@@ -61,13 +55,13 @@ export function startStdio(core: Core): void {
         legacyCaps = params?.capabilities;
       }
       // A 2025-11-25 confirmation is an elicitation/create request to the client, if it declared elicitation.
-      const elicit = legacy && canElicit(legacyCaps) ? (p: Record<string, unknown>) => asks.ask((m) => send(JSON.stringify(m)), "elicitation/create", p, controller.signal) : undefined;
-      return await dispatch(core, msg, { legacy, principal: "stdio", ...(elicit ? { elicit } : {}) }, controller.signal, notify);
+      const elicit = legacy && canElicit(legacyCaps) ? (p: Record<string, unknown>) => asks.ask((m) => send(JSON.stringify(m)), "elicitation/create", p, call.signal) : undefined;
+      return await dispatch(core, msg, { legacy, principal: "stdio", ...(elicit ? { elicit } : {}) }, call, notify);
     } finally {
       done = true;
-      release();
-      if (pending.get(key) === entry) pending.delete(key);
-      if (entry.cancelled) throw CANCELLED;
+      releaseCall(call);
+      if (pending.get(key) === call) pending.delete(key);
+      if (call.cancelled) throw CANCELLED;
     }
   }
 
@@ -83,11 +77,7 @@ export function startStdio(core: Core): void {
 
   function notification(msg: JsonRpcNotification): void {
     if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      const entry = pending.get(keyOf(msg.params.requestId));
-      if (entry) {
-        entry.cancelled = true;
-        entry.controller.abort();
-      }
+      pending.get(keyOf(msg.params.requestId))?.cancel();
     }
     // notifications/initialized and anything else need no action.
   }

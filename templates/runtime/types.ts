@@ -46,6 +46,11 @@ export interface ToolOutcome {
   content?: ContentBlock[];
 }
 
+/** Where a call's AbortSignal comes from, read only when something needs it (a CallHandle, an AbortController). */
+export interface SignalSource {
+  readonly signal: AbortSignal;
+}
+
 export interface CallContext {
   /** Aborted when the client cancels, the connection closes or the server shuts down. */
   signal: AbortSignal;

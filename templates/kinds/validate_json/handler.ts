@@ -91,7 +91,8 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
     const extracted = extractJson(output);
     if (!extracted.ok) return answer(false, extracted.feedback);
     try {
-      const result = await validateDocument(prepared, extracted.value, pool, budget, ctx.signal);
+      // The signal only matters when patterns go to a worker; reading it makes one (see CallHandle).
+      const result = await validateDocument(prepared, extracted.value, pool, budget, prepared.patterns.length > 0 ? ctx.signal : undefined);
       if (result.kind === "ran-out") {
         const p = JSON.stringify(clipText(result.pattern.source, 200));
         return refusal(

@@ -2,6 +2,7 @@
 // bearer token checks with RFC 6750 challenges (401/403), tokens in the query string refused, and the
 // per-principal view of the tools. The caller's token stops here: nothing after the gate sees it.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { errorMessage, INVALID_REQUEST, RpcError } from "../jsonrpc.js";
 import type { Core } from "../core.js";
 import { bearerVerifier } from "./bearer.js";
@@ -16,8 +17,11 @@ export interface AuthGate {
   hosts: string[];
   /** Answers GET on the metadata paths; true when the path was one. */
   serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): boolean;
-  /** The caller's principal, or null once a 400/401/403 has been sent. */
-  authenticate(req: IncomingMessage, res: ServerResponse): Promise<Principal | null>;
+  /**
+   * The caller's principal, or null once a 400/401/403 has been sent. Without auth the answer is
+   * immediate (no promise to wait for); a token is checked asynchronously.
+   */
+  authenticate(req: IncomingMessage, res: ServerResponse): Principal | null | Promise<Principal | null>;
   viewFor(principal: Principal): Core;
   /** Sends the 403 for a tools/call outside the principal's view; the same answer whether the tool exists or not. */
   refuseCall(res: ServerResponse): void;
@@ -97,34 +101,46 @@ export async function createAuthGate(core: Core, auth: AuthDef): Promise<AuthGat
       res.end(req.method === "HEAD" ? undefined : metadata);
       return true;
     },
-    async authenticate(req, res) {
-      const query = (req.url ?? "").split("?")[1];
-      if (query !== undefined && new URLSearchParams(query).has("access_token")) {
+    authenticate(req, res) {
+      const url = req.url ?? "";
+      const q = url.indexOf("?");
+      if (q !== -1 && new URLSearchParams(url.slice(q + 1)).has("access_token")) {
         send(res, 400, "Access tokens are accepted in the Authorization header only, never in the query string", challenge({ ...base, error: "invalid_request", error_description: "token in the query string" }));
         return null;
       }
-      if (auth.mode === "none") return { id: `addr:${req.socket.remoteAddress ?? "unknown"}`, scopes: null };
-      const token = bearerToken(req);
-      if (token === null) {
-        send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
-        return null;
-      }
-      const verdict = await verify(token);
-      if (!verdict.ok) {
-        send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
-        return null;
-      }
-      const held = verdict.principal.scopes;
-      const missing = held === null ? [] : required.filter((s) => !held.has(s));
-      if (missing.length) {
-        send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
-        return null;
-      }
-      return verdict.principal;
+      if (auth.mode === "none") return addressPrincipal(req.socket);
+      return checkToken(req, res);
     },
     viewFor: (principal) => views.viewFor(principal),
     refuseCall(res) {
       send(res, 403, "Forbidden: the token's scopes do not allow this call", challenge({ ...base, error: "insufficient_scope", scope: views.all.join(" ") }));
     },
   };
+
+  async function checkToken(req: IncomingMessage, res: ServerResponse): Promise<Principal | null> {
+    const token = bearerToken(req);
+    if (token === null) {
+      send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
+      return null;
+    }
+    const verdict = await verify(token);
+    if (!verdict.ok) {
+      send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
+      return null;
+    }
+    const held = verdict.principal.scopes;
+    const missing = held === null ? [] : required.filter((s) => !held.has(s));
+    if (missing.length) {
+      send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
+      return null;
+    }
+    return verdict.principal;
+  }
+}
+
+const PRINCIPAL = Symbol("kervan.addressPrincipal");
+
+/** Without auth the client's address is the principal: one per connection, made at its first request. */
+function addressPrincipal(socket: Socket & { [PRINCIPAL]?: Principal }): Principal {
+  return (socket[PRINCIPAL] ??= { id: `addr:${socket.remoteAddress ?? "unknown"}`, scopes: null });
 }
