@@ -174,35 +174,33 @@ function capConnections(server2, maxConnections) {
     socket.once("close", () => open2.delete(socket));
   });
 }
-function readBody(req, max) {
-  return new Promise((resolve) => {
-    const declared = req.headers["content-length"];
-    if (declared !== void 0 && Number(declared) > max) return resolve(null);
-    let first;
-    let rest;
-    let size = 0;
-    let settled = false;
-    const body = () => rest ? Buffer.concat(rest) : first ?? Buffer.alloc(0);
-    req.on("data", (chunk) => {
-      if (settled) return;
-      size += chunk.length;
-      if (size > max) {
-        settled = true;
-        req.pause();
-        resolve(null);
-      } else if (first === void 0) first = chunk;
-      else (rest ??= [first]).push(chunk);
-    });
-    req.on("end", () => {
-      if (settled) return;
+function readBody(req, max, done) {
+  const declared = req.headers["content-length"];
+  if (declared !== void 0 && Number(declared) > max) return done(null);
+  let first;
+  let rest;
+  let size = 0;
+  let settled = false;
+  const body = () => rest ? Buffer.concat(rest) : first ?? Buffer.alloc(0);
+  req.on("data", (chunk) => {
+    if (settled) return;
+    size += chunk.length;
+    if (size > max) {
       settled = true;
-      resolve(body());
-    });
-    req.on("close", () => {
-      if (settled) return;
-      settled = true;
-      resolve(req.complete ? body() : "aborted");
-    });
+      req.pause();
+      done(null);
+    } else if (first === void 0) first = chunk;
+    else (rest ??= [first]).push(chunk);
+  });
+  req.on("end", () => {
+    if (settled) return;
+    settled = true;
+    done(body());
+  });
+  req.on("close", () => {
+    if (settled) return;
+    settled = true;
+    done(req.complete ? body() : "aborted");
   });
 }
 var DEFAULT_LIMITS, BUSY;
@@ -597,14 +595,27 @@ function onShutdown(fn) {
   hooks.add(fn);
   return () => hooks.delete(fn);
 }
-function trackCall() {
-  const call = new CallHandle();
+function trackCall(principal, requestId) {
+  const call = new CallHandle(principal, requestId);
   if (exiting) call.abort();
-  inflight.add(call);
+  call.tracked = true;
+  call.older = newest;
+  if (newest) newest.newer = call;
+  newest = call;
   return call;
 }
 function releaseCall(call) {
-  inflight.delete(call);
+  if (!call.tracked) return;
+  call.tracked = false;
+  if (call.newer) call.newer.older = call.older;
+  else newest = call.older;
+  if (call.older) call.older.newer = call.newer;
+  call.older = call.newer = void 0;
+}
+function callsInFlight() {
+  const calls = [];
+  for (let c = newest; c; c = c.older) calls.push(c);
+  return calls;
 }
 function setDrainHandler(fn) {
   drainHandler = fn;
@@ -631,7 +642,7 @@ async function runHooks() {
 async function shutdown(code = 0) {
   if (exiting) return;
   exiting = true;
-  for (const call of inflight) call.abort();
+  for (const call of callsInFlight()) call.abort();
   await runHooks();
   if (process.stdout.writable) process.stdout.write("", () => process.exit(code));
   else process.exit(code);
@@ -653,12 +664,11 @@ function installProcessGuards() {
   process.on("uncaughtException", (err) => log(`uncaught exception (still serving): ${describeError(err)}`));
   process.on("unhandledRejection", (err) => log(`unhandled rejection (still serving): ${describeError(err)}`));
 }
-var hooks, inflight, exiting, drainHandler, signalled, HOOK_TIMEOUT_MS, CallHandle;
+var hooks, newest, exiting, drainHandler, signalled, HOOK_TIMEOUT_MS, CallHandle;
 var init_shutdown = __esm({
   "templates/runtime/shutdown.ts"() {
     init_log();
     hooks = /* @__PURE__ */ new Set();
-    inflight = /* @__PURE__ */ new Set();
     exiting = false;
     signalled = false;
     HOOK_TIMEOUT_MS = 3e3;
@@ -667,7 +677,20 @@ var init_shutdown = __esm({
       aborted = false;
       /** Cancelled by the client (notifications/cancelled): the spec says such a request gets no answer. */
       cancelled = false;
+      /** Who asked (HTTP: the principal) and the request's id, so a notifications/cancelled can find it. */
+      principal;
+      requestId;
       controller = void 0;
+      /** @internal links of the in-flight list */
+      older = void 0;
+      /** @internal */
+      newer = void 0;
+      /** @internal */
+      tracked = false;
+      constructor(principal, requestId) {
+        this.principal = principal;
+        this.requestId = requestId;
+      }
       get signal() {
         let controller = this.controller;
         if (controller === void 0) {
@@ -735,7 +758,7 @@ var init_protocol = __esm({
 });
 
 // templates/runtime/legacy.ts
-async function serveLegacy(core, method, params, signal, notify, principal = "local", elicit) {
+function serveLegacy(core, method, params, signal, notify, principal = "local", elicit) {
   switch (method) {
     case "initialize": {
       const body = {
@@ -780,7 +803,7 @@ var init_legacy = __esm({
 
 // templates/runtime/modern.ts
 async function serveModern(core, method, params, signal, notify, principal = "local") {
-  const body = await core.modes?.serveTaskMethod(method, params, principal) ?? await route(core, method, params, signal, notify, principal);
+  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal)) ?? await route(core, method, params, signal, notify, principal);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
 async function route(core, method, params, signal, notify, principal) {
@@ -826,8 +849,10 @@ var init_modern = __esm({
 });
 
 // templates/runtime/dispatch.ts
-async function dispatch(core, msg, route2, signal, notify) {
-  if (!core.telemetry) return run(core, msg, route2, signal, notify);
+function dispatch(core, msg, route2, signal, notify) {
+  return core.telemetry ? observed(core, msg, route2, signal, notify) : run(core, msg, route2, signal, notify);
+}
+async function observed(core, msg, route2, signal, notify) {
   const meta = isObject(msg.params?._meta) ? msg.params._meta : void 0;
   const name = msg.params?.name;
   const end = core.telemetry.begin({
@@ -1074,12 +1099,12 @@ function write(level, note, outcome2, head) {
 function endRequest(req, res) {
   const note = res[NOTE];
   const status = res.headersSent ? res.statusCode : 0;
-  const failed = status >= 500 || note?.outcome === "internal_error";
-  if (threshold > LEVELS.info && !failed) return;
+  const failed2 = status >= 500 || note?.outcome === "internal_error";
+  if (threshold > LEVELS.info && !failed2) return;
   const url2 = req.url ?? "";
   const q = url2.indexOf("?");
   const path = q === -1 ? url2 : url2.slice(0, q);
-  const level = path === "/healthz" || path === "/readyz" ? "debug" : failed ? "error" : "info";
+  const level = path === "/healthz" || path === "/readyz" ? "debug" : failed2 ? "error" : "info";
   if (LEVELS[level] < threshold) return;
   const outcome2 = note?.outcome ?? (res.writableFinished ? status < 400 ? "ok" : `http_${status}` : "closed");
   write(level, note ?? new RequestNote(), outcome2, { http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`, status });
@@ -1115,37 +1140,23 @@ var init_request_log = __esm({
 });
 
 // templates/runtime/cancel.ts
-function registerCall(key, call) {
-  const present = running.get(key);
-  if (present === void 0) running.set(key, call);
-  else if (Array.isArray(present)) present.push(call);
-  else running.set(key, [present, call]);
-}
-function unregisterCall(key, call) {
-  const present = running.get(key);
-  if (present === call) running.delete(key);
-  else if (Array.isArray(present)) {
-    const left = present.filter((c) => c !== call);
-    if (left.length === 0) running.delete(key);
-    else running.set(key, left.length === 1 ? left[0] : left);
-  }
-}
 function cancelFrom(principal, params) {
   if (!isObject(params)) return 0;
   const id = params.requestId;
   if (typeof id !== "string" && typeof id !== "number") return 0;
-  const present = running.get(callKey(principal, id));
-  if (present === void 0) return 0;
-  const calls = Array.isArray(present) ? [...present] : [present];
-  for (const call of calls) call.cancel();
-  return calls.length;
+  let stopped = 0;
+  for (const call of callsInFlight()) {
+    if (call.principal === principal && call.requestId === id) {
+      call.cancel();
+      stopped++;
+    }
+  }
+  return stopped;
 }
-var running, callKey;
 var init_cancel = __esm({
   "templates/runtime/cancel.ts"() {
     init_jsonrpc();
-    running = /* @__PURE__ */ new Map();
-    callKey = (principal, id) => `${principal}\0${typeof id}:${String(id)}`;
+    init_shutdown();
   }
 });
 
@@ -1179,6 +1190,11 @@ function sendJson(res, status, body, extra) {
   const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
   res.writeHead(status, extra ? { ...headers, ...extra } : headers);
   res.end(body);
+}
+function failed(res, err) {
+  log(`HTTP request failed: ${describeError(err)}`);
+  if (!res.headersSent) sendError(res, 500, "Internal error");
+  else res.destroy();
 }
 function sendError(res, status, message2, extra) {
   sendJson(res, status, errorMessage(void 0, new RpcError(INVALID_REQUEST, message2)), extra);
@@ -1214,7 +1230,16 @@ async function startHttp(core, opts) {
     }
     return ok;
   };
-  async function serve(req, res, note, msg, core2, principal) {
+  async function serve(req, res, note, msg, view, principal) {
+    try {
+      await call(req, res, note, msg, view, principal);
+    } catch (err) {
+      failed(res, err);
+    } finally {
+      markBusy(req.socket, false);
+    }
+  }
+  async function call(req, res, note, msg, core2, principal) {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === void 0 || isLegacyVersion(version));
@@ -1222,10 +1247,8 @@ async function startHttp(core, opts) {
     note.tool = msg.method === "tools/call" && typeof params?.name === "string" && core2.tools.has(params.name) ? params.name : void 0;
     note.id = msg.id;
     note.era = legacy ? "2025-11-25" : "2026-07-28";
-    const call = trackCall();
-    res[CALL] = call;
-    const key = callKey(principal.id, msg.id);
-    registerCall(key, call);
+    const call2 = trackCall(principal.id, msg.id);
+    res[CALL] = call2;
     const accept = req.headers.accept ?? "";
     const sseOk = accept.includes("text/event-stream");
     let streaming = false;
@@ -1243,17 +1266,16 @@ data: ${JSON.stringify(message2)}
     const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
-      reply = await dispatch(core2, msg, route2, call, notify);
+      reply = await dispatch(core2, msg, route2, call2, notify);
     } finally {
-      unregisterCall(key, call);
-      releaseCall(call);
+      releaseCall(call2);
     }
-    if (call.cancelled && !res.destroyed) {
+    if (call2.cancelled && !res.destroyed) {
       note.outcome = "cancelled";
       if (!streaming) res.writeHead(202);
       return void res.end();
     }
-    if (res.destroyed || call.aborted) {
+    if (res.destroyed || call2.aborted) {
       note.outcome = "aborted";
       return;
     }
@@ -1274,7 +1296,7 @@ data: ${body}
 `);
     } else sendJson(res, 200, body);
   }
-  async function handle(req, res, note) {
+  function handle(req, res, note) {
     const url2 = req.url ?? "";
     const q = url2.indexOf("?");
     const path = q === -1 ? url2 : url2.slice(0, q);
@@ -1292,12 +1314,22 @@ data: ${body}
       sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
       return void res.on("finish", () => req.destroy());
     }
-    let principal = opts.gate.authenticate(req, res);
-    if (principal instanceof Promise) principal = await principal;
-    if (principal === null) return;
-    const view = opts.gate.viewFor(principal);
+    const principal = opts.gate.authenticate(req, res);
+    if (principal instanceof Promise) {
+      principal.then((p) => p !== null && receive(req, res, note, p)).catch((err) => failed(res, err));
+    } else if (principal !== null) receive(req, res, note, principal);
+  }
+  function receive(req, res, note, principal) {
     note.principal = principal.id;
-    const raw = await readBody(req, MAX_BODY_BYTES);
+    readBody(req, MAX_BODY_BYTES, (raw) => {
+      try {
+        answer(req, res, note, principal, raw);
+      } catch (err) {
+        failed(res, err);
+      }
+    });
+  }
+  function answer(req, res, note, principal, raw) {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
@@ -1323,6 +1355,7 @@ data: ${body}
       return void res.end();
     }
     const { method, params } = inbound.msg;
+    const view = opts.gate.viewFor(principal);
     if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) {
       note.method = method;
       note.id = inbound.msg.id;
@@ -1330,11 +1363,7 @@ data: ${body}
       return opts.gate.refuseCall(res);
     }
     markBusy(req.socket, true);
-    try {
-      await serve(req, res, note, inbound.msg, view, principal);
-    } finally {
-      markBusy(req.socket, false);
-    }
+    void serve(req, res, note, inbound.msg, view, principal);
   }
   const server2 = http.createServer(serverOptions(opts.limits), (req, response) => {
     const res = response;
@@ -1342,11 +1371,11 @@ data: ${body}
     const note = beginRequest(res);
     res[CALL] = void 0;
     res.on("close", onResponseClose);
-    handle(req, res, note).catch((err) => {
-      log(`HTTP request failed: ${describeError(err)}`);
-      if (!res.headersSent) sendError(res, 500, "Internal error");
-      else res.destroy();
-    });
+    try {
+      handle(req, res, note);
+    } catch (err) {
+      failed(res, err);
+    }
   });
   capConnections(server2, opts.limits.maxConnections);
   server2.on("clientError", (err, socket) => {
@@ -4356,10 +4385,10 @@ function descendants(pid) {
   }
   return [pid, ...kids.flatMap(descendants)];
 }
-function gateIntoCgroup(child, dir, failed) {
+function gateIntoCgroup(child, dir, failed2) {
   const info = child.stdio[3];
   const block = child.stdio[4];
-  if (!info || !block || child.pid === void 0) return failed("the sandbox's control pipes are missing");
+  if (!info || !block || child.pid === void 0) return failed2("the sandbox's control pipes are missing");
   let text = "";
   let released = false;
   const release = () => {
@@ -4368,7 +4397,7 @@ function gateIntoCgroup(child, dir, failed) {
     try {
       for (const pid of descendants(child.pid)) writeFileSync(join3(dir, "cgroup.procs"), String(pid));
     } catch (err) {
-      return failed(`could not place the call in its process-limit cgroup: ${err.message}`);
+      return failed2(`could not place the call in its process-limit cgroup: ${err.message}`);
     }
     block.end("1");
   };
@@ -4625,7 +4654,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
   const slots = new Slots(limits.concurrency, limits.queue);
   const rate = cfg.rateLimit ? new RateLimiter(cfg.rateLimit.calls, cfg.rateLimit.windowMs) : void 0;
   const live = /* @__PURE__ */ new Set();
-  const running2 = /* @__PURE__ */ new Set();
+  const running = /* @__PURE__ */ new Set();
   let stopped = false;
   const startup7 = () => checkExecStartup(cfg);
   const shutdown2 = async () => {
@@ -4634,7 +4663,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
     for (const pgid of live) killGroup(pgid, "SIGTERM");
     let timer;
     const grace = new Promise((resolve) => (timer = setTimeout(resolve, limits.killGraceMs)).unref());
-    await Promise.race([Promise.allSettled([...running2]), grace]);
+    await Promise.race([Promise.allSettled([...running]), grace]);
     clearTimeout(timer);
     for (const pgid of live) killGroup(pgid, "SIGKILL");
     live.clear();
@@ -4694,10 +4723,10 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
       } catch (err) {
         return refusal(cfg.tool, `cannot set up the sandbox: ${err.message}`);
       }
-      running2.add(run2);
+      running.add(run2);
       const stopProgress = heartbeat(ctx, bound.command, limits.progressIntervalMs);
       const r = await run2.finally(() => {
-        running2.delete(run2);
+        running.delete(run2);
         stopProgress();
       });
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);

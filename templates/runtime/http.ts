@@ -15,7 +15,7 @@ import type { Core } from "./core.js";
 import type { AuthGate } from "./auth/gate.js";
 import { installDrain, requestClosed, trackRequest } from "./drain.js";
 import { beginRequest, endRequest, type RequestNote } from "./request-log.js";
-import { callKey, cancelFrom, registerCall, unregisterCall } from "./cancel.js";
+import { cancelFrom } from "./cancel.js";
 import type { Principal } from "./auth/types.js";
 import { serveHealth } from "./health.js";
 
@@ -39,6 +39,13 @@ function sendJson(res: ServerResponse, status: number, body: string, extra?: Rec
   const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
   res.writeHead(status, extra ? { ...headers, ...extra } : headers);
   res.end(body);
+}
+
+/** A request that failed in the transport itself: logged, answered 500 when nothing was sent yet. */
+function failed(res: ServerResponse, err: unknown): void {
+  log(`HTTP request failed: ${describeError(err)}`);
+  if (!res.headersSent) sendError(res, 500, "Internal error");
+  else res.destroy();
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
@@ -93,7 +100,18 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     return ok;
   };
 
-  async function serve(req: IncomingMessage, res: Served, note: RequestNote, msg: JsonRpcRequest, core: Core, principal: Principal): Promise<void> {
+  /** Runs one request and answers it; never rejects (a failure is logged and answered 500). */
+  async function serve(req: IncomingMessage, res: Served, note: RequestNote, msg: JsonRpcRequest, view: Core, principal: Principal): Promise<void> {
+    try {
+      await call(req, res, note, msg, view, principal);
+    } catch (err) {
+      failed(res, err);
+    } finally {
+      markBusy(req.socket, false);
+    }
+  }
+
+  async function call(req: IncomingMessage, res: Served, note: RequestNote, msg: JsonRpcRequest, core: Core, principal: Principal): Promise<void> {
     const { params } = msg;
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === undefined || isLegacyVersion(version));
@@ -102,10 +120,8 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     note.id = msg.id;
     note.era = legacy ? "2025-11-25" : "2026-07-28";
     // Closing the response stream is the cancellation signal on this transport (see onResponseClose).
-    const call = trackCall();
+    const call = trackCall(principal.id, msg.id);
     res[CALL] = call;
-    const key = callKey(principal.id, msg.id);
-    registerCall(key, call);
     // With SSE accepted, the stream opens at the first notification (progress) and the reply ends it.
     const accept = req.headers.accept ?? "";
     const sseOk = accept.includes("text/event-stream");
@@ -127,7 +143,6 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     try {
       reply = await dispatch(core, msg, route, call, notify);
     } finally {
-      unregisterCall(key, call);
       releaseCall(call);
     }
     if (call.cancelled && !res.destroyed) {
@@ -153,7 +168,9 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     } else sendJson(res, 200, body);
   }
 
-  async function handle(req: IncomingMessage, res: Served, note: RequestNote): Promise<void> {
+  // From here to serve() nothing waits on a promise unless a token is being checked: the checks run as the
+  // request arrives and the body reader calls back, so a request costs no async steps before its call runs.
+  function handle(req: IncomingMessage, res: Served, note: RequestNote): void {
     const url = req.url ?? "";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
@@ -172,12 +189,25 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       sendError(res, 415, "Unsupported Media Type: the body must be sent as application/json", { accept: "application/json", connection: "close" });
       return void res.on("finish", () => req.destroy());
     }
-    let principal = opts.gate.authenticate(req, res);
-    if (principal instanceof Promise) principal = await principal; // only a token check waits
-    if (principal === null) return;
-    const view = opts.gate.viewFor(principal);
+    const principal = opts.gate.authenticate(req, res);
+    if (principal instanceof Promise) {
+      // Only a token check waits.
+      principal.then((p) => p !== null && receive(req, res, note, p)).catch((err) => failed(res, err));
+    } else if (principal !== null) receive(req, res, note, principal);
+  }
+
+  function receive(req: IncomingMessage, res: Served, note: RequestNote, principal: Principal): void {
     note.principal = principal.id;
-    const raw = await readBody(req, MAX_BODY_BYTES);
+    readBody(req, MAX_BODY_BYTES, (raw) => {
+      try {
+        answer(req, res, note, principal, raw);
+      } catch (err) {
+        failed(res, err);
+      }
+    });
+  }
+
+  function answer(req: IncomingMessage, res: Served, note: RequestNote, principal: Principal, raw: Buffer | null | "aborted"): void {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
@@ -205,6 +235,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       return void res.end();
     }
     const { method, params } = inbound.msg;
+    const view = opts.gate.viewFor(principal);
     if (method === "tools/call" && view !== core && !(typeof params?.name === "string" && view.tools.has(params.name))) {
       note.method = method;
       note.id = inbound.msg.id;
@@ -212,11 +243,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       return opts.gate.refuseCall(res);
     }
     markBusy(req.socket, true);
-    try {
-      await serve(req, res, note, inbound.msg, view, principal);
-    } finally {
-      markBusy(req.socket, false);
-    }
+    void serve(req, res, note, inbound.msg, view, principal);
   }
 
   const server = http.createServer(serverOptions(opts.limits), (req, response) => {
@@ -225,11 +252,11 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     const note = beginRequest(res);
     res[CALL] = undefined;
     res.on("close", onResponseClose);
-    handle(req, res, note).catch((err) => {
-      log(`HTTP request failed: ${describeError(err)}`);
-      if (!res.headersSent) sendError(res, 500, "Internal error");
-      else res.destroy();
-    });
+    try {
+      handle(req, res, note);
+    } catch (err) {
+      failed(res, err);
+    }
   });
   capConnections(server, opts.limits.maxConnections);
   server.on("clientError", (err: Error & { code?: string }, socket: Socket) => {

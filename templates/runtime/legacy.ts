@@ -5,7 +5,8 @@ import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownProm
 
 type Params = Record<string, unknown> | undefined;
 
-export async function serveLegacy(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local", elicit?: (params: Record<string, unknown>) => Promise<unknown>): Promise<Record<string, unknown>> {
+/** The result, or a promise of it (tools/call); may throw an RpcError at once: callers await it inside their try. */
+export function serveLegacy(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local", elicit?: (params: Record<string, unknown>) => Promise<unknown>): Record<string, unknown> | Promise<Record<string, unknown>> {
   switch (method) {
     case "initialize": {
       const body: Record<string, unknown> = {

@@ -5,7 +5,8 @@ import { describeError, log } from "./log.js";
 type Hook = () => void | Promise<void>;
 
 const hooks = new Set<Hook>();
-const inflight = new Set<CallHandle>();
+/** Calls in flight, newest first: a list through the handles themselves (no hash table churning per request). */
+let newest: CallHandle | undefined;
 let exiting = false;
 /** Set by the HTTP transport: the first SIGTERM/SIGINT drains instead of cutting calls off. */
 let drainHandler: (() => Promise<void>) | undefined;
@@ -29,7 +30,21 @@ export class CallHandle {
   aborted = false;
   /** Cancelled by the client (notifications/cancelled): the spec says such a request gets no answer. */
   cancelled = false;
+  /** Who asked (HTTP: the principal) and the request's id, so a notifications/cancelled can find it. */
+  readonly principal: string | undefined;
+  readonly requestId: string | number | undefined;
   private controller: AbortController | undefined = undefined;
+  /** @internal links of the in-flight list */
+  older: CallHandle | undefined = undefined;
+  /** @internal */
+  newer: CallHandle | undefined = undefined;
+  /** @internal */
+  tracked = false;
+
+  constructor(principal?: string, requestId?: string | number) {
+    this.principal = principal;
+    this.requestId = requestId;
+  }
 
   get signal(): AbortSignal {
     let controller = this.controller;
@@ -53,15 +68,30 @@ export class CallHandle {
 }
 
 /** A handle for one call: aborted on shutdown. Pass it to releaseCall when the call is done. */
-export function trackCall(): CallHandle {
-  const call = new CallHandle();
+export function trackCall(principal?: string, requestId?: string | number): CallHandle {
+  const call = new CallHandle(principal, requestId);
   if (exiting) call.abort();
-  inflight.add(call);
+  call.tracked = true;
+  call.older = newest;
+  if (newest) newest.newer = call;
+  newest = call;
   return call;
 }
 
 export function releaseCall(call: CallHandle): void {
-  inflight.delete(call);
+  if (!call.tracked) return;
+  call.tracked = false;
+  if (call.newer) call.newer.older = call.older;
+  else newest = call.older;
+  if (call.older) call.older.newer = call.newer;
+  call.older = call.newer = undefined;
+}
+
+/** The calls in flight now (a copy: aborting or releasing while walking it is safe). */
+export function callsInFlight(): CallHandle[] {
+  const calls: CallHandle[] = [];
+  for (let c = newest; c; c = c.older) calls.push(c);
+  return calls;
 }
 
 export function setDrainHandler(fn: () => Promise<void>): void {
@@ -93,7 +123,7 @@ async function runHooks(): Promise<void> {
 export async function shutdown(code = 0): Promise<void> {
   if (exiting) return;
   exiting = true;
-  for (const call of inflight) call.abort();
+  for (const call of callsInFlight()) call.abort();
   await runHooks();
   // An empty write's callback runs after everything queued before it has been handed to the OS.
   if (process.stdout.writable) process.stdout.write("", () => process.exit(code));

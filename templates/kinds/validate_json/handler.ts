@@ -51,7 +51,10 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
   // main thread warms, or each worker would start another.
   if (options.prewarm !== false && isMainThread && !String(script()).endsWith(".ts")) pool.warm();
   // Prepared schemas by their JSON text: a model retrying against the same schema skips preparation.
-  const cache = new Map<string, Prepared | SchemaRefusal>();
+  // Least recently used goes first; a hit only stamps its entry (re-inserting it into the Map on every
+  // call cost more than the rest of a cheap call's bookkeeping).
+  const cache = new Map<string, { prepared: Prepared | SchemaRefusal; used: number }>();
+  let clock = 0;
 
   const prepare = (schema: unknown): Prepared | SchemaRefusal => {
     let key: string;
@@ -62,9 +65,8 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
     }
     const hit = cache.get(key);
     if (hit) {
-      cache.delete(key);
-      cache.set(key, hit);
-      return hit;
+      hit.used = ++clock;
+      return hit.prepared;
     }
     let prepared: Prepared | SchemaRefusal;
     try {
@@ -75,8 +77,18 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
       else if (!(e instanceof SchemaRefusal)) throw e;
       else prepared = e;
     }
-    if (cache.size >= SCHEMA_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(key, prepared);
+    if (cache.size >= SCHEMA_CACHE_SIZE) {
+      let oldest: string | undefined;
+      let least = Infinity;
+      for (const [k, entry] of cache) {
+        if (entry.used < least) {
+          least = entry.used;
+          oldest = k;
+        }
+      }
+      cache.delete(oldest!);
+    }
+    cache.set(key, { prepared, used: ++clock });
     return prepared;
   };
 
@@ -92,7 +104,8 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
     if (!extracted.ok) return answer(false, extracted.feedback);
     try {
       // The signal only matters when patterns go to a worker; reading it makes one (see CallHandle).
-      const result = await validateDocument(prepared, extracted.value, pool, budget, prepared.patterns.length > 0 ? ctx.signal : undefined);
+      const outcome = validateDocument(prepared, extracted.value, pool, budget, prepared.patterns.length > 0 ? ctx.signal : undefined);
+      const result = outcome instanceof Promise ? await outcome : outcome;
       if (result.kind === "ran-out") {
         const p = JSON.stringify(clipText(result.pattern.source, 200));
         return refusal(

@@ -55,14 +55,19 @@ const NO_PATTERNS: RegexOracle = {
   },
 };
 
-export async function validateDocument(
+/** The outcome at once for a schema without patterns (the common case: no promise, no worker), else a promise. */
+export function validateDocument(
   prepared: Prepared,
   doc: unknown,
   pool: MatcherPool,
   budgetMs = PATTERN_BUDGET_MS,
   signal?: AbortSignal,
-): Promise<DocumentOutcome> {
+): DocumentOutcome | Promise<DocumentOutcome> {
   if (prepared.patterns.length === 0) return { kind: "validated", ...validateInstance(prepared, doc, NO_PATTERNS) };
+  return withPatterns(prepared, doc, pool, budgetMs, signal);
+}
+
+async function withPatterns(prepared: Prepared, doc: unknown, pool: MatcherPool, budgetMs: number, signal: AbortSignal | undefined): Promise<DocumentOutcome> {
   let compiled = compiledFor.get(prepared);
   if (!compiled) compiledFor.set(prepared, (compiled = []));
   const memo = new CheapHereElseWorker(compiled);
