@@ -1465,29 +1465,36 @@ function permitted(tool2, held) {
 function scopeViews(core, serverScopes) {
   const all = [.../* @__PURE__ */ new Set([...serverScopes, ...core.def.tools.flatMap((t) => t.scopes ?? [])])].sort();
   const cache2 = /* @__PURE__ */ new Map();
+  const remembered = /* @__PURE__ */ new WeakMap();
+  const compute = (principal) => {
+    if (principal.scopes === null) return core;
+    const held = principal.scopes;
+    const visible = core.def.tools.filter((t) => permitted(t, held));
+    if (visible.length === core.def.tools.length) return core;
+    const key = visible.map((t) => t.name).join("\n");
+    let view = cache2.get(key);
+    if (!view) {
+      const tools = new Map(visible.map((t) => [t.name, t]));
+      const lists = /* @__PURE__ */ new Map();
+      view = {
+        ...core,
+        tools,
+        listTools(era) {
+          let list = lists.get(era);
+          if (!list) lists.set(era, list = visible.map((t) => describeTool(t, era)));
+          return list;
+        }
+      };
+      if (cache2.size < 1024) cache2.set(key, view);
+    }
+    return view;
+  };
   return {
     all,
     viewFor(principal) {
       if (principal.scopes === null) return core;
-      const held = principal.scopes;
-      const visible = core.def.tools.filter((t) => permitted(t, held));
-      if (visible.length === core.def.tools.length) return core;
-      const key = visible.map((t) => t.name).join("\n");
-      let view = cache2.get(key);
-      if (!view) {
-        const tools = new Map(visible.map((t) => [t.name, t]));
-        const lists = /* @__PURE__ */ new Map();
-        view = {
-          ...core,
-          tools,
-          listTools(era) {
-            let list = lists.get(era);
-            if (!list) lists.set(era, list = visible.map((t) => describeTool(t, era)));
-            return list;
-          }
-        };
-        if (cache2.size < 1024) cache2.set(key, view);
-      }
+      let view = remembered.get(principal);
+      if (view === void 0) remembered.set(principal, view = compute(principal));
       return view;
     }
   };
@@ -2394,20 +2401,25 @@ function oauthVerifier(def) {
   const keys = keySet(def);
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
   const verified = /* @__PURE__ */ new Map();
-  return async (token) => {
-    const now = Date.now();
-    const hit = verified.get(token);
-    if (hit && hit.until > now) return { ok: true, principal: hit.principal };
-    if (hit) verified.delete(token);
+  const check = async (token, now) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
+      const verdict = { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
-      verified.set(token, { principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) });
-      return { ok: true, principal };
+      verified.set(token, { verdict, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) });
+      return verdict;
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
     }
+  };
+  return (token) => {
+    const now = Date.now();
+    const hit = verified.get(token);
+    if (hit !== void 0) {
+      if (hit.until > now) return hit.verdict;
+      verified.delete(token);
+    }
+    return check(token, now);
   };
 }
 var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
@@ -2464,11 +2476,16 @@ async function createAuthGate(core, auth) {
     verify = oauthVerifier2(oauth);
   } else if (auth.mode === "bearer") {
     const check = bearerVerifier(auth.bearer.tokens);
-    verify = async (token) => {
+    const verdicts = /* @__PURE__ */ new Map();
+    const refused = { ok: false, reason: "token not recognised" };
+    verify = (token) => {
       const principal = check(token);
-      return principal ? { ok: true, principal } : { ok: false, reason: "token not recognised" };
+      if (principal === null) return refused;
+      let verdict = verdicts.get(principal);
+      if (verdict === void 0) verdicts.set(principal, verdict = { ok: true, principal });
+      return verdict;
     };
-  } else verify = async () => ({ ok: false, reason: "no auth" });
+  } else verify = () => ({ ok: false, reason: "no auth" });
   const metadata = oauth ? JSON.stringify({
     resource: oauth.resource,
     authorization_servers: oauth.authorizationServers,
@@ -2506,19 +2523,22 @@ async function createAuthGate(core, auth) {
       send(res, 403, "Forbidden: the token's scopes do not allow this call", challenge({ ...base, error: "insufficient_scope", scope: views.all.join(" ") }));
     }
   };
-  async function checkToken(req, res) {
+  function checkToken(req, res) {
     const token = bearerToken(req);
     if (token === null) {
       send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
       return null;
     }
-    const verdict = await verify(token);
+    const verdict = verify(token);
+    return verdict instanceof Promise ? verdict.then((v) => admit(v, res)) : admit(verdict, res);
+  }
+  function admit(verdict, res) {
     if (!verdict.ok) {
       send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
       return null;
     }
     const held = verdict.principal.scopes;
-    const missing = held === null ? [] : required.filter((s) => !held.has(s));
+    const missing = held === null || required.length === 0 ? [] : required.filter((s) => !held.has(s));
     if (missing.length) {
       send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
       return null;

@@ -11,6 +11,8 @@ import type { AuthDef, Principal } from "./types.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
+type Verdict = { ok: true; principal: Principal } | { ok: false; reason: string };
+
 export interface AuthGate {
   mode: AuthDef["mode"];
   /** Extra Host names to accept: the canonical URI's host (the name clients use behind a proxy). */
@@ -64,17 +66,23 @@ export async function createAuthGate(core: Core, auth: AuthDef): Promise<AuthGat
   const scopeHint = (required.length ? required : views.all).join(" ");
   const base = oauth ? { resource_metadata: metaUrl } : { realm: core.def.name };
 
-  let verify: (token: string) => Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }>;
+  // A verdict comes at once when it can (a static token, a token verified before), else as a promise.
+  let verify: (token: string) => Verdict | Promise<Verdict>;
   if (auth.mode === "oauth") {
     const { oauthVerifier } = await import("./oauth.js");
     verify = oauthVerifier(oauth!);
   } else if (auth.mode === "bearer") {
     const check = bearerVerifier(auth.bearer!.tokens);
-    verify = async (token) => {
+    const verdicts = new Map<Principal, Verdict>();
+    const refused: Verdict = { ok: false, reason: "token not recognised" };
+    verify = (token) => {
       const principal = check(token);
-      return principal ? { ok: true, principal } : { ok: false, reason: "token not recognised" };
+      if (principal === null) return refused;
+      let verdict = verdicts.get(principal);
+      if (verdict === undefined) verdicts.set(principal, (verdict = { ok: true, principal }));
+      return verdict;
     };
-  } else verify = async () => ({ ok: false, reason: "no auth" });
+  } else verify = () => ({ ok: false, reason: "no auth" });
 
   const metadata = oauth
     ? JSON.stringify({
@@ -117,19 +125,23 @@ export async function createAuthGate(core: Core, auth: AuthDef): Promise<AuthGat
     },
   };
 
-  async function checkToken(req: IncomingMessage, res: ServerResponse): Promise<Principal | null> {
+  function checkToken(req: IncomingMessage, res: ServerResponse): Principal | null | Promise<Principal | null> {
     const token = bearerToken(req);
     if (token === null) {
       send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
       return null;
     }
-    const verdict = await verify(token);
+    const verdict = verify(token);
+    return verdict instanceof Promise ? verdict.then((v) => admit(v, res)) : admit(verdict, res);
+  }
+
+  function admit(verdict: Verdict, res: ServerResponse): Principal | null {
     if (!verdict.ok) {
       send(res, 401, `Unauthorized: ${verdict.reason}`, challenge({ ...base, scope: scopeHint, error: "invalid_token", error_description: verdict.reason }));
       return null;
     }
     const held = verdict.principal.scopes;
-    const missing = held === null ? [] : required.filter((s) => !held.has(s));
+    const missing = held === null || required.length === 0 ? [] : required.filter((s) => !held.has(s));
     if (missing.length) {
       send(res, 403, `Forbidden: the token lacks scope ${missing.join(", ")}`, challenge({ ...base, error: "insufficient_scope", scope: required.join(" ") }));
       return null;

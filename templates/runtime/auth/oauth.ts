@@ -52,25 +52,31 @@ function reasonOf(err: unknown): string {
   return "token invalid";
 }
 
-export function oauthVerifier(def: OAuthDef): (token: string) => Promise<Verified> {
+/** The verdict at once for a token verified before (no promise on the common path), else a promise of it. */
+export function oauthVerifier(def: OAuthDef): (token: string) => Verified | Promise<Verified> {
   const keys = keySet(def);
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
   // Verified tokens are remembered by their exact text until they expire (at most a minute), so a client
   // sending the same token again costs a map lookup instead of a signature check. Only successes are kept.
-  const verified = new Map<string, { principal: Principal; until: number }>();
-  return async (token) => {
-    const now = Date.now();
-    const hit = verified.get(token);
-    if (hit && hit.until > now) return { ok: true, principal: hit.principal };
-    if (hit) verified.delete(token);
+  const verified = new Map<string, { verdict: Verified; until: number }>();
+  const check = async (token: string, now: number): Promise<Verified> => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
+      const verdict: Verified = { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-      verified.set(token, { principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1000) });
-      return { ok: true, principal };
+      verified.set(token, { verdict, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1000) });
+      return verdict;
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
     }
+  };
+  return (token) => {
+    const now = Date.now();
+    const hit = verified.get(token);
+    if (hit !== undefined) {
+      if (hit.until > now) return hit.verdict;
+      verified.delete(token);
+    }
+    return check(token, now);
   };
 }

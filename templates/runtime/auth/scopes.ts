@@ -19,30 +19,39 @@ function permitted(tool: ToolDef, held: ReadonlySet<string>): boolean {
 export function scopeViews(core: Core, serverScopes: string[]): ScopeViews {
   const all = [...new Set([...serverScopes, ...core.def.tools.flatMap((t) => t.scopes ?? [])])].sort();
   const cache = new Map<string, Core>();
+  // A principal's view, remembered for as long as the principal object lives (a verified token's principal
+  // is reused for every request that sends it), so a request does not filter the tools again.
+  const remembered = new WeakMap<Principal, Core>();
+  const compute = (principal: Principal): Core => {
+    if (principal.scopes === null) return core;
+    const held = principal.scopes;
+    const visible = core.def.tools.filter((t) => permitted(t, held));
+    if (visible.length === core.def.tools.length) return core;
+    const key = visible.map((t) => t.name).join("\n");
+    let view = cache.get(key);
+    if (!view) {
+      const tools = new Map(visible.map((t) => [t.name, t]));
+      const lists = new Map<Era, Record<string, unknown>[]>();
+      view = {
+        ...core,
+        tools,
+        listTools(era) {
+          let list = lists.get(era);
+          if (!list) lists.set(era, (list = visible.map((t) => describeTool(t, era))));
+          return list;
+        },
+      };
+      // Bounded: one entry per distinct set of visible tools.
+      if (cache.size < 1024) cache.set(key, view);
+    }
+    return view;
+  };
   return {
     all,
     viewFor(principal) {
       if (principal.scopes === null) return core;
-      const held = principal.scopes;
-      const visible = core.def.tools.filter((t) => permitted(t, held));
-      if (visible.length === core.def.tools.length) return core;
-      const key = visible.map((t) => t.name).join("\n");
-      let view = cache.get(key);
-      if (!view) {
-        const tools = new Map(visible.map((t) => [t.name, t]));
-        const lists = new Map<Era, Record<string, unknown>[]>();
-        view = {
-          ...core,
-          tools,
-          listTools(era) {
-            let list = lists.get(era);
-            if (!list) lists.set(era, (list = visible.map((t) => describeTool(t, era))));
-            return list;
-          },
-        };
-        // Bounded: one entry per distinct set of visible tools.
-        if (cache.size < 1024) cache.set(key, view);
-      }
+      let view = remembered.get(principal);
+      if (view === undefined) remembered.set(principal, (view = compute(principal)));
       return view;
     },
   };
