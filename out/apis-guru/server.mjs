@@ -1099,28 +1099,30 @@ function principalHash(principal) {
 function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
-function write(level, note, outcome, head) {
-  const entry = {
-    time: (/* @__PURE__ */ new Date()).toISOString(),
-    level,
-    server: serverName,
-    ...head,
-    method: note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)",
-    tool: note.tool,
-    id: clipId(note.id),
-    era: note.era,
-    outcome,
-    ms: Math.round((performance.now() - note.start) * 100) / 100,
-    principal: note.principal ? principalHash(note.principal) : void 0
-  };
-  if (format === "json") return writeStderr(JSON.stringify(entry) + "\n");
-  let line = `${serverName}: ${entry.time} ${level} ${head.http ?? head.transport}`;
-  if (head.status !== void 0) line += ` ${head.status}`;
-  for (const key of FIELDS) {
-    const v = entry[key];
-    if (v !== void 0 && v !== null) line += ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+function isoNow() {
+  const now = Date.now();
+  if (now !== stampMs) {
+    stampMs = now;
+    stamp = new Date(now).toISOString();
   }
-  writeStderr(line + "\n");
+  return stamp;
+}
+function field(key, v) {
+  if (v === void 0 || v === null) return "";
+  return ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+}
+function write(level, note, outcome, head) {
+  const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
+  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const principal = note.principal ? principalHash(note.principal) : void 0;
+  if (format === "json") {
+    const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };
+    return writeStderr(JSON.stringify(entry) + "\n");
+  }
+  writeStderr(
+    `${serverName}: ${isoNow()} ${level} ${head.http ?? head.transport}${head.status === void 0 ? "" : ` ${head.status}`}${method === void 0 ? "" : ` method=${method}`}${field("tool", note.tool)}${field("id", clipId(note.id))}${note.era === void 0 ? "" : ` era=${note.era}`} outcome=${outcome} ms=${ms}${principal === void 0 ? "" : ` principal=${principal}`}
+`
+  );
 }
 function endRequest(req, res) {
   const note = res[NOTE];
@@ -1140,7 +1142,7 @@ function endStdioRequest(note, outcome) {
   if (LEVELS[level] < threshold) return;
   write(level, note, outcome, { transport: "stdio" });
 }
-var RequestNote, LEVELS, NOTE, format, threshold, serverName, hashes, METHOD, NEEDS_QUOTES, FIELDS;
+var RequestNote, LEVELS, NOTE, format, threshold, serverName, hashes, METHOD, NEEDS_QUOTES, stampMs, stamp;
 var init_request_log = __esm({
   "templates/runtime/request-log.ts"() {
     init_log();
@@ -1161,7 +1163,8 @@ var init_request_log = __esm({
     hashes = /* @__PURE__ */ new Map();
     METHOD = /^[\w/.-]{1,64}$/;
     NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
-    FIELDS = ["method", "tool", "id", "era", "outcome", "ms", "principal"];
+    stampMs = -1;
+    stamp = "";
   }
 });
 

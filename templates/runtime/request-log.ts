@@ -65,32 +65,42 @@ function clipId(id: RequestNote["id"]): string | number | null | undefined {
 
 const METHOD = /^[\w/.-]{1,64}$/;
 const NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
-const FIELDS = ["method", "tool", "id", "era", "outcome", "ms", "principal"] as const;
 
 type Level = "debug" | "info" | "error";
 
-function write(level: Level, note: RequestNote, outcome: string, head: { http?: string; status?: number; transport?: string }): void {
-  const entry = {
-    time: new Date().toISOString(),
-    level,
-    server: serverName,
-    ...head,
-    method: note.method === undefined ? undefined : METHOD.test(note.method) ? note.method : "(invalid)",
-    tool: note.tool,
-    id: clipId(note.id),
-    era: note.era,
-    outcome,
-    ms: Math.round((performance.now() - note.start) * 100) / 100,
-    principal: note.principal ? principalHash(note.principal) : undefined,
-  };
-  if (format === "json") return writeStderr(JSON.stringify(entry) + "\n");
-  let line = `${serverName}: ${entry.time} ${level} ${head.http ?? head.transport}`;
-  if (head.status !== undefined) line += ` ${head.status}`;
-  for (const key of FIELDS) {
-    const v = entry[key];
-    if (v !== undefined && v !== null) line += ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+// The time field, remade at most once per millisecond: a busy server writes many lines per millisecond.
+let stampMs = -1;
+let stamp = "";
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== stampMs) {
+    stampMs = now;
+    stamp = new Date(now).toISOString();
   }
-  writeStderr(line + "\n");
+  return stamp;
+}
+
+/** key=value for the text format; values a client chose (the id) or that may hold odd characters are quoted. */
+function field(key: string, v: string | number | null | undefined): string {
+  if (v === undefined || v === null) return "";
+  return ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+}
+
+function write(level: Level, note: RequestNote, outcome: string, head: { http?: string; status?: number; transport?: string }): void {
+  const method = note.method === undefined ? undefined : METHOD.test(note.method) ? note.method : "(invalid)";
+  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const principal = note.principal ? principalHash(note.principal) : undefined;
+  if (format === "json") {
+    const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };
+    return writeStderr(JSON.stringify(entry) + "\n");
+  }
+  // method matches METHOD, era and outcome are this server's words, ms a number, principal hex: only
+  // the tool (a name from the spec) and the client's id can need quotes.
+  writeStderr(
+    `${serverName}: ${isoNow()} ${level} ${head.http ?? head.transport}${head.status === undefined ? "" : ` ${head.status}`}` +
+      `${method === undefined ? "" : ` method=${method}`}${field("tool", note.tool)}${field("id", clipId(note.id))}` +
+      `${note.era === undefined ? "" : ` era=${note.era}`} outcome=${outcome} ms=${ms}${principal === undefined ? "" : ` principal=${principal}`}\n`,
+  );
 }
 
 /** Writes an HTTP request's line once its response is closed (or nothing, below the level). */
