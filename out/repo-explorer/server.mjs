@@ -327,11 +327,11 @@ function resolvePointer(data, pointer) {
   if (pointer === "") return { found: true, value: data };
   let current = data;
   for (const raw of pointer.slice(1).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (current === null || typeof current !== "object" || !Object.prototype.hasOwnProperty.call(current, key)) {
+    const key2 = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (current === null || typeof current !== "object" || !Object.prototype.hasOwnProperty.call(current, key2)) {
       return { found: false };
     }
-    current = current[key];
+    current = current[key2];
   }
   return { found: true, value: current };
 }
@@ -922,20 +922,20 @@ function expectEqual(headers, name, display, body, decode2) {
 }
 function collectParams(schema, path, out) {
   if (!isObject(schema) || !isObject(schema.properties)) return;
-  for (const [key, sub] of Object.entries(schema.properties)) {
+  for (const [key2, sub] of Object.entries(schema.properties)) {
     if (!isObject(sub)) continue;
     const name = sub["x-mcp-header"];
     if (typeof name === "string" && name !== "") {
-      out.push({ header: `mcp-param-${name.toLowerCase()}`, display: `Mcp-Param-${name}`, path: [...path, key] });
+      out.push({ header: `mcp-param-${name.toLowerCase()}`, display: `Mcp-Param-${name}`, path: [...path, key2] });
     }
-    collectParams(sub, [...path, key], out);
+    collectParams(sub, [...path, key2], out);
   }
 }
 function valueAt(args, path) {
   let current = args;
-  for (const key of path) {
+  for (const key2 of path) {
     if (!isObject(current)) return void 0;
-    current = current[key];
+    current = current[key2];
   }
   return current;
 }
@@ -1080,9 +1080,9 @@ function isoNow() {
   }
   return stamp;
 }
-function field(key, v) {
+function field(key2, v) {
   if (v === void 0 || v === null) return "";
-  return ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+  return ` ${key2}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
 }
 function write(level, note, outcome2, head) {
   const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
@@ -1474,8 +1474,8 @@ function scopeViews(core, serverScopes) {
     const held = principal.scopes;
     const visible = core.def.tools.filter((t) => permitted(t, held));
     if (visible.length === core.def.tools.length) return core;
-    const key = visible.map((t) => t.name).join("\n");
-    let view = cache2.get(key);
+    const key2 = visible.map((t) => t.name).join("\n");
+    let view = cache2.get(key2);
     if (!view) {
       const tools = new Map(visible.map((t) => [t.name, t]));
       const lists = /* @__PURE__ */ new Map();
@@ -1488,7 +1488,7 @@ function scopeViews(core, serverScopes) {
           return list;
         }
       };
-      if (cache2.size < 1024) cache2.set(key, view);
+      if (cache2.size < 1024) cache2.set(key2, view);
     }
     return view;
   };
@@ -1777,35 +1777,35 @@ var init_validate = __esm({
 });
 
 // node_modules/jose/dist/webapi/lib/key.js
-async function prepareKey(entry, key, usage2) {
+async function prepareKey(entry, key2, usage2) {
   const { alg, secret } = entry, requiresPrivateKey = usage2 === "decrypt" || usage2 === "sign";
-  if (secret && key instanceof Uint8Array)
-    return key;
+  if (secret && key2 instanceof Uint8Array)
+    return key2;
   let normalized, keyObject;
-  if (isObject2(key)) {
-    if (normalized = normalizeJwk(key), typeof normalized.kty != "string")
-      throw invalidKeyType(alg, key, secret);
+  if (isObject2(key2)) {
+    if (normalized = normalizeJwk(key2), typeof normalized.kty != "string")
+      throw invalidKeyType(alg, key2, secret);
     if (!(secret ? normalized.kty === "oct" && typeof normalized.k == "string" : normalized.kty !== "oct" && (requiresPrivateKey ? normalized.kty === "AKP" && typeof normalized.priv == "string" || typeof normalized.d == "string" : normalized.d === void 0 && normalized.priv === void 0)))
       throw new TypeError(secret ? 'JSON Web Key for symmetric algorithms must have JWK "kty" (Key Type) equal to "oct" and the JWK "k" (Key Value) present' : `JSON Web Key for this operation must be a ${requiresPrivateKey ? "private" : "public"} JWK`);
     if (jwkMatchesOp(entry, normalized, usage2), normalized.kty === "oct")
       return decode(normalized.k);
-    if (!Object.isFrozen(key)) {
-      const { key_ops } = key;
-      Array.isArray(key_ops) && Object.freeze(key_ops), Object.freeze(key);
+    if (!Object.isFrozen(key2)) {
+      const { key_ops } = key2;
+      Array.isArray(key_ops) && Object.freeze(key_ops), Object.freeze(key2);
     }
   } else {
-    if (!isKeyLike(key))
-      throw invalidKeyType(alg, key, secret);
+    if (!isKeyLike(key2))
+      throw invalidKeyType(alg, key2, secret);
     const expectedType = secret ? "secret" : requiresPrivateKey ? "private" : "public";
-    if (key.type !== expectedType && (secret || ["secret", "public", "private"].includes(key.type)))
-      throw new TypeError(`${tag(key)} instances must be of type "${expectedType}" for the ${alg} algorithm`);
-    if (isCryptoKey(key))
-      return key;
-    if (keyObject = key, keyObject.type === "secret")
+    if (key2.type !== expectedType && (secret || ["secret", "public", "private"].includes(key2.type)))
+      throw new TypeError(`${tag(key2)} instances must be of type "${expectedType}" for the ${alg} algorithm`);
+    if (isCryptoKey(key2))
+      return key2;
+    if (keyObject = key2, keyObject.type === "secret")
       return keyObject.export();
   }
   cache ||= /* @__PURE__ */ new WeakMap();
-  const cacheKey = key;
+  const cacheKey = key2;
   let cached = cache.get(cacheKey);
   if (cached?.[alg])
     return cached[alg];
@@ -1826,17 +1826,17 @@ function invalidKeyType(alg, actual, secret) {
   const types = ["CryptoKey", "KeyObject", "JSON Web Key"];
   return secret && types.push("Uint8Array"), new TypeError(message(`Key for the ${alg} algorithm must be `, actual, ...types));
 }
-function checkUsage(key, usage2) {
-  if (usage2 && !key.usages.includes(usage2))
+function checkUsage(key2, usage2) {
+  if (usage2 && !key2.usages.includes(usage2))
     throw new TypeError(`CryptoKey does not support this operation, its usages must include ${usage2}.`);
 }
-function checkModulusLength(alg, key) {
-  const { modulusLength } = key.algorithm;
+function checkModulusLength(alg, key2) {
+  const { modulusLength } = key2.algorithm;
   if (typeof modulusLength != "number" || modulusLength < 2048)
     throw new TypeError(`${alg} requires key modulusLength to be 2048 bits or larger`);
 }
-function checkCryptoKey(key, expected, usage2) {
-  const algorithm = key.algorithm;
+function checkCryptoKey(key2, expected, usage2) {
+  const algorithm = key2.algorithm;
   if (algorithm.name !== expected.name)
     throw unusable(expected.name);
   if (expected.hash && algorithm.hash?.name !== expected.hash)
@@ -1845,7 +1845,7 @@ function checkCryptoKey(key, expected, usage2) {
     throw unusable(expected.namedCurve, "algorithm.namedCurve");
   if (expected.length !== void 0 && algorithm.length !== expected.length)
     throw unusable(expected.length, "algorithm.length");
-  checkUsage(key, usage2);
+  checkUsage(key2, usage2);
 }
 function snapshotJwk(jwk) {
   return { __proto__: null, ...jwk };
@@ -1868,8 +1868,8 @@ async function jwkToKey(entry, jwk, extractable) {
   const algorithm = entry.resolve?.({ kty: jwk.kty, crv: jwk.crv }) ?? entry.subtle, isPrivate = !!(jwk.d || jwk.priv), keyData = { ...jwk, ext: extractable ?? jwk.ext };
   return keyData.kty !== "AKP" && delete keyData.alg, delete keyData.use, crypto.subtle.importKey("jwk", keyData, algorithm, keyData.ext ?? !isPrivate, jwk.key_ops ?? entry.usages[isPrivate ? 1 : 0]);
 }
-async function rawKey(key, expected, usage2, extractable = false) {
-  return key instanceof Uint8Array && (key = await crypto.subtle.importKey("raw", key, expected, extractable, [usage2])), checkCryptoKey(key, expected, usage2), key;
+async function rawKey(key2, expected, usage2, extractable = false) {
+  return key2 instanceof Uint8Array && (key2 = await crypto.subtle.importKey("raw", key2, expected, extractable, [usage2])), checkCryptoKey(key2, expected, usage2), key2;
 }
 var tag, jwkMatchesOp, cache, nist, isCryptoKey, isKeyObject, isKeyLike, unusable;
 var init_key = __esm({
@@ -1877,19 +1877,19 @@ var init_key = __esm({
     init_validate();
     init_base64url();
     init_errors();
-    tag = (key) => key[Symbol.toStringTag];
-    jwkMatchesOp = (entry, key, usage2) => {
+    tag = (key2) => key2[Symbol.toStringTag];
+    jwkMatchesOp = (entry, key2, usage2) => {
       const { alg } = entry;
-      if (key.use !== void 0) {
+      if (key2.use !== void 0) {
         const expected = usage2 === "sign" || usage2 === "verify" ? "sig" : "enc";
-        if (key.use !== expected)
+        if (key2.use !== expected)
           throw new TypeError(`Invalid key for this operation, its "use" must be "${expected}" when present`);
       }
-      if (key.alg !== void 0 && key.alg !== alg)
+      if (key2.alg !== void 0 && key2.alg !== alg)
         throw new TypeError(`Invalid key for this operation, its "alg" must be "${alg}" when present`);
-      if (Array.isArray(key.key_ops)) {
+      if (Array.isArray(key2.key_ops)) {
         const expectedKeyOp = usage2 === "encrypt" || usage2 === "decrypt" ? entry.ops?.[usage2 === "encrypt" ? 0 : 1] : usage2;
-        if (expectedKeyOp && !key.key_ops.includes(expectedKeyOp))
+        if (expectedKeyOp && !key2.key_ops.includes(expectedKeyOp))
           throw new TypeError(`Invalid key for this operation, its "key_ops" must include "${expectedKeyOp}" when present`);
       }
     };
@@ -1899,17 +1899,17 @@ var init_key = __esm({
       secp384r1: "P-384",
       secp521r1: "P-521"
     };
-    isCryptoKey = (key) => {
-      if (key?.[Symbol.toStringTag] === "CryptoKey")
+    isCryptoKey = (key2) => {
+      if (key2?.[Symbol.toStringTag] === "CryptoKey")
         return true;
       try {
-        return key instanceof CryptoKey;
+        return key2 instanceof CryptoKey;
       } catch {
         return false;
       }
     };
-    isKeyObject = (key) => key?.[Symbol.toStringTag] === "KeyObject";
-    isKeyLike = (key) => isCryptoKey(key) || isKeyObject(key);
+    isKeyObject = (key2) => key2?.[Symbol.toStringTag] === "KeyObject";
+    isKeyLike = (key2) => isCryptoKey(key2) || isKeyObject(key2);
     unusable = (name, prop = "algorithm.name") => new TypeError(`CryptoKey does not support this operation, its ${prop} must be ${name}`);
   }
 });
@@ -2019,7 +2019,7 @@ function encodeCompactUnencodedPayload(payload) {
     });
   }
 }
-async function verifySignature(jws, shared, key, encodeUnencodedPayload, parsedProtected) {
+async function verifySignature(jws, shared, key2, encodeUnencodedPayload, parsedProtected) {
   const { protected: encodedProtectedHeader, header, payload: inputPayload } = jws, protectedHeader = parsedProtected ?? parseProtectedHeader(encodedProtectedHeader);
   if (!isDisjoint(protectedHeader, header))
     throw new JWSInvalid("JWS Protected and JWS Unprotected Header Parameter names must be disjoint");
@@ -2035,8 +2035,8 @@ async function verifySignature(jws, shared, key, encodeUnencodedPayload, parsedP
     throw new JWSInvalid("JWS Payload must be a string or an Uint8Array instance");
   const signingPayload = b64 || typeof inputPayload != "string" ? inputPayload : encodeUnencodedPayload(inputPayload);
   let resolvedKey = false;
-  typeof key == "function" && (key = await key(protectedHeader, jws), resolvedKey = true);
-  const entry = jwsAlgorithm(alg), signingInput = concat(encodedProtectedHeader !== void 0 ? encode(encodedProtectedHeader) : new Uint8Array(), encode("."), typeof signingPayload == "string" ? shared[2] ??= encodeAsciiMember(signingPayload, "payload", JWSInvalid) : signingPayload), signature = decodeBase64url(jws.signature, "signature", JWSInvalid), verificationKey = await prepareKey(entry, key, "verify"), cryptoKey = await rawKey(verificationKey, entry.subtle, "verify");
+  typeof key2 == "function" && (key2 = await key2(protectedHeader, jws), resolvedKey = true);
+  const entry = jwsAlgorithm(alg), signingInput = concat(encodedProtectedHeader !== void 0 ? encode(encodedProtectedHeader) : new Uint8Array(), encode("."), typeof signingPayload == "string" ? shared[2] ??= encodeAsciiMember(signingPayload, "payload", JWSInvalid) : signingPayload), signature = decodeBase64url(jws.signature, "signature", JWSInvalid), verificationKey = await prepareKey(entry, key2, "verify"), cryptoKey = await rawKey(verificationKey, entry.subtle, "verify");
   entry.minRsaBits && checkModulusLength(entry.alg, cryptoKey);
   let verified = false;
   try {
@@ -2049,13 +2049,13 @@ async function verifySignature(jws, shared, key, encodeUnencodedPayload, parsedP
   const result = { payload: typeof signingPayload == "string" ? decodeBase64url(signingPayload, "payload", JWSInvalid) : signingPayload };
   return encodedProtectedHeader !== void 0 && (result.protectedHeader = protectedHeader), header !== void 0 && (result.unprotectedHeader = header), resolvedKey ? [{ ...result, key: verificationKey }, b64] : [result, b64];
 }
-async function verifyCompact(jws, shared, key) {
+async function verifyCompact(jws, shared, key2) {
   if (jws instanceof Uint8Array && (jws = decoder.decode(jws)), typeof jws != "string")
     throw new JWSInvalid("Compact JWS must be a string or Uint8Array");
   const { 0: protectedHeader, 1: payload, 2: signature, length } = jws.split(".");
   if (length !== 3)
     throw new JWSInvalid("Invalid Compact JWS");
-  return verifySignature({ payload, protected: protectedHeader, signature }, shared, key, encodeCompactUnencodedPayload);
+  return verifySignature({ payload, protected: protectedHeader, signature }, shared, key2, encodeCompactUnencodedPayload);
 }
 var init_jws_verify = __esm({
   "node_modules/jose/dist/webapi/lib/jws_verify.js"() {
@@ -2166,8 +2166,8 @@ var init_jwt_claims_set = __esm({
 });
 
 // node_modules/jose/dist/webapi/jwt/verify.js
-async function jwtVerify(jwt, key, options) {
-  const [verified, b64] = await verifyCompact(jwt, prepareVerify(options), key);
+async function jwtVerify(jwt, key2, options) {
+  const [verified, b64] = await verifyCompact(jwt, prepareVerify(options), key2);
   if (!b64)
     throw new JWTInvalid("JWTs MUST NOT use unencoded payload");
   const payload = validateClaimsSet(verified.protectedHeader, verified.payload, options);
@@ -2189,10 +2189,10 @@ function isUsableJWK(jwk, entry, alg, kid) {
 async function importWithAlgCache(cache2, jwk, entry) {
   const cached = cache2.get(jwk) || cache2.set(jwk, {}).get(jwk), { alg } = entry;
   if (cached[alg] === void 0) {
-    const pending2 = jwkToKey(entry, jwk, true).then((key) => {
-      if (key.type !== "public")
+    const pending2 = jwkToKey(entry, jwk, true).then((key2) => {
+      if (key2.type !== "public")
         throw new JWKSInvalid("JSON Web Key Set members must be public keys");
-      return cached[alg] = key, key;
+      return cached[alg] = key2, key2;
     }).catch((error) => {
       throw cached[alg] === pending2 && delete cached[alg], error;
     });
@@ -2824,9 +2824,9 @@ function startStdio(core) {
   };
   async function answer(msg) {
     const { method, params } = msg;
-    const key = keyOf(msg.id);
+    const key2 = keyOf(msg.id);
     const call = trackCall();
-    pending2.set(key, call);
+    pending2.set(key2, call);
     let done = false;
     const notify = (message2) => {
       if (!done && !call.cancelled) send2(JSON.stringify(message2));
@@ -2842,7 +2842,7 @@ function startStdio(core) {
     } finally {
       done = true;
       releaseCall(call);
-      if (pending2.get(key) === call) pending2.delete(key);
+      if (pending2.get(key2) === call) pending2.delete(key2);
       if (call.cancelled) throw CANCELLED;
     }
   }
@@ -3081,8 +3081,12 @@ import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
 init_types();
 
 // templates/kinds/exec/sandbox.ts
-import { existsSync, lstatSync as lstatSync2, readlinkSync as readlinkSync2, statSync } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute2, join as join2 } from "node:path";
+import { existsSync, lstatSync as lstatSync3, readlinkSync as readlinkSync2, statSync } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute2, join as join3 } from "node:path";
+
+// templates/kinds/exec/hardlinks.ts
+import { lstatSync as lstatSync2, readdirSync } from "node:fs";
+import { join as join2 } from "node:path";
 
 // templates/kinds/exec/paths.ts
 import { lstatSync, readlinkSync } from "node:fs";
@@ -3150,6 +3154,78 @@ function checkPath(policy, field2, value) {
   }
 }
 
+// templates/kinds/exec/hardlinks.ts
+var key = (st) => `${st.dev}:${st.ino}`;
+function lstatQuiet(p) {
+  try {
+    return lstatSync2(p);
+  } catch {
+    return void 0;
+  }
+}
+function walk(dir, skip, visit, devs) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const p = join2(dir, name);
+    if (skip.some((s) => within(s, p))) continue;
+    const st = lstatQuiet(p);
+    if (!st) continue;
+    visit(p, st);
+    if (st.isDirectory() && (!devs || devs.has(st.dev))) walk(p, skip, visit, devs);
+  }
+}
+function scanLinks(visible, masked) {
+  const denied = /* @__PURE__ */ new Map();
+  const existed = /* @__PURE__ */ new Set();
+  const note = (p, st) => {
+    if (st.isFile() && st.nlink > 1) denied.set(key(st), { path: p, nlink: st.nlink });
+  };
+  for (const m of masked) {
+    const st = lstatQuiet(m);
+    if (!st) continue;
+    existed.add(m);
+    note(m, st);
+    if (st.isDirectory()) walk(m, [], note);
+  }
+  const found = /* @__PURE__ */ new Set();
+  if (denied.size > 0) {
+    const devs = new Set([...denied.keys()].map((k) => Number(k.split(":")[0])));
+    for (const root of visible) {
+      const st = lstatQuiet(root);
+      if (!st || !devs.has(st.dev)) continue;
+      walk(root, masked, (p, s) => s.isFile() && s.nlink > 1 && denied.has(key(s)) && found.add(p), devs);
+    }
+  }
+  return { denied, existed, aliases: [...found].sort() };
+}
+function linksStale(state, stats) {
+  for (const [path, st] of stats) {
+    if (!st) continue;
+    if (!state.existed.has(path)) return true;
+    if (st.isFile() && st.nlink > 1 && state.denied.get(key(st))?.nlink !== st.nlink) return true;
+  }
+  for (const [k, d] of state.denied) {
+    const st = stats.has(d.path) ? stats.get(d.path) : lstatQuiet(d.path);
+    if (!st || key(st) !== k || st.nlink !== d.nlink) return true;
+  }
+  return false;
+}
+var STATES = /* @__PURE__ */ new Map();
+function currentLinks(visible, masked, stats) {
+  const k = JSON.stringify([visible, masked]);
+  let state = STATES.get(k);
+  if (!state || linksStale(state, stats)) {
+    state = scanLinks(visible, masked);
+    STATES.set(k, state);
+  }
+  return state;
+}
+
 // templates/kinds/exec/sandbox.ts
 var SANDBOX_DEFAULTS = Object.freeze({
   processes: 256,
@@ -3176,16 +3252,16 @@ var LIMIT_RANGES = {
 };
 function checkSandboxConfig(s, fail2) {
   if (s.mode !== "bubblewrap" && s.mode !== "none") fail2(`sandbox.mode must be "bubblewrap" or "none", not ${JSON.stringify(s.mode)}`);
-  for (const key of ["visible", "writable"]) {
-    for (const p of s[key] ?? []) if (typeof p !== "string" || p === "" || p.includes("\0")) fail2(`sandbox.${key} has an invalid path ${JSON.stringify(p)}`);
+  for (const key2 of ["visible", "writable"]) {
+    for (const p of s[key2] ?? []) if (typeof p !== "string" || p === "" || p.includes("\0")) fail2(`sandbox.${key2} has an invalid path ${JSON.stringify(p)}`);
   }
   if (s.network !== void 0 && typeof s.network !== "boolean") fail2("sandbox.network must be a boolean");
   const limits = {};
-  for (const key of Object.keys(LIMIT_RANGES)) {
-    const [min, max] = LIMIT_RANGES[key];
-    const v = s[key] ?? SANDBOX_DEFAULTS[key];
-    if (!Number.isInteger(v) || v < min || v > max) fail2(`sandbox.${key} must be an integer from ${min} to ${max}, not ${v}`);
-    limits[key] = v;
+  for (const key2 of Object.keys(LIMIT_RANGES)) {
+    const [min, max] = LIMIT_RANGES[key2];
+    const v = s[key2] ?? SANDBOX_DEFAULTS[key2];
+    if (!Number.isInteger(v) || v < min || v > max) fail2(`sandbox.${key2} must be an integer from ${min} to ${max}, not ${v}`);
+    limits[key2] = v;
   }
   return limits;
 }
@@ -3207,14 +3283,31 @@ function planSandbox(i) {
   const masked = [...new Set(i.deny)].filter((d) => seen.some((v) => within(v, d))).sort();
   return { visible, writable, masked, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
 }
+function lstatQuiet2(p) {
+  try {
+    return lstatSync3(p);
+  } catch {
+    return void 0;
+  }
+}
+function currentMasks(plan) {
+  const stats = new Map(plan.masked.map((m) => [m, lstatQuiet2(m)]));
+  const out = [];
+  for (const [m, st] of stats) if (st) out.push([m, st]);
+  for (const a of currentLinks(plan.visible, plan.masked, stats).aliases) {
+    const st = lstatQuiet2(a);
+    if (st?.isFile()) out.push([a, st]);
+  }
+  return out;
+}
 function whichProgram(command, cwd, pathVar) {
   if (command.includes("/")) {
-    const p = isAbsolute2(command) ? command : join2(cwd, command);
+    const p = isAbsolute2(command) ? command : join3(cwd, command);
     return existsSync(p) ? p : void 0;
   }
   for (const dir of (pathVar ?? "").split(delimiter)) {
     if (dir === "") continue;
-    const p = join2(dir, command);
+    const p = join3(dir, command);
     try {
       if (statSync(p).isFile()) return p;
     } catch {
@@ -3227,7 +3320,7 @@ function systemMounts(network) {
   for (const dir of SYSTEM_DIRS) {
     let st;
     try {
-      st = lstatSync2(dir);
+      st = lstatSync3(dir);
     } catch {
       continue;
     }
@@ -3254,13 +3347,7 @@ function bwrapArgs(plan, system, empty, wrapped) {
   a.push(...system, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   for (const v of plan.visible) a.push("--ro-bind", v, v);
   for (const w of plan.writable) a.push("--bind", w, w);
-  for (const m of plan.masked) {
-    let st;
-    try {
-      st = lstatSync2(m);
-    } catch {
-      continue;
-    }
+  for (const [m, st] of currentMasks(plan)) {
     if (st.isDirectory()) a.push("--tmpfs", m, "--remount-ro", m);
     else a.push("--ro-bind", empty, m);
   }
@@ -3351,9 +3438,9 @@ function checkConfig(cfg) {
       if (uses && arg.length !== 1) fail2(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
     }
   }
-  const limit = (key, min, max) => {
-    const v = cfg[key] ?? EXEC_DEFAULTS[key];
-    if (!Number.isInteger(v) || v < min || v > max) fail2(`${key} must be an integer from ${min} to ${max}, not ${v}`);
+  const limit = (key2, min, max) => {
+    const v = cfg[key2] ?? EXEC_DEFAULTS[key2];
+    if (!Number.isInteger(v) || v < min || v > max) fail2(`${key2} must be an integer from ${min} to ${max}, not ${v}`);
     return v;
   };
   const limits = {
@@ -3493,8 +3580,8 @@ function renderArgv(argv, fields, args, optional = []) {
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new ArgumentError("arguments must be a JSON object");
   }
-  for (const key of Object.keys(args)) {
-    if (!Object.hasOwn(fields, key)) throw new ArgumentError(`field "${key}" is not declared by this tool`);
+  for (const key2 of Object.keys(args)) {
+    if (!Object.hasOwn(fields, key2)) throw new ArgumentError(`field "${key2}" is not declared by this tool`);
   }
   const values = /* @__PURE__ */ new Map();
   for (const [name, type] of Object.entries(fields)) {
@@ -3741,11 +3828,11 @@ function heartbeat(ctx, command, intervalMs) {
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 
 // templates/kinds/exec/cgroup.ts
-import { existsSync as existsSync2, mkdirSync, readdirSync, readFileSync as readFileSync2, rmdirSync, writeFileSync } from "node:fs";
-import { join as join3 } from "node:path";
+import { existsSync as existsSync2, mkdirSync, readdirSync as readdirSync2, readFileSync as readFileSync2, rmdirSync, writeFileSync } from "node:fs";
+import { join as join4 } from "node:path";
 function ownPidsDir() {
   const cgroups = readFileSync2("/proc/thread-self/cgroup", "utf8").trim().split("\n");
   const mounts = readFileSync2("/proc/self/mountinfo", "utf8").trim().split("\n");
@@ -3762,28 +3849,28 @@ function ownPidsDir() {
   const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes("pids"));
   if (v1) {
     const mount2 = mountOf("cgroup", "pids");
-    if (mount2) return { dir: join3(mount2, v1.split(":").slice(2).join(":")), v1: true };
+    if (mount2) return { dir: join4(mount2, v1.split(":").slice(2).join(":")), v1: true };
   }
   const v2 = cgroups.find((l) => l.startsWith("0::"));
   const mount = mountOf("cgroup2");
-  if (v2 && mount) return { dir: join3(mount, v2.slice(3)), v1: false };
+  if (v2 && mount) return { dir: join4(mount, v2.slice(3)), v1: false };
   throw new Error("no pids cgroup hierarchy is mounted");
 }
 function openPidsCgroup() {
   const { dir: base, v1 } = ownPidsDir();
-  for (const name of readdirSync(base)) {
+  for (const name of readdirSync2(base)) {
     const m = /^kervan-(\d+)$/.exec(name);
-    if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join3(base, name));
+    if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join4(base, name));
   }
-  const dir = join3(base, `kervan-${process.pid}`);
+  const dir = join4(base, `kervan-${process.pid}`);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
     throw new Error(`cannot create a cgroup under ${base}: ${err.code ?? err}`);
   }
-  if (!existsSync2(join3(dir, "pids.max"))) {
+  if (!existsSync2(join4(dir, "pids.max"))) {
     try {
-      writeFileSync(join3(dir, "cgroup.subtree_control"), "+pids");
+      writeFileSync(join4(dir, "cgroup.subtree_control"), "+pids");
     } catch (err) {
       rmdirQuiet(dir);
       throw new Error(`the pids controller is not available under ${base}: ${err.code ?? err}`);
@@ -3805,7 +3892,7 @@ function openPidsCgroup() {
 }
 function removeTree(dir) {
   try {
-    for (const name of readdirSync(dir)) if (name.startsWith("call-")) rmdirQuiet(join3(dir, name));
+    for (const name of readdirSync2(dir)) if (name.startsWith("call-")) rmdirQuiet(join4(dir, name));
   } catch {
     return true;
   }
@@ -3821,18 +3908,18 @@ function rmdirQuiet(dir) {
 }
 function callCgroup(group, max) {
   if (group.broken) throw new Error(group.broken);
-  const dir = join3(group.dir, `call-${group.next++}`);
+  const dir = join4(group.dir, `call-${group.next++}`);
   mkdirSync(dir);
-  writeFileSync(join3(dir, "pids.max"), String(max));
+  writeFileSync(join4(dir, "pids.max"), String(max));
   return dir;
 }
 function spawnInside(group, dir, start) {
-  writeFileSync(join3(dir, "tasks"), "0");
+  writeFileSync(join4(dir, "tasks"), "0");
   try {
     return start();
   } finally {
     try {
-      writeFileSync(join3(group.home, "tasks"), "0");
+      writeFileSync(join4(group.home, "tasks"), "0");
     } catch (err) {
       group.broken = `the server could not leave a call's process-limit cgroup: ${err.message}`;
     }
@@ -3861,7 +3948,7 @@ function gateIntoCgroup(child, dir, failed2) {
     if (released) return;
     released = true;
     try {
-      for (const pid of descendants(child.pid)) writeFileSync(join3(dir, "cgroup.procs"), String(pid));
+      for (const pid of descendants(child.pid)) writeFileSync(join4(dir, "cgroup.procs"), String(pid));
     } catch (err) {
       return failed2(`could not place the call in its process-limit cgroup: ${err.message}`);
     }
@@ -3918,8 +4005,8 @@ function probe(pathVar) {
   return host;
 }
 function emptyFile() {
-  const dir = mkdtempSync(join4(tmpdir(), "kervan-sandbox-"));
-  const file = join4(dir, "empty");
+  const dir = mkdtempSync(join5(tmpdir(), "kervan-sandbox-"));
+  const file = join5(dir, "empty");
   writeFileSync2(file, "", { mode: 292 });
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
   return file;
@@ -3939,7 +4026,7 @@ function sandboxHost(pathVar) {
 // templates/kinds/exec/sandbox-run.ts
 import { mkdtempSync as mkdtempSync2, realpathSync, rmSync as rmSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // templates/kinds/exec/macos-profile.ts
 import { dirname as dirname2 } from "node:path";
@@ -4029,8 +4116,9 @@ function bwrapCommand(plan, host, command, args) {
 }
 function sandboxedRun(o, plan, host) {
   if (host.platform === "darwin") {
-    const tmp = realpathSync(mkdtempSync2(join5(tmpdir2(), "kervan-call-")));
-    const args = ["-p", macosProfile(plan), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
+    const tmp = realpathSync(mkdtempSync2(join6(tmpdir2(), "kervan-call-")));
+    const masked = [.../* @__PURE__ */ new Set([...plan.masked, ...currentMasks(plan).map(([m]) => m)])];
+    const args = ["-p", macosProfile({ ...plan, masked }), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
     return runProcess({ ...o, command: host.runner, args, env: { ...o.env, TMPDIR: tmp } }).finally(
       () => rmSync2(tmp, { recursive: true, force: true })
     );
@@ -4056,12 +4144,12 @@ function prepare(cfg) {
     throw new StartupError(`exec tool ${JSON.stringify(cfg.tool)}: ${why}`);
   };
   const real = (p, base2) => {
-    const key = `${base2}\0${p}`;
-    const known = RESOLVED.get(key);
+    const key2 = `${base2}\0${p}`;
+    const known = RESOLVED.get(key2);
     if (known !== void 0) return known;
     try {
       const r = resolveReal(p, base2);
-      RESOLVED.set(key, r);
+      RESOLVED.set(key2, r);
       return r;
     } catch (err) {
       return fail2(`cannot resolve ${p}: ${err.message}`);

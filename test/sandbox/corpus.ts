@@ -41,6 +41,8 @@ export const CASES: Case[] = [
   { name: "ls of the parent and /", check: "reads-nothing", argv: sh("ls -laR ..; ls -la / /tmp") },
   { name: "the home directory", check: "reads-nothing", argv: sh('ls -la "$HOME" "$HOME/.ssh"; cat "$HOME/.ssh/id_ed25519"') },
   { name: "the server's environment through /proc", check: "reads-nothing", argv: sh("cat /proc/*/environ /proc/1/cmdline; ls /proc") },
+  { name: "cat hard links to denied files", check: "reads-nothing", argv: ["cat", "src/notes.txt", "settings.ini"] },
+  { name: "hard links made after startup", check: "reads-nothing", argv: sh("cat src/late-link src/late-key; grep -rn tok- src") },
   { name: "a denied path created after startup", check: "reads-nothing", argv: sh("cat late-secrets/key.txt; grep -rn tok- late-secrets") },
   {
     name: "writes outside the writable roots",

@@ -2,7 +2,7 @@
 // through the official MCP client, against a working tree with secrets in and around it. Each
 // case is printed with whether the sandbox held; the suite ends with the count of escapes (0).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { linkSync, mkdirSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -71,6 +71,9 @@ beforeAll(async () => {
   // A denied path that did not exist when the server started.
   mkdirSync(join(tree.project, "late-secrets"));
   writeFileSync(join(tree.project, "late-secrets", "key.txt"), `${SECRETS.late}\n`);
+  // New names for denied files, made after startup: one more link to .env, one into the late directory.
+  linkSync(join(tree.project, ".env"), join(tree.project, "src", "late-link"));
+  linkSync(join(tree.project, "late-secrets", "key.txt"), join(tree.project, "src", "late-key"));
 }, 60_000);
 
 afterAll(async () => {

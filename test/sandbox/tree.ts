@@ -1,7 +1,8 @@
 // The working tree the escape corpus runs against: a project with a .env and a .git, symlinks
 // pointing outside it, a sibling project and a home-like directory next to it. Every secret holds
 // a distinct token; a visible file holds another, so each read case also proves it read something.
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+// Hard links give denied files second names inside the project (one to .env, one to a file in .git).
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -41,5 +42,7 @@ export function makeTree(): Tree {
   symlinkSync("../sibling-project", join(project, "link-dir"));
   symlinkSync(join(root, "outside.txt"), join(project, "link-file"));
   symlinkSync("../.env", join(project, "src", "env-link"));
+  linkSync(join(project, ".env"), join(project, "src", "notes.txt"));
+  linkSync(join(project, ".git", "config"), join(project, "settings.ini"));
   return { root, project, home, sibling };
 }

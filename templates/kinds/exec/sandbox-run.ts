@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { callCgroup, gateIntoCgroup, releaseCgroup, spawnInside } from "./cgroup.js";
 import { macosProfile } from "./macos-profile.js";
 import { within } from "./paths.js";
-import { bwrapArgs, limitArgs, SYSTEM_DIRS, whichProgram, type SandboxPlan } from "./sandbox.js";
+import { bwrapArgs, currentMasks, limitArgs, SYSTEM_DIRS, whichProgram, type SandboxPlan } from "./sandbox.js";
 import type { SandboxHost } from "./sandbox-host.js";
 import { runProcess, type RunOptions, type RunResult } from "./spawn.js";
 
@@ -45,7 +45,9 @@ export function bwrapCommand(plan: SandboxPlan, host: SandboxHost, command: stri
 export function sandboxedRun(o: RunOptions, plan: SandboxPlan, host: SandboxHost): Promise<RunResult> {
   if (host.platform === "darwin") {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), "kervan-call-")));
-    const args = ["-p", macosProfile(plan), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
+    // Denied paths by name (a later one is denied too), and hard links to denied files found now.
+    const masked = [...new Set([...plan.masked, ...currentMasks(plan).map(([m]) => m)])];
+    const args = ["-p", macosProfile({ ...plan, masked }), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
     return runProcess({ ...o, command: host.runner, args, env: { ...o.env, TMPDIR: tmp } }).finally(() =>
       rmSync(tmp, { recursive: true, force: true }),
     );

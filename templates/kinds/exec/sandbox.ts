@@ -3,8 +3,9 @@
 // limits. On Linux it is enforced by bubblewrap (bwrap): a fresh mount, PID, network, IPC and UTS
 // namespace per call, so nothing the command does once it runs can widen what it sees. Argument
 // checks (paths.ts) still run first; this is what holds when a program walks on its own.
-import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
+import { currentLinks } from "./hardlinks.js";
 import { within } from "./paths.js";
 
 export interface SandboxConfig {
@@ -125,6 +126,29 @@ export function planSandbox(i: PlanInput): SandboxPlan {
   return { visible, writable, masked, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
 }
 
+function lstatQuiet(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a call masks, with what is there now: every denied path that exists, and every other name
+ * (hard link) of a denied file under the visible roots, rescanned when a denied file's links changed.
+ */
+export function currentMasks(plan: SandboxPlan): Array<[string, Stats]> {
+  const stats = new Map(plan.masked.map((m) => [m, lstatQuiet(m)] as const));
+  const out: Array<[string, Stats]> = [];
+  for (const [m, st] of stats) if (st) out.push([m, st]);
+  for (const a of currentLinks(plan.visible, plan.masked, stats).aliases) {
+    const st = lstatQuiet(a);
+    if (st?.isFile()) out.push([a, st]);
+  }
+  return out;
+}
+
 /** Finds a program the way execvp does: a name with a slash as given (against cwd), else each PATH entry. */
 export function whichProgram(command: string, cwd: string, pathVar: string | undefined): string | undefined {
   if (command.includes("/")) {
@@ -175,7 +199,8 @@ function statSafe(p: string): boolean {
 /**
  * bwrap's arguments for one call. Masks are decided per call, so a denied path created after
  * startup is hidden as well: a directory gets an empty read-only tmpfs, anything else an empty
- * read-only file (`empty`), so a reader sees no content rather than an error.
+ * read-only file (`empty`), so a reader sees no content rather than an error. A denied path that
+ * does not exist has nothing to read; the argument check still refuses it.
  * Mounts apply in order, so later ones cover earlier ones: system, /tmp, roots, writable, masks.
  */
 export function bwrapArgs(plan: SandboxPlan, system: string[], empty: string, wrapped: string[]): string[] {
@@ -184,13 +209,7 @@ export function bwrapArgs(plan: SandboxPlan, system: string[], empty: string, wr
   a.push(...system, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   for (const v of plan.visible) a.push("--ro-bind", v, v);
   for (const w of plan.writable) a.push("--bind", w, w);
-  for (const m of plan.masked) {
-    let st;
-    try {
-      st = lstatSync(m);
-    } catch {
-      continue; // nothing there to read; the argument check still refuses the path
-    }
+  for (const [m, st] of currentMasks(plan)) {
     if (st.isDirectory()) a.push("--tmpfs", m, "--remount-ro", m);
     else a.push("--ro-bind", empty, m);
   }
