@@ -7,6 +7,7 @@ import { kindOf, toolIR } from "./kinds/index.js";
 import type { RawTool } from "./kinds/types.js";
 import { contextFor } from "./check/index.js";
 import { normalizeHttp } from "./normalize-http.js";
+import { resolveAsk } from "./check/ask.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
@@ -28,8 +29,15 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
     maxOutputChars: typeof tool.maxOutputChars === "number" ? tool.maxOutputChars : serverMax,
     ...(Array.isArray(tool.scopes) && tool.scopes.length ? { scopes: [...new Set(tool.scopes.map(String))].sort(byCodeUnit) } : {}),
     ...taskAndConfirm(tool),
+    ...askOf(tool, n.inputSchema, contextFor(spec, pointer, [])), // the check stage reported its faults
     origin: { file: spec.file, pointer },
   }, n.config);
+}
+
+/** Asked inputs with their form schemas, and where a task asks its questions. */
+function askOf(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType<typeof contextFor>): Pick<ToolIR, "ask" | "questions"> {
+  const ask = resolveAsk(tool, inputSchema, ctx);
+  return { ...(ask ? { ask } : {}), ...(tool.questions === "before-task" ? { questions: "before-task" as const } : {}) };
 }
 
 /** The tool's task support and confirmation, normalized (`task: forbidden` is the same as none). */

@@ -23,6 +23,8 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       ...(t.scopes ? { scopes: t.scopes } : {}),
       ...(t.task ? { task: t.task } : {}),
       ...(t.confirm ? { confirm: { ...t.confirm } } : {}),
+      ...(t.ask ? { ask: t.ask.map((a) => ({ ...a })) } : {}),
+      ...(t.questions ? { questions: t.questions } : {}),
       config: t.config,
       effects: kind.effects(t),
       facts: kind.facts(t),

@@ -74,10 +74,27 @@ function diffTaskAndConfirm(a: ManifestTool, b: ManifestTool, legacy: boolean, o
     const why = b.task === "required" ? "tasks now required: clients without the tasks extension are refused (-32021)" : undefined;
     out.push({ path: ["Task"], change: a.task === undefined ? "added" : b.task === undefined ? "removed" : "changed", ...(a.task ? { old: a.task } : {}), ...(b.task ? { new: b.task } : {}), ...(why ? { breaking: why } : {}) });
   }
+  diffAsk(a, b, out);
   const [x, y] = [a.confirm?.message, b.confirm?.message];
   if (x === y && a.confirm?.inputKey === b.confirm?.inputKey) return;
   const why = y === undefined ? "confirmation removed: the tool now runs without asking the user" : x === undefined ? "confirmation added: clients that cannot show one (no elicitation) can no longer call it" : undefined;
   out.push({ path: ["Confirmation"], change: x === undefined ? "added" : y === undefined ? "removed" : "changed", ...(x !== undefined ? { old: x } : {}), ...(y !== undefined ? { new: y } : {}), ...(why ? { breaking: why } : {}) });
+}
+
+/**
+ * Asked inputs. Adding one is breaking (a caller that leaves the field out, from a client without
+ * elicitation, is now refused instead of served); removing one is not (the tool runs as it did before
+ * it asked).
+ */
+function diffAsk(a: ManifestTool, b: ManifestTool, out: Change[]): void {
+  const before = new Map((a.ask ?? []).map((q) => [q.field, q]));
+  const after = new Map((b.ask ?? []).map((q) => [q.field, q]));
+  for (const field of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const [x, y] = [before.get(field), after.get(field)];
+    if (x && y && x.message === y.message && JSON.stringify(x.schema) === JSON.stringify(y.schema)) continue;
+    const why = x === undefined ? `asks for ${field} now: callers that leave it out from clients without elicitation are refused` : undefined;
+    out.push({ path: ["Asks for", field], change: x === undefined ? "added" : y === undefined ? "removed" : "changed", ...(x ? { old: x.message } : {}), ...(y ? { new: y.message } : {}), ...(why ? { breaking: why } : {}) });
+  }
 }
 
 /** `legacy`: one side predates full definitions in the manifest; a field it lacks is unknown, not absent. */

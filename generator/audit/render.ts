@@ -40,6 +40,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
     `| Open world | ${cell(names(flagged("openWorldHint", true)))} |`,
     `| Runs as tasks | ${cell(names(m.tools.filter((t) => t.task).map((t) => t.name)))} |`,
     `| Asks to confirm first | ${cell(names(m.tools.filter((t) => t.confirm).map((t) => t.name)))} |`,
+    `| Asks the user for inputs | ${cell(names(m.tools.filter((t) => t.ask).map((t) => t.name)))} |`,
     "",
     "The protocol runtime itself runs no command. Started with `--http PORT` it listens on 127.0.0.1 unless",
     "`--host` names another address (a non-loopback one needs authorization or `--insecure-no-auth`), reads",
@@ -84,8 +85,11 @@ function tasksText(m: Manifest): string[] {
       : "in this process's memory (lost when it stops)";
     out.push(`Tasks (io.modelcontextprotocol/tasks): kept ${where}; readable for ${t.ttlMs} ms, polled every ${t.pollIntervalMs} ms${t.store === "memory" ? "" : "; \`KERVAN_TASK_STORE=memory\` keeps them in memory instead"}. A task belongs to the caller that started it.`, "");
   }
-  if (m.tools.some((x) => x.confirm)) {
-    out.push("Confirmations: the retry's `requestState` is sealed with `KERVAN_STATE_KEY` (32 bytes, hex or base64; without it a key of this process only) and expires after `KERVAN_CONFIRM_TTL_MS` (10 minutes).", "");
+  if (m.tools.some((x) => x.confirm || x.ask)) {
+    out.push(
+      `Questions (confirmations and asked inputs): the retry's \`requestState\` is sealed with \`KERVAN_STATE_KEY\` (32 bytes, hex or base64; without it a key of this process only), expires after \`KERVAN_CONFIRM_TTL_MS\` (10 minutes) and is served once (its nonce is recorded ${t ? "in the task store" : "in this process"}).`,
+      "",
+    );
   }
   if (out.length) out.push(`Tasks and confirmations read ${TASKS_ENV.map((n) => code(n)).join(", ")} at startup, and nothing else.`, "");
   return out;

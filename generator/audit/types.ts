@@ -22,6 +22,10 @@ export interface ManifestTool {
   task?: "optional" | "required";
   /** Asks the user before anything runs, with this message. */
   confirm?: { message: string; inputKey?: string };
+  /** Inputs the user is asked for when the caller leaves them out (the form's schema for each). */
+  ask?: { field: string; message: string; schema: Record<string, Json> }[];
+  /** A task-augmented call asks before the task is created. */
+  questions?: "before-task";
   /** Its kind's normalized config, as plain data. */
   config?: unknown;
   /** What the tool reaches and changes (older manifests lack it: see legacy.ts). */

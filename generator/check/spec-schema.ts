@@ -93,6 +93,22 @@ export function specSchema(): Record<string, Json> {
               },
             ],
           },
+          ask: {
+            type: "object",
+            description: "Inputs to ask the user for (form elicitation) when the caller leaves them out: field -> question, or {message}. Each names an optional input property of a primitive type.",
+            propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
+            minProperties: 1,
+            additionalProperties: {
+              oneOf: [
+                { type: "string", minLength: 1 },
+                { type: "object", additionalProperties: false, required: ["message"], properties: { message: { type: "string", minLength: 1 } } },
+              ],
+            },
+          },
+          questions: {
+            enum: ["in-task", "before-task"],
+            description: "Where a task-augmented call asks its questions (ask, confirm): inside the task (in-task, default; the task waits input_required) or before the task is created (before-task, a multi round-trip request).",
+          },
           ...extraProps,
           ...kindProps,
         },

@@ -1,7 +1,10 @@
-// Rules for `task:` and `confirm:` on a tool: both need a kind whose tools do work (its definition
-// says `tasks: true`), and a confirmation message may only name the tool's own input properties.
+// Rules for `task:`, `confirm:`, `ask:` and `questions:` on a tool: each needs a kind whose tools do
+// work (its definition says `tasks: true`); a confirmation message or question may only name the
+// tool's own input properties; no question shares another's input request id; `questions:` needs a
+// task tool that asks something. Asked fields are checked against the input schema (ask.ts).
 import type { Json } from "../../templates/runtime/types.js";
 import { allKinds } from "../kinds/index.js";
+import { resolveAsk } from "./ask.js";
 import type { AnyKind, RawTool, RuleContext } from "../kinds/types.js";
 
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
@@ -24,24 +27,46 @@ function argumentNames(tool: RawTool, kind: AnyKind): Set<string> | undefined {
   return implied ? new Set(implied) : undefined; // an @file input: its properties are checked where the file is read
 }
 
+function messageOf(entry: Json | undefined): string | undefined {
+  if (typeof entry === "string") return entry;
+  return entry && typeof entry === "object" && !Array.isArray(entry) && typeof entry.message === "string" ? entry.message : undefined;
+}
+
+function checkPlaceholders(message: string, names: Set<string>, what: string, where: string, ctx: RuleContext): void {
+  for (const field of new Set(placeholders(message))) {
+    if (!names.has(field)) {
+      const known = [...names].sort();
+      ctx.report("KV434", `${what} uses {${field}}, which is not an input property of this tool${known.length ? ` (properties: ${known.join(", ")})` : ""}`, where);
+    }
+  }
+}
+
 export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleContext): void {
   const wantsTask = tool.task !== undefined && tool.task !== "forbidden";
   const able = allKinds().filter((k) => k.tasks).map((k) => k.key);
-  for (const [key, used] of [["task", wantsTask], ["confirm", tool.confirm !== undefined]] as const) {
+  const ask = tool.ask && typeof tool.ask === "object" && !Array.isArray(tool.ask) ? (tool.ask as Record<string, Json>) : undefined;
+  for (const [key, used] of [["task", wantsTask], ["confirm", tool.confirm !== undefined], ["ask", ask !== undefined], ["questions", tool.questions !== undefined]] as const) {
     if (used && !kind.tasks) {
       ctx.report("KV433", `'${key}' applies to ${able.join(" and ")} tools; a ${kind.key} tool answers at once and changes nothing`, `${ctx.pointer}/${key}`);
     }
   }
+  if (!kind.tasks) return;
   const confirm = tool.confirm as Json | undefined;
-  const message = typeof confirm === "string" ? confirm : confirm && typeof confirm === "object" && !Array.isArray(confirm) && typeof confirm.message === "string" ? confirm.message : undefined;
-  if (message === undefined) return;
+  if (tool.questions !== undefined && (!wantsTask || (confirm === undefined && ask === undefined))) {
+    ctx.report("KV439", `'questions' says where a task asks its questions; this tool ${wantsTask ? "asks nothing (no confirm or ask)" : "does not run as a task (task: optional or required)"}`, `${ctx.pointer}/questions`);
+  }
+  const confirmKey = confirm && typeof confirm === "object" && !Array.isArray(confirm) && typeof confirm.inputKey === "string" ? confirm.inputKey : "confirm";
+  if (confirm !== undefined && ask && Object.hasOwn(ask, confirmKey)) {
+    ctx.report("KV438", `'${confirmKey}' is both an asked input and the confirmation's input request id; give the confirmation another inputKey`, `${ctx.pointer}/ask/${confirmKey}`);
+  }
+  const input = tool.input as Json | undefined;
+  if (ask && input && typeof input === "object" && !Array.isArray(input)) resolveAsk(tool, input, ctx);
   const names = argumentNames(tool, kind);
   if (!names) return;
-  const where = typeof confirm === "string" ? `${ctx.pointer}/confirm` : `${ctx.pointer}/confirm/message`;
-  for (const field of new Set(placeholders(message))) {
-    if (!names.has(field)) {
-      const known = [...names].sort();
-      ctx.report("KV434", `the confirmation message uses {${field}}, which is not an input property of this tool${known.length ? ` (properties: ${known.join(", ")})` : ""}`, where);
-    }
+  const message = messageOf(confirm);
+  if (message !== undefined) checkPlaceholders(message, names, "the confirmation message", typeof confirm === "string" ? `${ctx.pointer}/confirm` : `${ctx.pointer}/confirm/message`, ctx);
+  for (const [field, entry] of Object.entries(ask ?? {})) {
+    const text = messageOf(entry);
+    if (text !== undefined) checkPlaceholders(text, names, `the question for '${field}'`, typeof entry === "string" ? `${ctx.pointer}/ask/${field}` : `${ctx.pointer}/ask/${field}/message`, ctx);
   }
 }

@@ -33,8 +33,8 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
     ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
   ];
-  // Only servers with tools that run as tasks or confirm import (and bundle) that layer and their store.
-  const hasModes = s.tools.some((t) => t.task || t.confirm);
+  // Only servers with tools that run as tasks, confirm or ask import (and bundle) that layer and their store.
+  const hasModes = s.tools.some((t) => t.task || t.confirm || t.ask);
   if (hasModes) fields.push(_`modes: ${name("callModes")}`);
   const modeImports: Statement[] = [
     ...(hasModes ? [importDecl("@kervan/tasks", ["callModes"])] : []),

@@ -42,6 +42,8 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
     ...(t.scopes ? [_`scopes: ${t.scopes}`] : []),
     ...(t.task ? [_`task: ${t.task}`] : []),
     ...(t.confirm ? [_`confirm: ${t.confirm}`] : []),
+    ...(t.ask ? [_`ask: ${code(t.ask)}`] : []),
+    ...(t.questions ? [_`questions: ${t.questions}`] : []),
     _`handler: ${part.handler}`,
   ];
   statements.push(constStatement(name("tool"), name("ToolDef"), objectCode(fields), docComment(`${t.name}: ${t.description.split("\n")[0]}`)));

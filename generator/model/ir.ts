@@ -38,6 +38,10 @@ export interface ToolIRBase {
   task?: "optional" | "required";
   /** Asks the user to confirm before it runs. */
   confirm?: { message: string; inputKey?: string };
+  /** Inputs the user is asked for when the caller leaves them out, in spec order; schema is the form's. */
+  ask?: { field: string; message: string; schema: Record<string, Json> }[];
+  /** A task-augmented call asks before the task is created (absent: inside the task). */
+  questions?: "before-task";
   origin: Origin;
 }
 

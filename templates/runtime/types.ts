@@ -89,6 +89,19 @@ export interface ToolDef {
   task?: "optional" | "required";
   /** Asks the human before anything runs: the message, with {field} placeholders filled from the arguments. */
   confirm?: ConfirmDef;
+  /** Inputs the user is asked for (a form elicitation each) when the caller leaves them out. */
+  ask?: AskDef[];
+  /** For a task-augmented call: ask before the task is created (MRTR) instead of inside it. */
+  questions?: "before-task";
+}
+
+export interface AskDef {
+  /** The input property the answer fills (also the input request's id). */
+  field: string;
+  /** The question; `{field}` renders another argument quoted and escaped. */
+  message: string;
+  /** The property's schema as the elicitation form carries it (a primitive: string, number, integer, boolean). */
+  schema: Record<string, unknown>;
 }
 
 export interface ConfirmDef {

@@ -59,7 +59,9 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   if (tool.input === undefined) {
     fields = Object.fromEntries(names.map((n) => [n, "string" as const]));
   } else {
-    fields = checkInputSchema(tool.input, problems, new Set(guards));
+    // An asked input (ask:) may be optional too: the user gives it before the command runs.
+    const asked = tool.ask && typeof tool.ask === "object" && !Array.isArray(tool.ask) ? Object.keys(tool.ask) : [];
+    fields = checkInputSchema(tool.input, problems, new Set([...guards, ...asked]));
     if (fields) checkPlaceholders(names, tool.input, problems, guards);
   }
   if (guards.length) checkGroups(entries, tool.input, fields, ctx);

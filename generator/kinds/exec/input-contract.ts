@@ -72,7 +72,8 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
     }
     fields[name] = prop.type as ScalarType;
   }
-  // A field that conditions an argument group may be optional (left out of `required`); no other.
+  // A field that conditions an argument group, or that is asked from the user, may be optional (left
+  // out of `required`); no other.
   const names = Object.keys(schema.properties).filter((n) => !guards.has(n));
   if (!("required" in schema)) {
     if (names.length) problems.push({ code: "KV320", message: "the input schema must list every property in 'required' (exec inputs have no optional fields)", pointer: "" });

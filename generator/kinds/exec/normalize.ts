@@ -57,7 +57,9 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
   for (const name of Object.keys(props).sort()) fields[name] = props[name].type;
   const setEnv: Record<string, string> = {};
   for (const k of Object.keys(exec.env?.set ?? {}).sort()) setEnv[k] = exec.env.set[k];
-  const required = new Set((inputSchema.required ?? []) as string[]);
+  // An asked input (ask:) is optional in the schema but always given by the time the command runs.
+  const asked = tool.ask && typeof tool.ask === "object" && !Array.isArray(tool.ask) ? Object.keys(tool.ask) : [];
+  const required = new Set([...((inputSchema.required ?? []) as string[]), ...asked]);
   const optional = Object.keys(fields).filter((n) => !required.has(n));
   const config: ExecIRConfig = {
     argv,

@@ -1,22 +1,24 @@
-// The confirmation round of a plain (non-task) tools/call under 2026-07-28, as a multi round-trip
-// request: the first call answers input_required with the elicitation and a sealed requestState; the
-// retry carries the answer and that state. The state must open under our key and match this tool, these
-// arguments and this principal, and not be expired; otherwise the retry is refused and nothing runs.
+// The questions of a plain (non-task) tools/call under 2026-07-28, as a multi round-trip request: each
+// round answers input_required with its elicitations and a sealed requestState; the retry carries the
+// answers and that state. The state must open under our key and match this tool, these arguments and
+// this principal, and not be expired; otherwise the retry is refused and nothing runs. It carries what
+// earlier rounds collected (values given, confirmation) sealed, so a client cannot forge them.
 // Each state is single-use: its nonce is consumed in the task store (shared by replicas with Redis), so
-// a state replayed, even for the same call, is refused. A retry whose answer is missing is asked again.
+// a state replayed, even for the same call, is refused. A retry whose answers are missing is asked again.
+import { randomBytes } from "node:crypto";
 import { INVALID_PARAMS, isObject, RpcError } from "../jsonrpc.js";
 import type { ToolDef } from "../types.js";
-import { confirmRequest, inputKey, isConfirmed, notConfirmed, renderMessage } from "./confirm.js";
+import { nextRound, settle } from "./questions.js";
 import { argsDigest, openState, sealState } from "./seal.js";
-import { randomBytes } from "node:crypto";
+
+/** How long a question stays answerable. */
+export const STATE_TTL_MS = 10 * 60_000;
 
 /** Records a state's nonce as used: true the first time, false for a replay. */
 export type ConsumeState = (nonce: string, expiresAt: number) => Promise<boolean>;
 
-/** How long a confirmation question stays answerable. */
-export const STATE_TTL_MS = 10 * 60_000;
-
-export type Round = { run: true } | { run: false; result: Record<string, unknown> };
+/** run: the call may go ahead with these arguments (the caller's, plus the values the user gave). */
+export type Round = { run: true; args: Record<string, unknown> } | { run: false; result: Record<string, unknown> };
 
 export interface RoundInput {
   tool: ToolDef;
@@ -29,28 +31,44 @@ export interface RoundInput {
   now?: number;
 }
 
-export async function confirmRound({ tool, args, params, principal, key, consume, ttlMs = STATE_TTL_MS, now = Date.now() }: RoundInput): Promise<Round> {
-  const def = tool.confirm!;
-  const message = renderMessage(def.message, args);
+/** What a state carries between rounds. */
+interface Carried {
+  values: Record<string, unknown>;
+  confirmed: boolean;
+  asked: string[];
+}
+
+function carried(data: unknown): Carried {
+  const d = isObject(data) ? data : {};
+  return {
+    values: isObject(d.values) ? d.values : {},
+    confirmed: d.confirmed === true,
+    asked: Array.isArray(d.asked) ? d.asked.filter((k): k is string => typeof k === "string") : [],
+  };
+}
+
+export async function questionRound({ tool, args, params, principal, key, consume, ttlMs = STATE_TTL_MS, now = Date.now() }: RoundInput): Promise<Round> {
   const digest = argsDigest(args);
-  const ask = (): Round => ({
-    run: false,
-    result: {
-      resultType: "input_required",
-      inputRequests: { [inputKey(def)]: confirmRequest(message) },
-      requestState: sealState(key, { tool: tool.name, args: digest, principal, exp: now + ttlMs, nonce: randomBytes(16).toString("base64url") }),
-    },
-  });
+  const issue = (values: Record<string, unknown>, confirmed: boolean): Round => {
+    const merged = { ...args, ...values };
+    const requests = nextRound(tool, merged, confirmed);
+    if (!requests) return { run: true, args: merged };
+    const data: Carried = { values, confirmed, asked: Object.keys(requests) };
+    const nonce = randomBytes(16).toString("base64url");
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key, { tool: tool.name, args: digest, principal, exp: now + ttlMs, nonce, data }) } };
+  };
   const state = params?.requestState;
-  if (state === undefined) return ask();
+  if (state === undefined) return issue({}, false);
   const opened = openState(key, state, { tool: tool.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;
   if (typeof nonce !== "string" || !(await consume(nonce, exp))) {
     throw new RpcError(INVALID_PARAMS, "Invalid requestState: requestState was already used (each one is served once); nothing ran");
   }
-  const responses = params?.inputResponses;
-  const answer = isObject(responses) ? responses[inputKey(def)] : undefined;
-  if (answer === undefined) return ask();
-  return isConfirmed(answer) ? { run: true } : { run: false, result: notConfirmed(tool.name, answer, message) };
+  const so_far = carried(opened.claims.data);
+  const responses = isObject(params?.inputResponses) ? params.inputResponses : {};
+  if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed);
+  const settled = settle(tool, { ...args, ...so_far.values }, so_far.asked, responses);
+  if (!settled.ok) return { run: false, result: settled.result };
+  return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed);
 }

@@ -1,0 +1,60 @@
+// `ask:` on a tool: inputs the user is asked for (one form elicitation each) when the caller leaves
+// them out. Each asked field must be an optional property of the input schema (inline or read from
+// its @file) of one primitive type, which is all an elicitation form can carry; the form's schema is
+// that property's, cut to what forms know. The check stage reports; normalize keeps the result.
+import type { Json } from "../../templates/runtime/types.js";
+import type { RawTool, RuleContext } from "../kinds/types.js";
+import type { ToolIR } from "../model/ir.js";
+
+const PRIMITIVE = new Set(["string", "number", "integer", "boolean"]);
+/** What an elicitation form's property may say (MCP elicitation PrimitiveSchemaDefinition). */
+const FORM_KEYS = ["type", "title", "description", "minLength", "maxLength", "minimum", "maximum", "default"] as const;
+const FORM_FORMATS = new Set(["email", "uri", "date", "date-time"]);
+
+function isRecord(v: Json | undefined): v is Record<string, Json> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** The property's schema as an elicitation form carries it; a reason when it cannot be asked. */
+function formSchema(prop: Json | undefined): { schema: Record<string, Json> } | { why: string } {
+  if (!isRecord(prop)) return { why: "its schema is not an object" };
+  const type = prop.type;
+  if (typeof type !== "string" || !PRIMITIVE.has(type)) return { why: `its type is ${type === undefined ? "not given" : JSON.stringify(type)}` };
+  const schema: Record<string, Json> = {};
+  for (const key of FORM_KEYS) if (prop[key] !== undefined) schema[key] = prop[key];
+  if (typeof prop.format === "string" && FORM_FORMATS.has(prop.format)) schema.format = prop.format;
+  if (Array.isArray(prop.enum)) {
+    if (type !== "string" || !prop.enum.every((v) => typeof v === "string")) return { why: "a form offers choices only among strings" };
+    schema.enum = prop.enum;
+  }
+  return { schema };
+}
+
+export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx: RuleContext): ToolIR["ask"] {
+  const raw = tool.ask as Json | undefined;
+  if (!isRecord(raw)) return undefined;
+  const props = isRecord(inputSchema.properties) ? inputSchema.properties : {};
+  const required = Array.isArray(inputSchema.required) ? inputSchema.required : [];
+  const out: NonNullable<ToolIR["ask"]> = [];
+  for (const [field, entry] of Object.entries(raw)) {
+    const where = `${ctx.pointer}/ask/${field}`;
+    const message = typeof entry === "string" ? entry : isRecord(entry) && typeof entry.message === "string" ? entry.message : undefined;
+    if (message === undefined) continue; // the spec schema has said so
+    if (!Object.hasOwn(props, field)) {
+      const known = Object.keys(props).sort();
+      ctx.report("KV435", `'${field}' is asked for, but it is not an input property of this tool${known.length ? ` (properties: ${known.join(", ")})` : ""}`, where);
+      continue;
+    }
+    if (required.includes(field)) {
+      ctx.report("KV436", `'${field}' is asked for when the caller leaves it out, but the input schema requires it, so it is never left out: drop it from required`, where);
+      continue;
+    }
+    const form = formSchema(props[field]);
+    if ("why" in form) {
+      ctx.report("KV437", `'${field}' cannot be asked with a form: ${form.why}; a form asks for one string, number, integer or boolean`, where);
+      continue;
+    }
+    out.push({ field, message, schema: form.schema });
+  }
+  return out.length ? out : undefined;
+}
