@@ -3081,6 +3081,13 @@ import { randomBytes as randomBytes3 } from "node:crypto";
 init_jsonrpc();
 init_tools();
 
+// templates/runtime/confirm/mrtr.ts
+init_jsonrpc();
+import { randomBytes as randomBytes2 } from "node:crypto";
+
+// templates/runtime/confirm/questions.ts
+init_jsonrpc();
+
 // templates/runtime/confirm/confirm.ts
 init_jsonrpc();
 init_clip();
@@ -3125,8 +3132,69 @@ function notConfirmed(tool7, response, message2) {
   return { content: [{ type: "text", text: `${tool7} did not run: ${why} (asked: ${message2}).` }], isError: true };
 }
 
-// templates/runtime/confirm/mrtr.ts
-init_jsonrpc();
+// templates/runtime/confirm/questions.ts
+var FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
+function shown(message2) {
+  const out = /* @__PURE__ */ new Set();
+  for (const m of message2.matchAll(FIELD)) if (m[1] !== void 0) out.add(m[1]);
+  return out;
+}
+function askRequest(ask, args) {
+  return {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: renderMessage(ask.message, args),
+      requestedSchema: { type: "object", properties: { [ask.field]: ask.schema }, required: [ask.field] }
+    }
+  };
+}
+function hasQuestions(tool7) {
+  return tool7.confirm !== void 0 || (tool7.ask?.length ?? 0) > 0;
+}
+function nextRound(tool7, args, confirmed) {
+  const missing = (tool7.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
+  const out = {};
+  for (const a of missing) out[a.field] = askRequest(a, args);
+  if (tool7.confirm && !confirmed) {
+    const shows = shown(tool7.confirm.message);
+    if (!missing.some((a) => shows.has(a.field))) out[inputKey(tool7.confirm)] = confirmRequest(renderMessage(tool7.confirm.message, args));
+  }
+  return Object.keys(out).length > 0 ? out : void 0;
+}
+function notGiven(tool7, ask, answer, message2) {
+  const action = isObject(answer) ? answer.action : void 0;
+  const why = action === "decline" ? "the user declined to give it" : action === "cancel" ? "the user dismissed the question" : "the answer did not carry it";
+  return { content: [{ type: "text", text: `${tool7} did not run: it needs ${ask.field} from the user, and ${why} (asked: ${message2}).` }], isError: true };
+}
+function settle(tool7, args, asked, answers) {
+  const values = {};
+  let confirmed = false;
+  for (const key2 of asked) {
+    const answer = answers[key2];
+    const ask = tool7.ask?.find((a) => a.field === key2);
+    if (ask) {
+      const content = isObject(answer) && answer.action === "accept" && isObject(answer.content) ? answer.content : void 0;
+      if (!content || !Object.hasOwn(content, ask.field) || content[ask.field] === null) return { ok: false, result: notGiven(tool7.name, ask, answer, renderMessage(ask.message, args)) };
+      values[ask.field] = content[ask.field];
+    } else if (tool7.confirm && key2 === inputKey(tool7.confirm)) {
+      if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool7.name, answer, renderMessage(tool7.confirm.message, args)) };
+      confirmed = true;
+    }
+  }
+  return { ok: true, values, confirmed };
+}
+async function askAll(tool7, args, ask) {
+  let merged = args;
+  let confirmed = false;
+  for (let round = nextRound(tool7, merged, confirmed); round; round = nextRound(tool7, merged, confirmed)) {
+    const settled = settle(tool7, merged, Object.keys(round), await ask(round));
+    if (!settled.ok) return settled;
+    merged = { ...merged, ...settled.values };
+    confirmed ||= settled.confirmed;
+  }
+  return { ok: true, args: merged };
+}
 
 // templates/runtime/confirm/seal.ts
 import { createCipheriv, createDecipheriv, createHash as createHash3, randomBytes } from "node:crypto";
@@ -3179,32 +3247,39 @@ function openState(key2, token, expected) {
 }
 
 // templates/runtime/confirm/mrtr.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
 var STATE_TTL_MS = 10 * 6e4;
-async function confirmRound({ tool: tool7, args, params, principal, key: key2, consume, ttlMs = STATE_TTL_MS, now = Date.now() }) {
-  const def = tool7.confirm;
-  const message2 = renderMessage(def.message, args);
+function carried(data) {
+  const d = isObject(data) ? data : {};
+  return {
+    values: isObject(d.values) ? d.values : {},
+    confirmed: d.confirmed === true,
+    asked: Array.isArray(d.asked) ? d.asked.filter((k) => typeof k === "string") : []
+  };
+}
+async function questionRound({ tool: tool7, args, params, principal, key: key2, consume, ttlMs = STATE_TTL_MS, now = Date.now() }) {
   const digest = argsDigest(args);
-  const ask = () => ({
-    run: false,
-    result: {
-      resultType: "input_required",
-      inputRequests: { [inputKey(def)]: confirmRequest(message2) },
-      requestState: sealState(key2, { tool: tool7.name, args: digest, principal, exp: now + ttlMs, nonce: randomBytes2(16).toString("base64url") })
-    }
-  });
+  const issue = (values, confirmed) => {
+    const merged = { ...args, ...values };
+    const requests = nextRound(tool7, merged, confirmed);
+    if (!requests) return { run: true, args: merged };
+    const data = { values, confirmed, asked: Object.keys(requests) };
+    const nonce2 = randomBytes2(16).toString("base64url");
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { tool: tool7.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
+  };
   const state = params?.requestState;
-  if (state === void 0) return ask();
+  if (state === void 0) return issue({}, false);
   const opened = openState(key2, state, { tool: tool7.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;
   if (typeof nonce !== "string" || !await consume(nonce, exp)) {
     throw new RpcError(INVALID_PARAMS, "Invalid requestState: requestState was already used (each one is served once); nothing ran");
   }
-  const responses = params?.inputResponses;
-  const answer = isObject(responses) ? responses[inputKey(def)] : void 0;
-  if (answer === void 0) return ask();
-  return isConfirmed(answer) ? { run: true } : { run: false, result: notConfirmed(tool7.name, answer, message2) };
+  const so_far = carried(opened.claims.data);
+  const responses = isObject(params?.inputResponses) ? params.inputResponses : {};
+  if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed);
+  const settled = settle(tool7, { ...args, ...so_far.values }, so_far.asked, responses);
+  if (!settled.ok) return { run: false, result: settled.result };
+  return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed);
 }
 
 // templates/runtime/tasks/manager.ts
@@ -3394,44 +3469,57 @@ async function serveTaskMethod(tasks, method, params, principal) {
 
 // templates/runtime/tasks/call-modes.ts
 function elicitationRequired(tool7) {
-  return missingCapability({ elicitation: {} }, `${tool7} asks the user to confirm before it runs, which needs form elicitation`);
+  return missingCapability({ elicitation: {} }, `${tool7} asks the user before it runs, which needs form elicitation`);
+}
+function messages(requests) {
+  return Object.values(requests).map((r) => String(r.params.message)).join(" / ");
+}
+async function elicitAll(tool7, args, elicit) {
+  const first = nextRound(tool7, args, false);
+  if (!first) return { ok: true, args };
+  if (!elicit) {
+    return { ok: false, result: { content: [{ type: "text", text: `${tool7.name} did not run: it asks the user first (${messages(first)}), and this connection cannot ask (the client declared no elicitation capability, or it is a 2025-11-25 client over HTTP, which keeps no session to answer on; use stdio or 2026-07-28).` }], isError: true } };
+  }
+  try {
+    return await askAll(tool7, args, async (requests) => {
+      const answers = {};
+      for (const [key2, request] of Object.entries(requests)) answers[key2] = await elicit(request.params);
+      return answers;
+    });
+  } catch (err) {
+    return { ok: false, result: { content: [{ type: "text", text: `${tool7.name} did not run: the question could not be asked (${err instanceof Error ? err.message : String(err)}).` }], isError: true } };
+  }
 }
 async function runCall(modes, { tool: tool7, args, params, ctx, principal, elicit }) {
   const modern = ctx.era === "2026-07-28";
   const asTask = modern && tool7.task !== void 0 && modes.tasks !== void 0 && declaresTasks(params);
   if (tool7.task === "required" && !asTask) throw tasksRequired();
-  if (tool7.confirm && modern && !canElicit(clientCapabilities(params))) throw elicitationRequired(tool7.name);
-  if (asTask) return startTask(modes.tasks, tool7, args, ctx, principal);
-  if (tool7.confirm) {
-    if (modern) {
-      const round = await confirmRound({ tool: tool7, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
-      if (!round.run) return round.result;
-    } else {
-      const message2 = renderMessage(tool7.confirm.message, args);
-      if (!elicit) {
-        return { content: [{ type: "text", text: `${tool7.name} did not run: it asks the user to confirm first (${message2}), and this connection cannot ask (the client declared no elicitation capability, or it is a 2025-11-25 client over HTTP, which keeps no session to answer on; use stdio or 2026-07-28).` }], isError: true };
-      }
-      let answer;
-      try {
-        answer = await elicit(confirmRequest(message2).params);
-      } catch (err) {
-        return { content: [{ type: "text", text: `${tool7.name} did not run: the confirmation could not be asked (${err instanceof Error ? err.message : String(err)}).` }], isError: true };
-      }
-      if (!isConfirmed(answer)) return notConfirmed(tool7.name, answer, message2);
-    }
+  if (modern && nextRound(tool7, args, false) && !canElicit(clientCapabilities(params))) throw elicitationRequired(tool7.name);
+  if (hasQuestions(tool7) && !tool7.validateInput(args)) return callTool(tool7, args, ctx);
+  if (!hasQuestions(tool7)) return asTask ? startTask(modes.tasks, tool7, args, ctx, principal, false) : callTool(tool7, args, ctx);
+  if (asTask && tool7.questions !== "before-task") return startTask(modes.tasks, tool7, args, ctx, principal, true);
+  let ready;
+  if (modern) {
+    const round = await questionRound({ tool: tool7, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    if (!round.run) return round.result;
+    ready = round.args;
+  } else {
+    const asked = await elicitAll(tool7, args, elicit);
+    if (!asked.ok) return asked.result;
+    ready = asked.args;
   }
-  return callTool(tool7, args, ctx);
+  return asTask ? startTask(modes.tasks, tool7, ready, ctx, principal, false) : callTool(tool7, ready, ctx);
 }
-async function startTask(tasks, tool7, args, ctx, principal) {
+async function startTask(tasks, tool7, args, ctx, principal, ask) {
   const record = await tasks.start(tool7.name, principal, async (work) => {
-    if (tool7.confirm) {
-      const message2 = renderMessage(tool7.confirm.message, args);
-      const key2 = inputKey(tool7.confirm);
-      const answers = await work.ask({ [key2]: confirmRequest(message2) });
-      if (!isConfirmed(answers[key2])) return notConfirmed(tool7.name, answers[key2], message2);
+    let ready = args;
+    if (ask) {
+      const asked = await askAll(tool7, args, (requests) => work.ask(requests));
+      if (!asked.ok) return asked.result;
+      ready = asked.args;
     }
     try {
-      return await callTool(tool7, args, { era: ctx.era, signal: work.signal, ...ctx.server ? { server: ctx.server } : {} }, true);
+      return await callTool(tool7, ready, { era: ctx.era, signal: work.signal, ...ctx.server ? { server: ctx.server } : {} }, true);
     } catch (err) {
       if (err instanceof ToolFault) throw new RpcError(INTERNAL_ERROR, err.message);
       throw err;
@@ -3599,7 +3687,7 @@ function stateKeyFrom(def, fallback, env = tasksEnv()) {
     if (!key2) throw new StartupError("KERVAN_STATE_KEY must be 32 bytes as 64 hex digits or base64");
     return key2;
   }
-  if (def.tools.some((t) => t.confirm)) {
+  if (def.tools.some((t) => t.confirm || t.ask)) {
     log("KERVAN_STATE_KEY is not set: confirmation state is sealed with a key of this process only (replicas and restarts will not accept each other's)");
   }
   return fallback;
@@ -4070,18 +4158,18 @@ var Slots = class {
         const i = this.waiting.indexOf(waiter);
         if (i < 0) return;
         this.waiting.splice(i, 1);
-        settle();
+        settle2();
         resolve(why);
       };
       const onAbort = () => leave("abort");
       const timer = setTimeout(() => leave("timeout"), timeoutMs);
-      const settle = () => {
+      const settle2 = () => {
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
       };
       const waiter = {
         grant: (release) => {
-          settle();
+          settle2();
           resolve(release);
         }
       };
@@ -4654,8 +4742,8 @@ function checkCommandVisible(command, plan, host, pathVar, fail2) {
   } catch (err) {
     return fail2(`cannot resolve command ${found}: ${err.message}`);
   }
-  const shown = [...plan.visible, ...SYSTEM_DIRS.map((d) => safeReal(d))];
-  if (!shown.some((root) => root !== void 0 && within(root, real))) {
+  const shown2 = [...plan.visible, ...SYSTEM_DIRS.map((d) => safeReal(d))];
+  if (!shown2.some((root) => root !== void 0 && within(root, real))) {
     fail2(`command ${command} is ${real}, which the sandbox does not show; add its directory to sandbox.visible`);
   }
   if (plan.masked.some((m) => within(m, real))) fail2(`command ${command} is ${real}, inside a denied path`);

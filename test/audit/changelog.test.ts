@@ -181,4 +181,19 @@ describe("kervan changelog", () => {
     const [plain, asking] = variant((t) => void (tool(t, "delete_note").confirm = { message: "Delete?" }));
     expect(breaking(plain, asking).map((c) => c.breaking)).toEqual(["confirmation added: clients that cannot show one (no elicitation) can no longer call it"]);
   });
+
+  it("flags a newly asked input as breaking; rewording or removing a question is not", () => {
+    const a = read("old.json");
+    const note = { field: "reason", message: "Why delete it?", schema: { type: "string" } };
+    const why = (from: ManifestTool["ask"], to: ManifestTool["ask"]) => {
+      const [x, y] = [structuredClone(a), structuredClone(a)];
+      tool(x.tools, "delete_note").ask = from;
+      tool(y.tools, "delete_note").ask = to;
+      return changelog(x, y).changes.filter((c) => c.tool === "delete_note").map((c) => `${c.path.join(" ")}: ${c.breaking ?? "not breaking"}`);
+    };
+    expect(why(undefined, [note])).toEqual(["Asks for reason: asks for reason now: callers that leave it out from clients without elicitation are refused"]);
+    expect(why([note], [{ ...note, message: "Why delete this note?" }])).toEqual(["Asks for reason: not breaking"]);
+    expect(why([note], undefined)).toEqual(["Asks for reason: not breaking"]);
+    expect(why([note], [note])).toEqual([]);
+  });
 });

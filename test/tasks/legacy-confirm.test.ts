@@ -1,7 +1,7 @@
 // 2025-11-25 confirmations over stdio: the server sends the client an elicitation/create request when
 // the client declared elicitation at initialize, runs only on an accepting answer, and otherwise
 // answers a tool error saying nothing ran.
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -55,6 +55,25 @@ describe("2025-11-25 confirmation over stdio", () => {
     s.send(JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { action: "decline" } }));
     expect(await s.next()).toMatchObject({ id: 1, result: { isError: true } });
     expect(existsSync(path)).toBe(true);
+    s.proc.stdin!.end();
+    await s.exited;
+  });
+
+  it("asks for a value the caller left out, then confirms showing it, and runs with it", async () => {
+    const s = await initialized({ elicitation: {} });
+    const path = join(dir, "note.txt");
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "write_note", arguments: { path } } }));
+    const askText = await s.next();
+    expect(askText).toMatchObject({ method: "elicitation/create", params: { message: `What should the note at ${JSON.stringify(path)} say?`, requestedSchema: { properties: { text: { type: "string" } }, required: ["text"] } } });
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: askText.id, result: { action: "accept", content: { text: "call back" } } }));
+    const askConfirm = await s.next();
+    expect(askConfirm).toMatchObject({ method: "elicitation/create", params: { message: `Write "call back" to ${JSON.stringify(path)}?` } });
+    expect(existsSync(path)).toBe(false);
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: askConfirm.id, result: { action: "accept", content: { confirm: true } } }));
+    const done = await s.next();
+    expect(done).toMatchObject({ id: 1, result: {} });
+    expect((done.result as { isError?: boolean }).isError).toBeUndefined();
+    expect(readFileSync(path, "utf8")).toBe("call back");
     s.proc.stdin!.end();
     await s.exited;
   });
