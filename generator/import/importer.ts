@@ -70,7 +70,18 @@ function tagHint(ops: Operation[]): string {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0])).map(([t, n]) => `  ${t} (${n})`).join("\n");
 }
 
-export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {
+interface Built {
+  server: string;
+  built: ImportedTool[];
+  skipped: Skipped[];
+  labels: Map<string, string>;
+  /** What the spec's header and server entry take from the document (all that is kept of it). */
+  api: Doc;
+  meta: Parameters<typeof renderSpec>[4];
+}
+
+/** Reads the document and builds one tool per wanted operation. Returns only what the spec needs: the document itself can go. */
+async function buildTools(opts: ImportOptions): Promise<Built> {
   const { doc, version } = await readDocument(opts.file);
   const server = opts.name ?? serverName(doc, opts.file);
   if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(server)) throw new ImportError("bad-name", `server name ${JSON.stringify(server)} must be lower-case letters, digits, '.', '_' or '-' (at most 64)`);
@@ -111,8 +122,15 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
     }
   });
   const meta = { file: isAbsolute(opts.file) ? basename(opts.file) : opts.file.split("\\").join("/"), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
+  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description } }, meta };
+}
+
+export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {
+  // The parsed document (the largest thing in memory) is not referenced past this line.
+  const { server, skipped, labels, api, meta, ...rest } = await buildTools(opts);
+  let { built } = rest;
   for (let round = 0; round < 4 && built.length; round++) {
-    const refused = verify(specData(doc, server, built), built.length);
+    const refused = verify(specData(api, server, built), built.length);
     if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
     if (!refused.tools.size) break;
     built = built.filter((t, i) => {
@@ -126,7 +144,7 @@ export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> 
     if (!reasons) throw new ImportError("no-operations", `${opts.file} describes no operations to import (webhooks and callbacks are not imported)`);
     throw new ImportError("no-operations", `no operation of ${opts.file} could be imported: ${reasons}`);
   }
-  const text = renderSpec(doc, server, built, skipped.sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
+  const text = renderSpec(api, server, built, skipped.sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
   const bytes = Buffer.byteLength(text);
   if (bytes > READ_LIMITS.specBytes) throw new ImportError("spec-too-large", `the imported spec would be ${bytes} bytes; kervan reads specs of at most ${sizeText(READ_LIMITS.specBytes)}: narrow it with --include-tags, --include-ops or --exclude-ops`);
   return { server, text, tools: built.map((t) => t.name), skipped };
