@@ -1,13 +1,11 @@
 // Reads an API description: a local YAML or JSON file and the local files its `$ref`s name, bundled
 // into one document by @scalar/json-magic (a document whose references all point inside it needs no
 // bundling and is taken as parsed), then upgraded (Swagger 2.0, OpenAPI 3.0) to OpenAPI 3.1 by
-// @scalar/openapi-parser. Nothing is fetched: a URL `$ref` is refused by name.
+// @scalar/openapi-upgrader. Nothing is fetched: a URL `$ref` is refused by name.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { bundle } from "@scalar/json-magic/bundle";
-import { parseJson, parseYaml as parseYamlPlugin, readFiles } from "@scalar/json-magic/bundle/plugins/node";
-import { upgrade } from "@scalar/openapi-parser";
+import { upgrade } from "@scalar/openapi-upgrader";
 
 /** A document the importer cannot take, with a stable reason name (shown and counted by the corpus test). */
 export class ImportError extends Error {
@@ -49,7 +47,7 @@ export async function readDocument(file: string): Promise<{ doc: Doc; version: s
   const bundled = onlyLocalRefs(top) ? (top as Doc) : await bundleFiles(file);
   let doc: Doc;
   try {
-    doc = upgrade(bundled as never).specification as Doc;
+    doc = upgrade(bundled as never, "3.1") as Doc;
   } catch (e) {
     throw new ImportError("upgrade-failed", `cannot read ${file} as OpenAPI 3.1: ${(e as Error).message.split("\n")[0]}`);
   }
@@ -78,6 +76,9 @@ function onlyLocalRefs(root: unknown): boolean {
 
 /** Bundles a document and the local files its `$ref`s name into one; a URL or a missing file is refused by name. */
 async function bundleFiles(file: string): Promise<Doc> {
+  // Loaded only here: most documents have no file references, and their imports need not load it.
+  const { bundle } = await import("@scalar/json-magic/bundle");
+  const { parseJson, parseYaml: parseYamlPlugin, readFiles } = await import("@scalar/json-magic/bundle/plugins/node");
   const urlRefs: string[] = [];
   const broken: string[] = [];
   // The bundler reports unresolvable references on the console as well; they are reported here instead.
