@@ -632,8 +632,8 @@ async function runHooks() {
     }
   });
   let timer;
-  const timeout = new Promise((resolve) => {
-    timer = setTimeout(resolve, HOOK_TIMEOUT_MS);
+  const timeout = new Promise((resolve2) => {
+    timer = setTimeout(resolve2, HOOK_TIMEOUT_MS);
     timer.unref();
   });
   await Promise.race([Promise.all(runs), timeout]);
@@ -1011,13 +1011,13 @@ function installDrain(server2, opts) {
     if (opts.drainGraceMs > 0) await delay(Math.min(opts.drainGraceMs, opts.drainMs));
     server2.close();
     server2.closeIdleConnections();
-    const idle = new Promise((resolve) => {
-      onIdle = resolve;
-      if (open === 0) resolve();
+    const idle = new Promise((resolve2) => {
+      onIdle = resolve2;
+      if (open === 0) resolve2();
     });
     const left = Math.max(0, opts.drainMs - (Date.now() - start));
     let timer;
-    const deadline = new Promise((resolve) => timer = setTimeout(() => resolve("deadline"), left));
+    const deadline = new Promise((resolve2) => timer = setTimeout(() => resolve2("deadline"), left));
     const outcome2 = await Promise.race([idle.then(() => "idle"), deadline]);
     clearTimeout(timer);
     if (outcome2 === "deadline") log(`drain deadline (${opts.drainMs} ms) reached: cancelling ${open} request(s) still in flight`);
@@ -1032,7 +1032,7 @@ var init_drain = __esm({
     init_shutdown();
     draining = false;
     open = 0;
-    delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    delay = (ms) => new Promise((resolve2) => setTimeout(resolve2, ms));
   }
 });
 
@@ -1396,11 +1396,11 @@ Content-Length: 0\r
     }
     socket.destroy();
   });
-  await new Promise((resolve, reject) => {
+  await new Promise((resolve2, reject) => {
     server2.once("error", reject);
     server2.listen(opts.port, opts.host, () => {
       server2.off("error", reject);
-      resolve();
+      resolve2();
     });
   });
   server2.on("error", (err) => log(`HTTP server error: ${describeError(err)}`));
@@ -1408,8 +1408,8 @@ Content-Length: 0\r
   installDrain(server2, opts);
   log(`listening on http://${bracket(address.address)}:${address.port}${ENDPOINT}`);
   onShutdown(
-    () => new Promise((resolve) => {
-      server2.close(() => resolve());
+    () => new Promise((resolve2) => {
+      server2.close(() => resolve2());
       server2.closeAllConnections();
     })
   );
@@ -2768,7 +2768,7 @@ var ClientRequests = class {
   /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
   ask(send2, method, params, signal) {
     const id = `kervan-${this.next++}`;
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve2, reject) => {
       const onAbort = () => {
         this.waiting.delete(id);
         reject(new Error(`${method} abandoned: the call was cancelled`));
@@ -2780,7 +2780,7 @@ var ClientRequests = class {
         if (answer.error !== void 0) {
           const message2 = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
           reject(new Error(`the client answered ${method} with an error: ${message2}`));
-        } else resolve(answer.result);
+        } else resolve2(answer.result);
       });
       send2({ jsonrpc: "2.0", id, method, params });
     });
@@ -3344,7 +3344,7 @@ var TaskManager = class {
         const current = await this.store.get(record.taskId);
         if (!current || isTerminal(current.status)) throw new Error("task ended while waiting for input");
         if (!current.inputRequests) return this.store.takeResponses(record.taskId);
-        await new Promise((resolve, reject) => {
+        await new Promise((resolve2, reject) => {
           const onAbort = () => {
             clearTimeout(timer);
             reject(new Error("cancelled"));
@@ -3352,7 +3352,7 @@ var TaskManager = class {
           const done = () => {
             clearTimeout(timer);
             controller.signal.removeEventListener("abort", onAbort);
-            resolve();
+            resolve2();
           };
           const timer = setTimeout(done, Math.max(250, this.settings.pollIntervalMs));
           wake = done;
@@ -3720,7 +3720,7 @@ var callModes = async (def) => {
 // templates/kinds/exec/index.ts
 init_shutdown();
 init_types();
-import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync3, statSync as statSync3 } from "node:fs";
 
 // templates/kinds/exec/config.ts
 init_types();
@@ -4153,13 +4153,13 @@ var Slots = class {
       this.running++;
       return Promise.resolve(this.releaser());
     }
-    return new Promise((resolve) => {
+    return new Promise((resolve2) => {
       const leave = (why) => {
         const i = this.waiting.indexOf(waiter);
         if (i < 0) return;
         this.waiting.splice(i, 1);
         settle2();
-        resolve(why);
+        resolve2(why);
       };
       const onAbort = () => leave("abort");
       const timer = setTimeout(() => leave("timeout"), timeoutMs);
@@ -4170,7 +4170,7 @@ var Slots = class {
       const waiter = {
         grant: (release) => {
           settle2();
-          resolve(release);
+          resolve2(release);
         }
       };
       this.waiting.push(waiter);
@@ -4350,7 +4350,7 @@ function describeSpawnError(command, err) {
 }
 function runProcess(o) {
   installExitGuard();
-  return new Promise((resolve) => {
+  return new Promise((resolve2) => {
     const out = new Capture(o.maxOutputBytes);
     const err = new Capture(o.maxOutputBytes);
     let timedOut = false;
@@ -4369,7 +4369,7 @@ function runProcess(o) {
       clearTimeout(graceTimer);
       clearTimeout(drainTimer);
       o.signal?.removeEventListener("abort", onAbort);
-      resolve({
+      resolve2({
         exitCode,
         exitSignal,
         stdout: out.text(),
@@ -4668,13 +4668,52 @@ function sandboxHost(pathVar) {
   }
 }
 
+// templates/kinds/exec/index.ts
+init_log();
+
+// templates/kinds/exec/git-dir.ts
+import { readFileSync as readFileSync3, realpathSync, statSync as statSync2 } from "node:fs";
+import { dirname as dirname2, join as join6, resolve } from "node:path";
+function readQuiet(p) {
+  try {
+    return readFileSync3(p, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+function realQuiet(p) {
+  try {
+    return statSync2(p).isDirectory() ? realpathSync(p) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function hiddenGitDirs(plan) {
+  const out = [];
+  const shown2 = (p) => plan.visible.some((v) => within(v, p));
+  for (const root of plan.visible) {
+    const file = join6(root, ".git");
+    if (plan.masked.some((m2) => within(m2, file))) continue;
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readQuiet(file) ?? "");
+    if (!m) continue;
+    const gitdir = realQuiet(resolve(dirname2(file), m[1]));
+    if (!gitdir) continue;
+    const common = readQuiet(join6(gitdir, "commondir"))?.trim();
+    const commonDir = common ? realQuiet(resolve(gitdir, common)) : void 0;
+    const dirs = [gitdir, ...commonDir ? [commonDir] : []];
+    if (dirs.every(shown2)) continue;
+    out.push({ file, needed: commonDir && within(commonDir, gitdir) ? commonDir : gitdir });
+  }
+  return out;
+}
+
 // templates/kinds/exec/sandbox-run.ts
-import { mkdtempSync as mkdtempSync2, realpathSync, rmSync as rmSync2 } from "node:fs";
+import { mkdtempSync as mkdtempSync2, realpathSync as realpathSync2, rmSync as rmSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // templates/kinds/exec/macos-profile.ts
-import { dirname as dirname2 } from "node:path";
+import { dirname as dirname3 } from "node:path";
 var MACOS_SYSTEM_READ = ["/Library/Apple", "/System", "/bin", "/private/etc", "/private/var/db/dyld", "/sbin", "/usr"];
 var MACOS_SYSTEM_LINKS = ["/etc", "/tmp", "/var"];
 function sbplString(s) {
@@ -4684,7 +4723,7 @@ function ancestors(paths) {
   const out = /* @__PURE__ */ new Set();
   for (let p of paths) {
     while (p !== "/") {
-      p = dirname2(p);
+      p = dirname3(p);
       out.add(p);
     }
   }
@@ -4738,7 +4777,7 @@ function checkCommandVisible(command, plan, host, pathVar, fail2) {
   if (!found) fail2(`command ${command} was not found on the tool's PATH`);
   let real;
   try {
-    real = realpathSync(found);
+    real = realpathSync2(found);
   } catch (err) {
     return fail2(`cannot resolve command ${found}: ${err.message}`);
   }
@@ -4750,7 +4789,7 @@ function checkCommandVisible(command, plan, host, pathVar, fail2) {
 }
 function safeReal(p) {
   try {
-    return realpathSync(p);
+    return realpathSync2(p);
   } catch {
     return void 0;
   }
@@ -4761,7 +4800,7 @@ function bwrapCommand(plan, host, command, args) {
 }
 function sandboxedRun(o, plan, host) {
   if (host.platform === "darwin") {
-    const tmp = realpathSync(mkdtempSync2(join6(tmpdir2(), "kervan-call-")));
+    const tmp = realpathSync2(mkdtempSync2(join7(tmpdir2(), "kervan-call-")));
     const masked = [.../* @__PURE__ */ new Set([...plan.masked, ...currentMasks(plan).map(([m]) => m)])];
     const args = ["-p", macosProfile({ ...plan, masked }), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
     return runProcess({ ...o, command: host.runner, args, env: { ...o.env, TMPDIR: tmp } }).finally(
@@ -4802,14 +4841,14 @@ function prepare(cfg) {
   };
   const base = real(process.cwd(), "/");
   const cwd = cfg.cwd === void 0 ? base : real(cfg.cwd, base);
-  if (!existsSync3(cwd) || !statSync2(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
+  if (!existsSync3(cwd) || !statSync3(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
   const env = childEnv(cfg);
   let policy;
   if (cfg.paths) {
     const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
     const allow = allowIn.map((root) => {
       const r = real(root, cwd);
-      if (!existsSync3(r) || !statSync2(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
+      if (!existsSync3(r) || !statSync3(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
       return r;
     });
     const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
@@ -4832,7 +4871,13 @@ function prepare(cfg) {
     real: (p) => real(p, cwd),
     fail: fail2
   });
-  checkCommandVisible(cfg.argv[0].join(""), plan, host, env.PATH, fail2);
+  const command = cfg.argv[0].join("");
+  checkCommandVisible(command, plan, host, env.PATH, fail2);
+  for (const g of hiddenGitDirs(plan)) {
+    const why = `${g.file} points to a git directory the sandbox does not show; add ${g.needed} to sandbox.visible (sandbox.writable if git must write)`;
+    if (/(^|\/)git$/.test(command)) fail2(why);
+    log(`exec tool ${JSON.stringify(cfg.tool)}: ${why}, or git run by this tool fails`);
+  }
   return { cwd, env, policy, sandbox: { plan, host } };
 }
 var PREPARED = /* @__PURE__ */ new WeakMap();
@@ -4861,7 +4906,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
     if (live.size === 0) return;
     for (const pgid of live) killGroup(pgid, "SIGTERM");
     let timer;
-    const grace = new Promise((resolve) => (timer = setTimeout(resolve, limits.killGraceMs)).unref());
+    const grace = new Promise((resolve2) => (timer = setTimeout(resolve2, limits.killGraceMs)).unref());
     await Promise.race([Promise.allSettled([...running]), grace]);
     clearTimeout(timer);
     for (const pgid of live) killGroup(pgid, "SIGKILL");

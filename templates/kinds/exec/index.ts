@@ -12,6 +12,8 @@ import { killGroup, runProcess, type RunResult } from "./spawn.js";
 import { heartbeat } from "./progress.js";
 import { planSandbox, type SandboxPlan } from "./sandbox.js";
 import { sandboxHost, type SandboxHost } from "./sandbox-host.js";
+import { log } from "../../runtime/log.js";
+import { hiddenGitDirs } from "./git-dir.js";
 import { bwrapCommand, cgroupSteps, checkCommandVisible, sandboxedRun, type CgroupSteps } from "./sandbox-run.js";
 
 export { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA } from "./config.js";
@@ -94,7 +96,13 @@ function prepare(cfg: ExecToolConfig): Prepared {
     real: (p) => real(p, cwd),
     fail,
   });
-  checkCommandVisible((cfg.argv[0] as string[]).join(""), plan, host, env.PATH, fail);
+  const command = (cfg.argv[0] as string[]).join("");
+  checkCommandVisible(command, plan, host, env.PATH, fail);
+  for (const g of hiddenGitDirs(plan)) {
+    const why = `${g.file} points to a git directory the sandbox does not show; add ${g.needed} to sandbox.visible (sandbox.writable if git must write)`;
+    if (/(^|\/)git$/.test(command)) fail(why);
+    log(`exec tool ${JSON.stringify(cfg.tool)}: ${why}, or git run by this tool fails`);
+  }
   return { cwd, env, policy, sandbox: { plan, host } };
 }
 
