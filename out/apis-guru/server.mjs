@@ -918,6 +918,102 @@ var init_dispatch = __esm({
   }
 });
 
+// templates/runtime/request-log.ts
+import { createHash } from "node:crypto";
+function configureRequestLog(name, opts) {
+  serverName = name;
+  format = opts.logFormat;
+  threshold = LEVELS[opts.logLevel];
+}
+function beginRequest(res) {
+  const note = new RequestNote();
+  res[NOTE] = note;
+  return note;
+}
+function principalHash(principal) {
+  let hash = hashes.get(principal);
+  if (hash === void 0) {
+    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    if (hashes.size >= 1024) hashes.clear();
+    hashes.set(principal, hash);
+  }
+  return hash;
+}
+function clipId(id) {
+  return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
+}
+function isoNow() {
+  const now = Date.now();
+  if (now !== stampMs) {
+    stampMs = now;
+    stamp = new Date(now).toISOString();
+  }
+  return stamp;
+}
+function field(key, v) {
+  if (v === void 0 || v === null) return "";
+  return ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
+}
+function write(level, note, outcome, head) {
+  const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
+  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const principal = note.principal ? principalHash(note.principal) : void 0;
+  if (format === "json") {
+    const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };
+    return writeStderr(JSON.stringify(entry) + "\n");
+  }
+  writeStderr(
+    `${serverName}: ${isoNow()} ${level} ${head.http ?? head.transport}${head.status === void 0 ? "" : ` ${head.status}`}${method === void 0 ? "" : ` method=${method}`}${field("tool", note.tool)}${field("id", clipId(note.id))}${note.era === void 0 ? "" : ` era=${note.era}`} outcome=${outcome} ms=${ms}${principal === void 0 ? "" : ` principal=${principal}`}
+`
+  );
+}
+function endRequest(req, res) {
+  const note = res[NOTE];
+  const status = res.headersSent ? res.statusCode : 0;
+  const failed2 = status >= 500 || note?.outcome === "internal_error";
+  if (threshold > LEVELS.info && !failed2) return;
+  const url2 = req.url ?? "";
+  const q = url2.indexOf("?");
+  const path = q === -1 ? url2 : url2.slice(0, q);
+  const level = path === "/healthz" || path === "/readyz" ? "debug" : failed2 ? "error" : "info";
+  if (LEVELS[level] < threshold) return;
+  const outcome = note?.outcome ?? (res.writableFinished ? status < 400 ? "ok" : `http_${status}` : "closed");
+  write(level, note ?? new RequestNote(), outcome, { http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`, status });
+}
+function outcomeOf(reply) {
+  return "error" in reply ? `error_${reply.error.code}` : reply.result.isError === true ? "tool_error" : "ok";
+}
+function endStdioRequest(note, outcome, failed2 = false) {
+  const level = failed2 ? "error" : "info";
+  if (LEVELS[level] < threshold) return;
+  write(level, note, outcome, { transport: "stdio" });
+}
+var RequestNote, LEVELS, NOTE, format, threshold, serverName, hashes, METHOD, NEEDS_QUOTES, stampMs, stamp;
+var init_request_log = __esm({
+  "templates/runtime/request-log.ts"() {
+    init_log();
+    RequestNote = class {
+      method = void 0;
+      tool = void 0;
+      id = void 0;
+      era = void 0;
+      outcome = void 0;
+      principal = void 0;
+      start = performance.now();
+    };
+    LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
+    NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
+    format = "text";
+    threshold = LEVELS.info;
+    serverName = "kervan";
+    hashes = /* @__PURE__ */ new Map();
+    METHOD = /^[\w/.-]{1,64}$/;
+    NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
+    stampMs = -1;
+    stamp = "";
+  }
+});
+
 // templates/runtime/http-headers.ts
 function mismatch(message2) {
   throw new RpcError(HEADER_MISMATCH, `Header mismatch: ${message2}`, void 0, 400);
@@ -1062,112 +1158,6 @@ var init_drain = __esm({
   }
 });
 
-// templates/runtime/request-log.ts
-var request_log_exports = {};
-__export(request_log_exports, {
-  RequestNote: () => RequestNote,
-  beginRequest: () => beginRequest,
-  configureRequestLog: () => configureRequestLog,
-  endRequest: () => endRequest,
-  endStdioRequest: () => endStdioRequest,
-  noteOf: () => noteOf,
-  principalHash: () => principalHash
-});
-import { createHash } from "node:crypto";
-function configureRequestLog(name, opts) {
-  serverName = name;
-  format = opts.logFormat;
-  threshold = LEVELS[opts.logLevel];
-}
-function beginRequest(res) {
-  const note = new RequestNote();
-  res[NOTE] = note;
-  return note;
-}
-function noteOf(res) {
-  return res[NOTE];
-}
-function principalHash(principal) {
-  let hash = hashes.get(principal);
-  if (hash === void 0) {
-    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
-    if (hashes.size >= 1024) hashes.clear();
-    hashes.set(principal, hash);
-  }
-  return hash;
-}
-function clipId(id) {
-  return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
-}
-function isoNow() {
-  const now = Date.now();
-  if (now !== stampMs) {
-    stampMs = now;
-    stamp = new Date(now).toISOString();
-  }
-  return stamp;
-}
-function field(key, v) {
-  if (v === void 0 || v === null) return "";
-  return ` ${key}=${typeof v === "string" && NEEDS_QUOTES.test(v) ? JSON.stringify(v) : String(v)}`;
-}
-function write(level, note, outcome, head) {
-  const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
-  const ms = Math.round((performance.now() - note.start) * 100) / 100;
-  const principal = note.principal ? principalHash(note.principal) : void 0;
-  if (format === "json") {
-    const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };
-    return writeStderr(JSON.stringify(entry) + "\n");
-  }
-  writeStderr(
-    `${serverName}: ${isoNow()} ${level} ${head.http ?? head.transport}${head.status === void 0 ? "" : ` ${head.status}`}${method === void 0 ? "" : ` method=${method}`}${field("tool", note.tool)}${field("id", clipId(note.id))}${note.era === void 0 ? "" : ` era=${note.era}`} outcome=${outcome} ms=${ms}${principal === void 0 ? "" : ` principal=${principal}`}
-`
-  );
-}
-function endRequest(req, res) {
-  const note = res[NOTE];
-  const status = res.headersSent ? res.statusCode : 0;
-  const failed2 = status >= 500 || note?.outcome === "internal_error";
-  if (threshold > LEVELS.info && !failed2) return;
-  const url2 = req.url ?? "";
-  const q = url2.indexOf("?");
-  const path = q === -1 ? url2 : url2.slice(0, q);
-  const level = path === "/healthz" || path === "/readyz" ? "debug" : failed2 ? "error" : "info";
-  if (LEVELS[level] < threshold) return;
-  const outcome = note?.outcome ?? (res.writableFinished ? status < 400 ? "ok" : `http_${status}` : "closed");
-  write(level, note ?? new RequestNote(), outcome, { http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`, status });
-}
-function endStdioRequest(note, outcome) {
-  const level = outcome === "internal_error" ? "error" : "info";
-  if (LEVELS[level] < threshold) return;
-  write(level, note, outcome, { transport: "stdio" });
-}
-var RequestNote, LEVELS, NOTE, format, threshold, serverName, hashes, METHOD, NEEDS_QUOTES, stampMs, stamp;
-var init_request_log = __esm({
-  "templates/runtime/request-log.ts"() {
-    init_log();
-    RequestNote = class {
-      method = void 0;
-      tool = void 0;
-      id = void 0;
-      era = void 0;
-      outcome = void 0;
-      principal = void 0;
-      start = performance.now();
-    };
-    LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
-    NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
-    format = "text";
-    threshold = LEVELS.info;
-    serverName = "kervan";
-    hashes = /* @__PURE__ */ new Map();
-    METHOD = /^[\w/.-]{1,64}$/;
-    NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
-    stampMs = -1;
-    stamp = "";
-  }
-});
-
 // templates/runtime/cancel.ts
 function cancelFrom(principal, params) {
   if (!isObject(params)) return 0;
@@ -1308,7 +1298,7 @@ data: ${JSON.stringify(message2)}
       note.outcome = "aborted";
       return;
     }
-    note.outcome = "error" in reply ? `error_${reply.error.code}` : reply.result.isError === true ? "tool_error" : "ok";
+    note.outcome = outcomeOf(reply);
     const body = replyMessage(msg.id, reply);
     if (streaming) return void res.end(`event: message
 data: ${body}
@@ -2855,6 +2845,7 @@ function canElicit(capabilities) {
 // templates/runtime/stdio.ts
 init_log();
 init_shutdown();
+init_request_log();
 var MAX_LINE_BYTES = 4 * 1024 * 1024;
 var EOF_GRACE_MS = 2e3;
 var CANCELLED = /* @__PURE__ */ Symbol("cancelled");
@@ -2871,11 +2862,17 @@ function startStdio(core) {
     if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
   };
   const keyOf = (id) => `${typeof id}:${String(id)}`;
-  const tooLong = () => send2(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
+  const refuse = (id, error) => {
+    send2(errorMessage(id, error));
+    const note = new RequestNote();
+    if (id !== null) note.id = id;
+    endStdioRequest(note, `error_${error.code}`);
+  };
+  const tooLong = () => refuse(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
-  async function answer2(msg) {
+  async function answer2(msg, note) {
     const { method, params } = msg;
     const key = keyOf(msg.id);
     const call = trackCall();
@@ -2886,6 +2883,7 @@ function startStdio(core) {
     };
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
+      note.era = legacy ? "2025-11-25" : "2026-07-28";
       if (legacy && method === "initialize") {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
@@ -2900,19 +2898,33 @@ function startStdio(core) {
     }
   }
   function request(msg) {
-    answer2(msg).then(
+    const note = new RequestNote();
+    note.method = msg.method;
+    note.id = msg.id;
+    const name = msg.params?.name;
+    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = name;
+    answer2(msg, note).then(
       (reply) => {
         send2(replyMessage(msg.id, reply));
+        endStdioRequest(note, outcomeOf(reply), "error" in reply && reply.error.code === INTERNAL_ERROR);
         maybeExit();
       },
-      () => maybeExit()
-      // cancelled: the spec says not to answer
+      () => {
+        endStdioRequest(note, "cancelled");
+        maybeExit();
+      }
     );
   }
   function notification(msg) {
-    if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      pending2.get(keyOf(msg.params.requestId))?.cancel();
+    const note = new RequestNote();
+    note.method = msg.method;
+    let outcome = "ok";
+    if (msg.method === "notifications/cancelled") {
+      const call = isObject(msg.params) ? pending2.get(keyOf(msg.params.requestId)) : void 0;
+      call?.cancel();
+      outcome = `cancelled_${call ? 1 : 0}`;
     }
+    endStdioRequest(note, outcome);
   }
   function line(text) {
     if (text.trim() === "") return;
@@ -2920,14 +2932,13 @@ function startStdio(core) {
     try {
       value = JSON.parse(text);
     } catch {
-      send2(errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
-      return;
+      return refuse(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
     }
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
     else if (inbound.kind === "response" && inbound.id !== null) asks.deliver(inbound.id, inbound);
-    else if (inbound.kind === "bad") send2(errorMessage(inbound.id, inbound.error));
+    else if (inbound.kind === "bad") refuse(inbound.id, inbound.error);
   }
   function onData(chunk) {
     let start = 0;
@@ -3030,6 +3041,7 @@ function checkExposure(host, auth, insecureNoAuth) {
 }
 
 // templates/runtime/server.ts
+init_request_log();
 function fail(def, err) {
   flushLog();
   if (err instanceof StartupError) {
@@ -3070,6 +3082,7 @@ async function main(def, opts) {
       fail(def, err);
     }
   }
+  configureRequestLog(def.name, opts.serving);
   if (!opts.http) {
     startStdio(core);
     log(`ready on stdio (${def.tools.length} tool${def.tools.length === 1 ? "" : "s"}); waiting for a client`);
@@ -3077,8 +3090,6 @@ async function main(def, opts) {
   }
   const { startHttp: startHttp2 } = await Promise.resolve().then(() => (init_http(), http_exports));
   const { createAuthGate: createAuthGate2 } = await Promise.resolve().then(() => (init_gate(), gate_exports));
-  const { configureRequestLog: configureRequestLog2 } = await Promise.resolve().then(() => (init_request_log(), request_log_exports));
-  configureRequestLog2(def.name, opts.serving);
   let gate;
   try {
     const auth = resolveAuth(def.http?.auth, opts.serving);

@@ -14,7 +14,7 @@ import { onShutdown, releaseCall, trackCall, type CallHandle } from "./shutdown.
 import type { Core } from "./core.js";
 import type { AuthGate } from "./auth/gate.js";
 import { installDrain, requestClosed, trackRequest } from "./drain.js";
-import { beginRequest, endRequest, type RequestNote } from "./request-log.js";
+import { beginRequest, endRequest, outcomeOf, type RequestNote } from "./request-log.js";
 import { cancelFrom } from "./cancel.js";
 import type { Principal } from "./auth/types.js";
 import { serveHealth } from "./health.js";
@@ -155,7 +155,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       note.outcome = "aborted";
       return;
     }
-    note.outcome = "error" in reply ? `error_${reply.error.code}` : (reply.result as { isError?: boolean }).isError === true ? "tool_error" : "ok";
+    note.outcome = outcomeOf(reply);
     const body = replyMessage(msg.id, reply);
     if (streaming) return void res.end(`event: message\ndata: ${body}\n\n`);
     if ("error" in reply) {

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { writeStderr } from "./log.js";
 import type { LogFormat, LogLevel } from "./serving-flags.js";
+import type { Reply } from "./jsonrpc.js";
 
 /** What a transport learnt about one request (its method, tool, outcome ...), for its log line. */
 export class RequestNote {
@@ -118,9 +119,17 @@ export function endRequest(req: IncomingMessage, res: ServerResponse): void {
   write(level, note ?? new RequestNote(), outcome, { http: `${req.method} ${path.length > 64 ? path.slice(0, 64) + "…" : path}`, status });
 }
 
-/** Writes a stdio request's line (the same fields, without HTTP's request line, status and principal). */
-export function endStdioRequest(note: RequestNote, outcome: string): void {
-  const level: Level = outcome === "internal_error" ? "error" : "info";
+/** A request's outcome as both transports log it: ok, tool_error, or error_<JSON-RPC code>. */
+export function outcomeOf(reply: Reply): string {
+  return "error" in reply ? `error_${reply.error.code}` : (reply.result as { isError?: unknown }).isError === true ? "tool_error" : "ok";
+}
+
+/**
+ * Writes a stdio message's line: the same fields as HTTP, without its request line, status and principal
+ * (one client per process). `failed` (an internal error) makes it an error line, as a 500 is on HTTP.
+ */
+export function endStdioRequest(note: RequestNote, outcome: string, failed = false): void {
+  const level: Level = failed ? "error" : "info";
   if (LEVELS[level] < threshold) return;
   write(level, note, outcome, { transport: "stdio" });
 }

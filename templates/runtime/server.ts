@@ -6,6 +6,7 @@ import { installProcessGuards, onShutdown, shutdown } from "./shutdown.js";
 import { startStdio } from "./stdio.js";
 import { StartupError, type ServerDef } from "./types.js";
 import { checkExposure, resolveAuth } from "./auth/resolve.js";
+import { configureRequestLog } from "./request-log.js";
 
 /** One line, no stack, exit 2: configuration problems are for the person starting the server. */
 function fail(def: ServerDef, err: unknown): never {
@@ -48,6 +49,7 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
       fail(def, err);
     }
   }
+  configureRequestLog(def.name, opts.serving);
   if (!opts.http) {
     startStdio(core);
     // One line on stderr, so a person who started the server by hand sees it is up, not hung.
@@ -56,8 +58,6 @@ async function main(def: ServerDef, opts: CliOptions): Promise<void> {
   }
   const { startHttp } = await import("./http.js");
   const { createAuthGate } = await import("./auth/gate.js");
-  const { configureRequestLog } = await import("./request-log.js");
-  configureRequestLog(def.name, opts.serving);
   let gate;
   try {
     const auth = resolveAuth(def.http?.auth, opts.serving);

@@ -1,12 +1,13 @@
 // stdio transport: newline-delimited JSON-RPC on stdin/stdout. stdout carries protocol only.
 // A legacy `initialize` switches requests without modern _meta to 2025 semantics for this process.
-import { classify, errorMessage, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
+import { classify, errorMessage, INTERNAL_ERROR, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
 import { hasModernMeta, negotiateLegacy } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
 import { canElicit, ClientRequests } from "./client-requests.js";
 import { log } from "./log.js";
 import { isShuttingDown, releaseCall, shutdown, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
+import { endStdioRequest, outcomeOf, RequestNote } from "./request-log.js";
 
 /** Longest accepted line; longer ones are discarded and answered with an error. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -31,14 +32,20 @@ export function startStdio(core: Core): void {
     if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line + "\n");
   };
   const keyOf = (id: unknown) => `${typeof id}:${String(id)}`;
-  const tooLong = () =>
-    send(errorMessage(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`)));
+  /** Answers a message that could not be served with an error, and logs it (no method known, or the id). */
+  const refuse = (id: JsonRpcRequest["id"] | null, error: RpcError) => {
+    send(errorMessage(id, error));
+    const note = new RequestNote();
+    if (id !== null) note.id = id;
+    endStdioRequest(note, `error_${error.code}`);
+  };
+  const tooLong = () => refuse(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
 
   const maybeExit = () => {
     if (ended && pending.size === 0) void shutdown(0);
   };
 
-  async function answer(msg: JsonRpcRequest): Promise<Reply> {
+  async function answer(msg: JsonRpcRequest, note: RequestNote): Promise<Reply> {
     const { method, params } = msg;
     const key = keyOf(msg.id);
     const call = trackCall();
@@ -50,6 +57,7 @@ export function startStdio(core: Core): void {
     };
     try {
       const legacy = !hasModernMeta(params) && (legacyVersion !== null || method === "initialize");
+      note.era = legacy ? "2025-11-25" : "2026-07-28";
       if (legacy && method === "initialize") {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
@@ -65,21 +73,37 @@ export function startStdio(core: Core): void {
     }
   }
 
+  // One request log line per message, as on HTTP: method, tool, id, era, outcome and duration; never arguments.
   function request(msg: JsonRpcRequest): void {
-    answer(msg).then(
+    const note = new RequestNote();
+    note.method = msg.method;
+    note.id = msg.id;
+    const name = msg.params?.name;
+    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = name;
+    answer(msg, note).then(
       (reply) => {
         send(replyMessage(msg.id, reply));
+        endStdioRequest(note, outcomeOf(reply), "error" in reply && reply.error.code === INTERNAL_ERROR);
         maybeExit();
       },
-      () => maybeExit(), // cancelled: the spec says not to answer
+      () => {
+        endStdioRequest(note, "cancelled"); // the spec says not to answer
+        maybeExit();
+      },
     );
   }
 
   function notification(msg: JsonRpcNotification): void {
-    if (msg.method === "notifications/cancelled" && isObject(msg.params)) {
-      pending.get(keyOf(msg.params.requestId))?.cancel();
+    const note = new RequestNote();
+    note.method = msg.method;
+    let outcome = "ok";
+    if (msg.method === "notifications/cancelled") {
+      const call = isObject(msg.params) ? pending.get(keyOf(msg.params.requestId)) : undefined;
+      call?.cancel();
+      outcome = `cancelled_${call ? 1 : 0}`;
     }
     // notifications/initialized and anything else need no action.
+    endStdioRequest(note, outcome);
   }
 
   function line(text: string): void {
@@ -88,14 +112,13 @@ export function startStdio(core: Core): void {
     try {
       value = JSON.parse(text);
     } catch {
-      send(errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
-      return;
+      return refuse(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
     }
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
     else if (inbound.kind === "response" && inbound.id !== null) asks.deliver(inbound.id, inbound);
-    else if (inbound.kind === "bad") send(errorMessage(inbound.id, inbound.error));
+    else if (inbound.kind === "bad") refuse(inbound.id, inbound.error);
   }
 
   function onData(chunk: Buffer): void {

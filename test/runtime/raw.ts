@@ -9,8 +9,8 @@ export interface RawServer {
   exited: Promise<number | null>;
 }
 
-export function spawnRaw(bundle: string, env: Record<string, string> = {}): RawServer {
-  const proc = spawn(process.execPath, [bundle], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
+export function spawnRaw(bundle: string, env: Record<string, string> = {}, args: string[] = []): RawServer {
+  const proc = spawn(process.execPath, [bundle, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
   let out = "";
   let err = "";
   const queue: Record<string, unknown>[] = [];
@@ -39,6 +39,6 @@ export function spawnRaw(bundle: string, env: Record<string, string> = {}): RawS
 
 export const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 
-export function call(id: number, name: string, args: Record<string, unknown> = {}): string {
+export function call(id: number | string, name: string, args: Record<string, unknown> = {}): string {
   return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: META } });
 }
