@@ -1,5 +1,5 @@
 // A stdio server says it is up: one line on stderr once it reads requests, so a person who started
-// it by hand does not take it for hung. stdout stays protocol only.
+// it by hand does not take it for hung. stdout stays protocol only; stderr then has one line per request.
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 
@@ -17,6 +17,9 @@ describe("stdio server start", () => {
     expect(JSON.parse(out.split("\n")[0]).id).toBe(1);
     child.stdin.end();
     await new Promise((done) => child.on("exit", done));
-    expect(err.split("\n").filter(Boolean)).toHaveLength(1);
+    // After it, only the request log's line for the one request (docs/deploy.md, Logs).
+    const lines = err.split("\n").filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^validator: \S+ info stdio method=initialize id=1 era=2025-11-25 outcome=ok ms=[\d.]+$/);
   });
 });
