@@ -581,7 +581,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal, ...elicit ? { elicit } : {} });
+  if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0 || tool5.ask !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal, ...elicit ? { elicit } : {} });
   return callTool(tool5, args, ctx);
 }
 function resourceNotFound(params) {

@@ -554,7 +554,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (core.modes && (tool4.task !== void 0 || tool4.confirm !== void 0)) return core.modes.run({ tool: tool4, args, params, ctx, principal, ...elicit ? { elicit } : {} });
+  if (core.modes && (tool4.task !== void 0 || tool4.confirm !== void 0 || tool4.ask !== void 0)) return core.modes.run({ tool: tool4, args, params, ctx, principal, ...elicit ? { elicit } : {} });
   return callTool(tool4, args, ctx);
 }
 function resourceNotFound(params) {

@@ -554,7 +554,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (core.modes && (tool2.task !== void 0 || tool2.confirm !== void 0)) return core.modes.run({ tool: tool2, args, params, ctx, principal, ...elicit ? { elicit } : {} });
+  if (core.modes && (tool2.task !== void 0 || tool2.confirm !== void 0 || tool2.ask !== void 0)) return core.modes.run({ tool: tool2, args, params, ctx, principal, ...elicit ? { elicit } : {} });
   return callTool(tool2, args, ctx);
 }
 function resourceNotFound(params) {

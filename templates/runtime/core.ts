@@ -106,7 +106,7 @@ export function handleCall(
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (core.modes && (tool.task !== undefined || tool.confirm !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(elicit ? { elicit } : {}) });
+  if (core.modes && (tool.task !== undefined || tool.confirm !== undefined || tool.ask !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(elicit ? { elicit } : {}) });
   return callTool(tool, args, ctx);
 }
 

@@ -82,6 +82,15 @@ describe("asked inputs through MRTR", () => {
     expect(existsSync(path)).toBe(false);
   });
 
+  it("asks for a tool that neither confirms nor runs as a task, and runs with the value", async () => {
+    const first = await rpc(server.url, "tools/call", { name: "greet_now", arguments: {} }, plain);
+    expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { name: { params: { message: "Who should be greeted now?" } } } });
+    const done = await rpc(server.url, "tools/call", { name: "greet_now", arguments: {}, inputResponses: { name: { action: "accept", content: { name: "Bo" } } }, requestState: first.result!.requestState }, plain);
+    expect(done.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: expect.stringContaining("Hi, Bo.") }] });
+    const given = await rpc(server.url, "tools/call", { name: "greet_now", arguments: { name: "Cy" } }, { caps: {} });
+    expect(given.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: expect.stringContaining("Hi, Cy.") }] });
+  });
+
   it("refuses bad arguments before asking anything", async () => {
     const answer = await call({ arguments: { text: "no path" } });
     expect(answer.result).toMatchObject({ isError: true });
@@ -125,7 +134,7 @@ describe("asked inputs and tasks", () => {
 describe("asked inputs in AUDIT.md and the manifest", () => {
   it("names each asked field, its question and form type, and where a task asks", () => {
     const audit = readFileSync(join(dirname(bundle), "AUDIT.md"), "utf8");
-    expect(audit).toContain("| Asks the user for inputs | `greet_later`, `write_note` |");
+    expect(audit).toContain("| Asks the user for inputs | `greet_later`, `greet_now`, `write_note` |");
     expect(audit).toContain("- Asks the user for `text` (string) when the caller leaves it out: `What should the note at {path} say?`; a decline runs nothing");
     expect(audit).toContain("- As a task, asks its questions before the task is created (a multi round-trip request)");
     expect(audit).toContain("is served once (its nonce is recorded in the task store)");
