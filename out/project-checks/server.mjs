@@ -892,6 +892,51 @@ var init_dispatch = __esm({
   }
 });
 
+// templates/runtime/client-requests.ts
+function canElicit(capabilities) {
+  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
+  const e = capabilities.elicitation;
+  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
+}
+var ClientRequests;
+var init_client_requests = __esm({
+  "templates/runtime/client-requests.ts"() {
+    init_jsonrpc();
+    ClientRequests = class {
+      next = 1;
+      waiting = /* @__PURE__ */ new Map();
+      /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
+      ask(send2, method, params, signal, owner) {
+        const id = `kervan-${this.next++}`;
+        return new Promise((resolve2, reject) => {
+          const onAbort = () => {
+            this.waiting.delete(id);
+            reject(new Error(`${method} abandoned: the call was cancelled`));
+          };
+          if (signal.aborted) return onAbort();
+          signal.addEventListener("abort", onAbort, { once: true });
+          this.waiting.set(id, { owner, take: (answer) => {
+            signal.removeEventListener("abort", onAbort);
+            if (answer.error !== void 0) {
+              const message2 = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
+              reject(new Error(`the client answered ${method} with an error: ${message2}`));
+            } else resolve2(answer.result);
+          } });
+          send2({ jsonrpc: "2.0", id, method, params });
+        });
+      }
+      /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
+      deliver(id, answer, owner) {
+        const waiter = this.waiting.get(String(id));
+        if (!waiter || waiter.owner !== owner) return false;
+        this.waiting.delete(String(id));
+        waiter.take(answer);
+        return true;
+      }
+    };
+  }
+});
+
 // templates/runtime/request-log.ts
 import { createHash } from "node:crypto";
 function configureRequestLog(name, opts) {
@@ -985,6 +1030,34 @@ var init_request_log = __esm({
     NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
     stampMs = -1;
     stamp = "";
+  }
+});
+
+// templates/runtime/http-asks.ts
+var MAX_PRINCIPALS, HttpAsks;
+var init_http_asks = __esm({
+  "templates/runtime/http-asks.ts"() {
+    init_client_requests();
+    init_jsonrpc();
+    MAX_PRINCIPALS = 4096;
+    HttpAsks = class {
+      declared = /* @__PURE__ */ new Map();
+      requests = new ClientRequests();
+      /** A 2025-11-25 initialize: remember what this principal declared. */
+      remember(principal, params) {
+        this.declared.delete(principal);
+        if (this.declared.size >= MAX_PRINCIPALS) this.declared.delete(this.declared.keys().next().value);
+        this.declared.set(principal, isObject(params) ? params.capabilities : void 0);
+      }
+      /** How a call may ask this principal's client, or undefined when it cannot. */
+      elicitFor(principal, notify, call) {
+        if (!notify || !canElicit(this.declared.get(principal))) return void 0;
+        return (params) => this.requests.ask(notify, "elicitation/create", params, call.signal, principal);
+      }
+      deliver(principal, id, answer) {
+        return this.requests.deliver(id, answer, principal);
+      }
+    };
   }
 });
 
@@ -1213,6 +1286,7 @@ async function startHttp(core, opts) {
   const allowedHosts = hostAllowList(opts.host, [...opts.allowedHosts, ...opts.gate.hosts]);
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
+  const asks = new HttpAsks();
   const hostVerdicts = /* @__PURE__ */ new Map();
   const hostAllowed = (host) => {
     let ok = hostVerdicts.get(host);
@@ -1256,7 +1330,9 @@ data: ${JSON.stringify(message2)}
 
 `);
     } : void 0;
-    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
+    const elicit = legacy && msg.method === "tools/call" ? asks.elicitFor(principal.id, notify, call2) : void 0;
+    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...elicit ? { elicit } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, call2, notify);
@@ -1343,6 +1419,8 @@ data: ${body}
       if (inbound.kind === "notification") {
         note.method = inbound.msg.method;
         if (inbound.msg.method === "notifications/cancelled") note.outcome = `cancelled_${cancelFrom(principal.id, inbound.msg.params)}`;
+      } else if (inbound.id !== null) {
+        note.outcome = asks.deliver(principal.id, inbound.id, inbound) ? "answer_taken" : "answer_unmatched";
       }
       res.writeHead(202);
       return void res.end();
@@ -1407,6 +1485,7 @@ Content-Length: 0\r
 var MAX_BODY_BYTES, ENDPOINT, SSE_HEADERS, reported, CALL;
 var init_http = __esm({
   "templates/runtime/http.ts"() {
+    init_http_asks();
     init_jsonrpc();
     init_protocol();
     init_dispatch();
@@ -2749,48 +2828,7 @@ init_shutdown();
 init_jsonrpc();
 init_protocol();
 init_dispatch();
-
-// templates/runtime/client-requests.ts
-init_jsonrpc();
-var ClientRequests = class {
-  next = 1;
-  waiting = /* @__PURE__ */ new Map();
-  /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
-  ask(send2, method, params, signal) {
-    const id = `kervan-${this.next++}`;
-    return new Promise((resolve2, reject) => {
-      const onAbort = () => {
-        this.waiting.delete(id);
-        reject(new Error(`${method} abandoned: the call was cancelled`));
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.waiting.set(id, (answer) => {
-        signal.removeEventListener("abort", onAbort);
-        if (answer.error !== void 0) {
-          const message2 = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
-          reject(new Error(`the client answered ${method} with an error: ${message2}`));
-        } else resolve2(answer.result);
-      });
-      send2({ jsonrpc: "2.0", id, method, params });
-    });
-  }
-  /** Hands a client's response to the request waiting for it; false when none is. */
-  deliver(id, answer) {
-    const waiter = this.waiting.get(String(id));
-    if (!waiter) return false;
-    this.waiting.delete(String(id));
-    waiter(answer);
-    return true;
-  }
-};
-function canElicit(capabilities) {
-  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
-  const e = capabilities.elicitation;
-  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
-}
-
-// templates/runtime/stdio.ts
+init_client_requests();
 init_log();
 init_shutdown();
 init_request_log();
@@ -3091,6 +3129,7 @@ import { randomBytes as randomBytes3 } from "node:crypto";
 // templates/runtime/tasks/call-modes.ts
 init_jsonrpc();
 init_tools();
+init_client_requests();
 
 // templates/runtime/confirm/mrtr.ts
 init_jsonrpc();
@@ -3489,7 +3528,7 @@ async function elicitAll(tool7, args, elicit) {
   const first = nextRound(tool7, args, false);
   if (!first) return { ok: true, args };
   if (!elicit) {
-    return { ok: false, result: { content: [{ type: "text", text: `${tool7.name} did not run: it asks the user first (${messages(first)}), and this connection cannot ask (the client declared no elicitation capability, or it is a 2025-11-25 client over HTTP, which keeps no session to answer on; use stdio or 2026-07-28).` }], isError: true } };
+    return { ok: false, result: { content: [{ type: "text", text: `${tool7.name} did not run: it asks the user first (${messages(first)}), and this connection cannot ask (the client declared no elicitation capability at initialize, or over HTTP its call does not accept an event stream to carry the question).` }], isError: true } };
   }
   try {
     return await askAll(tool7, args, async (requests) => {

@@ -1,5 +1,6 @@
-// Requests this server sends to its client (2025-11-25 elicitation/create over stdio, for
-// confirmations): ids of our own, answers matched back by id, abandoned when the call is aborted.
+// Requests this server sends to its client (2025-11-25 elicitation/create over stdio and Streamable
+// HTTP, for questions): ids of our own, answers matched back by id (and, over HTTP, by the principal
+// that was asked), abandoned when the call is aborted.
 import { isObject, type RequestId } from "./jsonrpc.js";
 
 export interface ClientAnswer {
@@ -9,10 +10,10 @@ export interface ClientAnswer {
 
 export class ClientRequests {
   private next = 1;
-  private readonly waiting = new Map<string, (answer: ClientAnswer) => void>();
+  private readonly waiting = new Map<string, { owner: string | undefined; take: (answer: ClientAnswer) => void }>();
 
   /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
-  ask(send: (message: Record<string, unknown>) => void, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  ask(send: (message: Record<string, unknown>) => void, method: string, params: Record<string, unknown>, signal: AbortSignal, owner?: string): Promise<unknown> {
     const id = `kervan-${this.next++}`;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -21,23 +22,23 @@ export class ClientRequests {
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
-      this.waiting.set(id, (answer) => {
+      this.waiting.set(id, { owner, take: (answer) => {
         signal.removeEventListener("abort", onAbort);
         if (answer.error !== undefined) {
           const message = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
           reject(new Error(`the client answered ${method} with an error: ${message}`));
         } else resolve(answer.result);
-      });
+      } });
       send({ jsonrpc: "2.0", id, method, params });
     });
   }
 
-  /** Hands a client's response to the request waiting for it; false when none is. */
-  deliver(id: RequestId, answer: ClientAnswer): boolean {
+  /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
+  deliver(id: RequestId, answer: ClientAnswer, owner?: string): boolean {
     const waiter = this.waiting.get(String(id));
-    if (!waiter) return false;
+    if (!waiter || waiter.owner !== owner) return false;
     this.waiting.delete(String(id));
-    waiter(answer);
+    waiter.take(answer);
     return true;
   }
 }

@@ -3,6 +3,7 @@
 // MCP-Protocol-Version header is absent or a legacy version gets 2025 semantics (initialize included).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { HttpAsks } from "./http-asks.js";
 import { classify, errorMessage, INVALID_REQUEST, PARSE_ERROR, replyMessage, RpcError, type JsonRpcRequest } from "./jsonrpc.js";
 import { hasModernMeta, isLegacyVersion } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
@@ -88,6 +89,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   const allowedHosts = hostAllowList(opts.host, [...opts.allowedHosts, ...opts.gate.hosts]);
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
+  const asks = new HttpAsks();
   // Verdicts per Host header value (clients send the same few), bounded: a flood of odd values only clears it.
   const hostVerdicts = new Map<string, boolean>();
   const hostAllowed = (host: string): boolean => {
@@ -136,8 +138,11 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
           res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
         }
       : undefined;
+    // A 2025-11-25 client's questions go on this call's event stream (see http-asks.ts).
+    if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
+    const elicit = legacy && msg.method === "tools/call" ? asks.elicitFor(principal.id, notify, call) : undefined;
     const route = legacy
-      ? { legacy, transport: "tcp" as const, principal: principal.id }
+      ? { legacy, transport: "tcp" as const, principal: principal.id, ...(elicit ? { elicit } : {}) }
       : { legacy, transport: "tcp" as const, principal: principal.id, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
@@ -230,6 +235,8 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       if (inbound.kind === "notification") {
         note.method = inbound.msg.method;
         if (inbound.msg.method === "notifications/cancelled") note.outcome = `cancelled_${cancelFrom(principal.id, inbound.msg.params)}`;
+      } else if (inbound.id !== null) {
+        note.outcome = asks.deliver(principal.id, inbound.id, inbound) ? "answer_taken" : "answer_unmatched";
       }
       res.writeHead(202);
       return void res.end();

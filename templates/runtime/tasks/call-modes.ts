@@ -37,7 +37,7 @@ async function elicitAll(tool: ToolDef, args: Record<string, unknown>, elicit: C
   const first = nextRound(tool, args, false);
   if (!first) return { ok: true as const, args };
   if (!elicit) {
-    return { ok: false as const, result: { content: [{ type: "text", text: `${tool.name} did not run: it asks the user first (${messages(first)}), and this connection cannot ask (the client declared no elicitation capability, or it is a 2025-11-25 client over HTTP, which keeps no session to answer on; use stdio or 2026-07-28).` }], isError: true } };
+    return { ok: false as const, result: { content: [{ type: "text", text: `${tool.name} did not run: it asks the user first (${messages(first)}), and this connection cannot ask (the client declared no elicitation capability at initialize, or over HTTP its call does not accept an event stream to carry the question).` }], isError: true } };
   }
   try {
     return await askAll(tool, args, async (requests) => {
