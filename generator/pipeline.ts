@@ -9,7 +9,7 @@ import type { EmittedFile, WriteReport } from "./model/output.js";
 import type { SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
 import { load } from "./load.js";
-import { check } from "./check/index.js";
+import { check, checkShared } from "./check/index.js";
 import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
 import { write } from "./write.js";
@@ -80,6 +80,14 @@ export function checkSources(sources: SourceFile[], timer?: Timer): { diagnostic
   return { diagnostics, specs };
 }
 
+/** checkSources for a caller that can wait: a large spec's schemas are compiled on two threads. */
+export async function checkSourcesShared(sources: SourceFile[], timer?: Timer): Promise<{ diagnostics: Diagnostic[]; specs: ReturnType<typeof load> }> {
+  const diagnostics: Diagnostic[] = [];
+  const specs = stage("load", timer, () => load(sources, diagnostics));
+  diagnostics.push(...(await stage("check", timer, () => checkShared(specs))));
+  return { diagnostics, specs };
+}
+
 export async function generate(sources: SourceFile[], options: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
   const timer = options.stageTime;
@@ -94,7 +102,7 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
     }
   }
   options.stage?.({ stage: "check", done: 0, total: sources.length, tools: 0 });
-  const { diagnostics, specs } = checkSources(sources, timer);
+  const { diagnostics, specs } = await checkSourcesShared(sources, timer);
   if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, servers: [] };
   const servers = stage("normalize", timer, () => normalize(specs, diagnostics));
   const tools = servers.reduce((n, s) => n + s.tools.length, 0);

@@ -11,6 +11,7 @@ import { at } from "./locate.js";
 import { checkDocumentKeys } from "./document-keys.js";
 import { checkTaskAndConfirm } from "./task-confirm.js";
 import { addHints } from "./hints.js";
+import { judgeSchemas } from "./compile-pool.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
@@ -66,6 +67,12 @@ export function check(specs: LoadedSpec[]): Diagnostic[] {
     addHints(spec, out.slice(start));
   }
   return out;
+}
+
+/** check() for a command that can wait: a large spec's schemas are compiled on two threads first. */
+export async function checkShared(specs: LoadedSpec[]): Promise<Diagnostic[]> {
+  await judgeSchemas(specs);
+  return check(specs);
 }
 
 function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnostic[]): void {

@@ -45,6 +45,19 @@ function resolveLocal(root: Json, ref: string): boolean {
 }
 
 export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void {
+  limitProblems(schema, problems);
+  if (!problems.some((p) => p.severity !== "warning")) compiles(schema, problems);
+}
+
+/** Whether checkSchemaLimits would hand the schema to ajv: it breaks no limit, so compiling it is safe. */
+export function compileCandidate(schema: Json): boolean {
+  const problems: SchemaProblem[] = [];
+  limitProblems(schema, problems);
+  return !problems.some((p) => p.severity !== "warning");
+}
+
+/** Every limit but the compile. */
+function limitProblems(schema: Json, problems: SchemaProblem[]): void {
   const bytes = Buffer.byteLength(JSON.stringify(schema));
   if (bytes > SCHEMA_LIMITS.bytes) problems.push({ code: "KV507", message: `schema is ${bytes} bytes of JSON; the limit is ${SCHEMA_LIMITS.bytes}`, pointer: "" });
   let nodes = 0;
@@ -95,7 +108,6 @@ export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void
   if (combinators > SCHEMA_LIMITS.combinators) problems.push({ code: "KV506", message: `schema uses ${combinators} anyOf/oneOf/allOf keywords; the limit is ${SCHEMA_LIMITS.combinators}`, pointer: "" });
   checkMcpHeaders(schema, problems);
   if (!problems.some((p) => p.code === "KV502" || p.code === "KV504" || p.code === "KV505")) checkRefLoops(schema, problems);
-  if (!problems.some((p) => p.severity !== "warning")) compiles(schema, problems);
 }
 
 function portable(pattern: string, pointer: string, problems: SchemaProblem[], atKey = false): void {
@@ -115,7 +127,16 @@ function compiles(schema: Json, problems: SchemaProblem[]): void {
   if (error) problems.push({ code: "KV510", message: `schema does not compile: ${error}`, pointer: "" });
 }
 
-function compileError(schema: Json): string | undefined {
+/** Whether the schema with this JSON text has been judged already. */
+export const judged = (key: string): boolean => compiled.has(key);
+
+/** Records a judgement made elsewhere (check/compile-pool.ts) by compileError. */
+export function recordJudgement(key: string, error: string | undefined): void {
+  compiled.set(key, error);
+}
+
+/** Why the schema does not compile in strict mode, or undefined when it does. */
+export function compileError(schema: Json): string | undefined {
   if (!ajv) {
     // The code is compiled only to be judged, never run or kept: ajv's optimizing passes over it
     // (a third of the compile time) would change nothing a strict-mode error depends on.

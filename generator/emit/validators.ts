@@ -22,7 +22,31 @@ function esmOnly(code: string): string {
   return `${imports.join("\n")}${imports.length ? "\n" : ""}${body.replace(/^"use strict";\n?/, "")}`;
 }
 
+/** What the validators module is made of: plain data, so it can be handed to a worker thread. */
+export interface ValidatorsInput {
+  dir: string;
+  /** The spec the server came from (named in the header). */
+  specFile: string;
+  /** Export names and schemas in plan order (tools sorted by name, input before output). */
+  schemas: { name: string; schema: object }[];
+}
+
+export function validatorsInput(plan: ServerPlan): ValidatorsInput {
+  const schemas: ValidatorsInput["schemas"] = [];
+  for (const t of plan.tools) {
+    schemas.push({ name: t.validateInput, schema: t.tool.inputSchema });
+    if (t.validateOutput && t.tool.outputSchema) schemas.push({ name: t.validateOutput, schema: t.tool.outputSchema });
+  }
+  return { dir: plan.dir, specFile: plan.server.origin.file, schemas };
+}
+
 export function emitValidators(plan: ServerPlan): EmittedFile[] {
+  const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
+  return [emitValidatorsModule(validatorsInput(plan)), emitValidatorDeclarations(plan.dir, plan.server.origin.file, names)];
+}
+
+/** src/validators.mjs. */
+export function emitValidatorsModule(input: ValidatorsInput): EmittedFile {
   const ajv = new Ajv2020({
     code: { source: true, esm: true, lines: true, optimize: true },
     strict: true,
@@ -39,33 +63,32 @@ export function emitValidators(plan: ServerPlan): EmittedFile[] {
   const aliases: string[] = [];
   // Identical schemas (every exec tool's output schema, say) compile once; later names alias the first.
   const firstName = new Map<string, string>();
-  const add = (name: string, schema: object) => {
+  // Added in plan order (tools sorted by name) so generated code is the same on every run.
+  for (const { name, schema } of input.schemas) {
     const key = JSON.stringify(schema);
     const first = firstName.get(key);
-    if (first) return aliases.push(`export const ${name} = ${first};`);
+    if (first) {
+      aliases.push(`export const ${name} = ${first};`);
+      continue;
+    }
     firstName.set(key, name);
     ajv.addSchema(schema, `kervan:${name}`);
     exports[name] = `kervan:${name}`;
-  };
-  // Added in plan order (tools sorted by name) so generated code is the same on every run.
-  for (const t of plan.tools) {
-    add(t.validateInput, t.tool.inputSchema);
-    if (t.validateOutput && t.tool.outputSchema) add(t.validateOutput, t.tool.outputSchema);
   }
   const code = esmOnly(standaloneCode.default(ajv, exports));
   const tail = aliases.length ? `\n${aliases.join("\n")}\n` : "";
-  const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
-  // Declarations, so the typed tool modules see each validator as the runtime's Validator.
+  return { path: `${input.dir}/src/validators.mjs`, contents: `${header(input.specFile)}\n${code}${tail}` };
+}
+
+/** src/validators.d.mts: declarations, so the typed tool modules see each validator as the runtime's Validator. */
+export function emitValidatorDeclarations(dir: string, specFile: string, names: string[]): EmittedFile {
   const declarations = [
-    header(plan.server.origin.file).toString(),
+    header(specFile).toString(),
     "",
     'import type { Validator } from "@kervan/runtime";',
     "",
     ...names.map((n) => `export declare const ${n}: Validator;`),
     "",
   ].join("\n");
-  return [
-    { path: `${plan.dir}/src/validators.mjs`, contents: `${header(plan.server.origin.file)}\n${code}${tail}` },
-    { path: `${plan.dir}/src/validators.d.mts`, contents: declarations },
-  ];
+  return { path: `${dir}/src/validators.d.mts`, contents: declarations };
 }

@@ -1,0 +1,57 @@
+// Judges every schema of a large spec (does it compile in strict mode?) before the check runs, on
+// this thread and a worker thread at once: ajv's compile is most of the check's time. Both take the
+// next schema from one shared counter, so neither waits while the other has work, and the worker's
+// start-up costs this thread nothing. A judgement depends on the schema alone, so the diagnostics
+// are the same as when the check judges each schema itself, which it still does for small specs.
+import { Worker } from "node:worker_threads";
+import type { Json } from "../../templates/runtime/types.js";
+import type { LoadedSpec } from "../model/spec.js";
+import { compileCandidate, compileError, judged, recordJudgement } from "./schema-limits.js";
+
+/** From this many distinct schemas to judge on, a worker thread shares the work. */
+export const POOL_SCHEMAS = 200;
+
+/** The distinct tool schemas the check will compile and has not judged yet, by JSON text. */
+function pendingSchemas(specs: LoadedSpec[]): Map<string, Json> {
+  const pending = new Map<string, Json>();
+  for (const spec of specs) {
+    const tools = (spec.doc as { tools?: unknown } | undefined)?.tools;
+    if (!Array.isArray(tools)) continue;
+    for (const tool of tools) {
+      if (!tool || typeof tool !== "object") continue;
+      const output = (tool as { output?: { schema?: unknown } }).output;
+      for (const schema of [(tool as { input?: unknown }).input, output && typeof output === "object" ? output.schema : undefined]) {
+        if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) continue;
+        const key = JSON.stringify(schema);
+        if (!pending.has(key) && !judged(key) && compileCandidate(schema as Json)) pending.set(key, schema as Json);
+      }
+    }
+  }
+  return pending;
+}
+
+/**
+ * Judges the pending schemas of large specs on both threads; returns how many the worker judged.
+ * `workerOnly` leaves them all to the worker (for tests: what it computes must be what this thread would).
+ */
+export async function judgeSchemas(specs: LoadedSpec[], workerOnly = false): Promise<number> {
+  const pending = pendingSchemas(specs);
+  if (pending.size < POOL_SCHEMAS) return 0;
+  const keys = [...pending.keys()];
+  const schemas = [...pending.values()];
+  const next = new SharedArrayBuffer(4);
+  const queue = new Int32Array(next);
+  const worker = new Worker(new URL("./compile-thread.mjs", import.meta.url), { workerData: { schemas, next } });
+  // A worker that fails leaves its schemas unjudged; they are judged here below.
+  const theirs = new Promise<[number, string | undefined][]>((resolve) => {
+    worker.once("message", resolve);
+    worker.once("error", () => resolve([]));
+    worker.once("exit", () => resolve([]));
+  });
+  if (!workerOnly) for (let i = Atomics.add(queue, 0, 1); i < schemas.length; i = Atomics.add(queue, 0, 1)) recordJudgement(keys[i]!, compileError(schemas[i]!));
+  const judgedThere = await theirs;
+  for (const [i, error] of judgedThere) recordJudgement(keys[i]!, error);
+  void worker.terminate();
+  keys.forEach((key, i) => judged(key) || recordJudgement(key, compileError(schemas[i]!)));
+  return judgedThere.length;
+}

@@ -1,0 +1,34 @@
+// Compiles a large server's validators on a worker thread while this thread emits the rest (tool
+// modules, entry, types): ajv's compile and json-schema-to-typescript are the two long parts of
+// the emit and share nothing. The module's bytes are the same either way; a small server is
+// compiled here, where starting a thread would cost more than it saves.
+import { Worker } from "node:worker_threads";
+import type { EmittedFile } from "../model/output.js";
+import { emitValidatorsModule, type ValidatorsInput } from "./validators.js";
+
+/** From this many schemas on, the validators are compiled on a worker thread. */
+export const OFF_THREAD_SCHEMAS = 200;
+
+export interface PendingFile {
+  result: Promise<EmittedFile>;
+  /** Stops the worker when the result is no longer wanted (the emit failed elsewhere). */
+  cancel(): void;
+}
+
+export function validatorsModule(input: ValidatorsInput): PendingFile {
+  if (input.schemas.length < OFF_THREAD_SCHEMAS) {
+    const file = emitValidatorsModule(input);
+    return { result: Promise.resolve(file), cancel: () => {} };
+  }
+  const worker = new Worker(new URL("./validators-thread.mjs", import.meta.url));
+  const result = new Promise<EmittedFile>((resolve, reject) => {
+    worker.once("message", (m: { file?: EmittedFile; error?: { message: string; stack?: string } }) => {
+      if (m.file) resolve(m.file);
+      else reject(Object.assign(new Error(m.error?.message), { stack: m.error?.stack }));
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the validators worker stopped (exit code ${code}) before it answered`)));
+  }).finally(() => void worker.terminate());
+  worker.postMessage(input);
+  return { result, cancel: () => void worker.terminate() };
+}
