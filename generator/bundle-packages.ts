@@ -12,6 +12,13 @@ import { PACKAGE_ROOT } from "./paths.js";
 
 const CANONICAL_MODULES = join(PACKAGE_ROOT, "node_modules");
 const SKIP = Symbol("kervan-packages");
+/**
+ * Every import path but `@kervan/...`: when the bundle's aliases resolve those to Kervan's own files
+ * (no installed package among them), they are left to esbuild and cost no round trip to this
+ * process, where a server of a thousand tools imports its kind's module a thousand times.
+ * (esbuild's filters are Go regular expressions: no lookahead, hence spelt out.)
+ */
+const NOT_KERVAN = /^(?:[^@]|@(?:[^k]|k(?:[^e]|e(?:[^r]|r(?:[^v]|v(?:[^a]|a(?:[^n]|n[^/])))))))|^@?$|^@k$|^@ke$|^@ker$|^@kerv$|^@kerva$|^@kervan$/;
 
 /** `<root>/node_modules/<path inside the node_modules folder that holds it>`, for a file of an installed package. */
 function canonical(real: string): string | undefined {
@@ -23,12 +30,14 @@ function canonical(real: string): string | undefined {
   }
 }
 
-export function installedPackages(): { plugin: Plugin; realPath: (path: string) => string } {
+/** `aliasTargets`: the files the bundle's `@kervan/...` aliases name. */
+export function installedPackages(aliasTargets: string[]): { plugin: Plugin; realPath: (path: string) => string } {
+  const filter = aliasTargets.every((file) => canonical(file) === undefined) ? NOT_KERVAN : /.*/;
   const real = new Map<string, string>();
   const plugin: Plugin = {
     name: "kervan-packages",
     setup(b) {
-      b.onResolve({ filter: /.*/ }, async (args) => {
+      b.onResolve({ filter }, async (args) => {
         if (args.pluginData === SKIP || args.kind === "entry-point") return undefined;
         const importer = real.get(args.importer);
         // Bare imports from anywhere, and every import from inside a package.

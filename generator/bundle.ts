@@ -53,7 +53,8 @@ const needsRequire = (plan: ServerPlan): boolean => plan.server.tasks?.store ===
 
 export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {
   const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
-  const packages = installedPackages();
+  const alias = runtimeAliases();
+  const packages = installedPackages(Object.values(alias));
   const result = await build({
     entryPoints: [entry],
     absWorkingDir: PACKAGE_ROOT,
@@ -63,7 +64,7 @@ export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Prom
     format: "esm",
     target: "node20",
     outfile: join(VIRTUAL_ROOT, plan.dir, "server.mjs"),
-    alias: runtimeAliases(),
+    alias,
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
     plugins: [emittedFiles(files), packages.plugin],
     banner: { js: `${header(plan.server.origin.file)}\n` + (needsRequire(plan) ? CJS_REQUIRE : "") },

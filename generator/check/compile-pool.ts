@@ -3,10 +3,11 @@
 // next schema from one shared counter, so neither waits while the other has work, and the worker's
 // start-up costs this thread nothing. A judgement depends on the schema alone, so the diagnostics
 // are the same as when the check judges each schema itself, which it still does for small specs.
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { compileCandidate, compileError, judged, recordJudgement } from "./schema-limits.js";
+import { tsWorker } from "../shared/ts-worker.js";
 
 /** From this many distinct schemas to judge on, a worker thread shares the work. */
 export const POOL_SCHEMAS = 200;
@@ -30,24 +31,42 @@ function pendingSchemas(specs: LoadedSpec[]): Map<string, Json> {
   return pending;
 }
 
+let spare: Worker | undefined;
+const startWorker = () => tsWorker(new URL("./compile-thread.ts", import.meta.url));
+
+/** Starts the worker ahead of need (a large spec is about to be loaded): its start-up overlaps the load. */
+export function prestartCompileWorker(): void {
+  spare ??= startWorker();
+  spare.unref(); // never what keeps the process alive
+}
+
+/** Stops a worker started ahead of need and not used. */
+export function stopSpareCompileWorker(): void {
+  void spare?.terminate();
+  spare = undefined;
+}
+
 /**
  * Judges the pending schemas of large specs on both threads; returns how many the worker judged.
  * `workerOnly` leaves them all to the worker (for tests: what it computes must be what this thread would).
  */
 export async function judgeSchemas(specs: LoadedSpec[], workerOnly = false): Promise<number> {
   const pending = pendingSchemas(specs);
-  if (pending.size < POOL_SCHEMAS) return 0;
+  if (!pending.size || (pending.size < POOL_SCHEMAS && !spare)) return 0;
   const keys = [...pending.keys()];
   const schemas = [...pending.values()];
   const next = new SharedArrayBuffer(4);
   const queue = new Int32Array(next);
-  const worker = new Worker(new URL("./compile-thread.mjs", import.meta.url), { workerData: { schemas, next } });
+  const worker = spare ?? startWorker();
+  spare = undefined;
+  worker.ref();
   // A worker that fails leaves its schemas unjudged; they are judged here below.
   const theirs = new Promise<[number, string | undefined][]>((resolve) => {
     worker.once("message", resolve);
     worker.once("error", () => resolve([]));
     worker.once("exit", () => resolve([]));
   });
+  worker.postMessage({ schemas, next });
   if (!workerOnly) for (let i = Atomics.add(queue, 0, 1); i < schemas.length; i = Atomics.add(queue, 0, 1)) recordJudgement(keys[i]!, compileError(schemas[i]!));
   const judgedThere = await theirs;
   for (const [i, error] of judgedThere) recordJudgement(keys[i]!, error);

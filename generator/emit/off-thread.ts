@@ -2,9 +2,10 @@
 // modules, entry, types): ajv's compile and json-schema-to-typescript are the two long parts of
 // the emit and share nothing. The module's bytes are the same either way; a small server is
 // compiled here, where starting a thread would cost more than it saves.
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { EmittedFile } from "../model/output.js";
 import { emitValidatorsModule, type ValidatorsInput } from "./validators.js";
+import { tsWorker } from "../shared/ts-worker.js";
 
 /** From this many schemas on, the validators are compiled on a worker thread. */
 export const OFF_THREAD_SCHEMAS = 200;
@@ -15,12 +16,29 @@ export interface PendingFile {
   cancel(): void;
 }
 
+let spare: Worker | undefined;
+const startWorker = () => tsWorker(new URL("./validators-thread.ts", import.meta.url));
+
+/** Starts the worker ahead of need (a large spec is being built): its start-up overlaps the earlier stages. */
+export function prestartValidatorsWorker(): void {
+  spare ??= startWorker();
+  spare.unref(); // never what keeps the process alive
+}
+
+/** Stops a worker started ahead of need and not used. */
+export function stopSpareValidatorsWorker(): void {
+  void spare?.terminate();
+  spare = undefined;
+}
+
 export function validatorsModule(input: ValidatorsInput): PendingFile {
-  if (input.schemas.length < OFF_THREAD_SCHEMAS) {
+  if (input.schemas.length < OFF_THREAD_SCHEMAS && !spare) {
     const file = emitValidatorsModule(input);
     return { result: Promise.resolve(file), cancel: () => {} };
   }
-  const worker = new Worker(new URL("./validators-thread.mjs", import.meta.url));
+  const worker = spare ?? startWorker();
+  spare = undefined;
+  worker.ref();
   const result = new Promise<EmittedFile>((resolve, reject) => {
     worker.once("message", (m: { file?: EmittedFile; error?: { message: string; stack?: string } }) => {
       if (m.file) resolve(m.file);
