@@ -3770,7 +3770,7 @@ var callModes = async (def) => {
 // templates/kinds/exec/index.ts
 init_shutdown();
 init_types();
-import { existsSync as existsSync3, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync3, statSync as statSync4 } from "node:fs";
 
 // templates/kinds/exec/config.ts
 init_types();
@@ -4218,9 +4218,9 @@ var Slots = class {
         signal.removeEventListener("abort", onAbort);
       };
       const waiter = {
-        grant: (release) => {
+        grant: (release2) => {
           settle2();
-          resolve2(release);
+          resolve2(release2);
         }
       };
       this.waiting.push(waiter);
@@ -4521,9 +4521,9 @@ function heartbeat(ctx, command, intervalMs) {
 
 // templates/kinds/exec/sandbox-host.ts
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
-import { tmpdir } from "node:os";
-import { join as join5 } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join6 } from "node:path";
 
 // templates/kinds/exec/cgroup.ts
 import { existsSync as existsSync2, mkdirSync, readdirSync as readdirSync2, readFileSync as readFileSync2, rmdirSync, writeFileSync } from "node:fs";
@@ -4639,7 +4639,7 @@ function gateIntoCgroup(child, dir, failed2) {
   if (!info || !block || child.pid === void 0) return failed2("the sandbox's control pipes are missing");
   let text = "";
   let released = false;
-  const release = () => {
+  const release2 = () => {
     if (released) return;
     released = true;
     try {
@@ -4656,10 +4656,86 @@ function gateIntoCgroup(child, dir, failed2) {
     } catch {
       return;
     }
-    release();
+    release2();
   });
   block.on("error", () => {
   });
+}
+
+// templates/kinds/exec/probe-cache.ts
+import { createHash as createHash4 } from "node:crypto";
+import { lstatSync as lstatSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync3, readlinkSync as readlinkSync3, renameSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { release, tmpdir } from "node:os";
+import { join as join5 } from "node:path";
+var KEEP = 16;
+function read(p) {
+  try {
+    return readFileSync3(p, "utf8").trim();
+  } catch {
+    return "-";
+  }
+}
+function link(p) {
+  try {
+    return readlinkSync3(p);
+  } catch {
+    return "-";
+  }
+}
+function file(p) {
+  try {
+    const s = statSync2(p);
+    return `${p} ${s.dev}:${s.ino} ${s.size} ${s.mtimeMs} ${s.mode} ${s.uid}`;
+  } catch {
+    return `${p} -`;
+  }
+}
+function probeKey(runner, prlimit, probeArgs) {
+  const status = read("/proc/self/status").split("\n").filter((l) => /^(Uid|Gid|Groups|CapEff|CapBnd|CapPrm|NoNewPrivs|Seccomp|Seccomp_filters):/.test(l));
+  const parts = [
+    release(),
+    read("/proc/sys/kernel/random/boot_id"),
+    file(runner),
+    file(prlimit),
+    probeArgs.join(" "),
+    ...["user", "mnt", "pid", "net", "ipc", "uts", "cgroup"].map((ns) => link(`/proc/self/ns/${ns}`)),
+    ...status,
+    read("/proc/self/attr/current"),
+    ...["user/max_user_namespaces", "kernel/unprivileged_userns_clone", "kernel/apparmor_restrict_unprivileged_userns"].map((s) => read(`/proc/sys/${s}`))
+  ];
+  return createHash4("sha256").update(parts.join("\n")).digest("hex");
+}
+function cacheDir() {
+  const uid = process.getuid?.();
+  if (uid === void 0) return void 0;
+  const dir = join5(tmpdir(), `kervan-${uid}`);
+  try {
+    mkdirSync2(dir, { mode: 448 });
+  } catch (err) {
+    if (err.code !== "EEXIST") return void 0;
+  }
+  try {
+    const st = lstatSync4(dir);
+    return st.isDirectory() && st.uid === uid && (st.mode & 63) === 0 ? dir : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var FILE = "bwrap-probe-ok";
+function probeRemembered(key2) {
+  const dir = cacheDir();
+  return dir !== void 0 && read(join5(dir, FILE)).split("\n").includes(key2);
+}
+function rememberProbe(key2) {
+  const dir = cacheDir();
+  if (!dir) return;
+  try {
+    const keys = read(join5(dir, FILE)).split("\n").filter((k) => /^[0-9a-f]{64}$/.test(k) && k !== key2);
+    const tmp = join5(dir, `${FILE}.${process.pid}`);
+    writeFileSync2(tmp, [...keys.slice(-(KEEP - 1)), key2].join("\n") + "\n", { mode: 384 });
+    renameSync(tmp, join5(dir, FILE));
+  } catch {
+  }
 }
 
 // templates/kinds/exec/sandbox-host.ts
@@ -4680,12 +4756,17 @@ function probe(pathVar) {
   if (!runner) throw new Error(`bwrap was not found on PATH: install the Debian package bubblewrap (apt-get install bubblewrap); ${OPT_OUT}`);
   const prlimit = whichProgram("prlimit", "/", pathVar);
   if (!prlimit) throw new Error(`prlimit was not found on PATH: install the Debian package util-linux; ${OPT_OUT}`);
-  const r = spawnSync(runner, [...PROBE_ARGS, "--", prlimit, "--nproc=64", "--", "true"], { encoding: "utf8", timeout: 1e4 });
-  if (r.error || r.status !== 0) {
-    const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
-    throw new Error(
-      `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`
-    );
+  const probeArgs = [...PROBE_ARGS, "--", prlimit, "--nproc=64", "--", "true"];
+  const key2 = probeKey(runner, prlimit, probeArgs);
+  if (!probeRemembered(key2)) {
+    const r = spawnSync(runner, probeArgs, { encoding: "utf8", timeout: 1e4 });
+    if (r.error || r.status !== 0) {
+      const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
+      throw new Error(
+        `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`
+      );
+    }
+    rememberProbe(key2);
   }
   const host = { platform: "linux", runner, prlimit, empty: emptyFile(), system: { offline: systemMounts(false), online: systemMounts(true) } };
   if (process.getuid?.() === 0) {
@@ -4700,11 +4781,11 @@ function probe(pathVar) {
   return host;
 }
 function emptyFile() {
-  const dir = mkdtempSync(join5(tmpdir(), "kervan-sandbox-"));
-  const file = join5(dir, "empty");
-  writeFileSync2(file, "", { mode: 292 });
+  const dir = mkdtempSync(join6(tmpdir2(), "kervan-sandbox-"));
+  const file2 = join6(dir, "empty");
+  writeFileSync3(file2, "", { mode: 292 });
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  return file;
+  return file2;
 }
 function sandboxHost(pathVar) {
   if (HOST) return HOST;
@@ -4722,18 +4803,18 @@ function sandboxHost(pathVar) {
 init_log();
 
 // templates/kinds/exec/git-dir.ts
-import { readFileSync as readFileSync3, realpathSync, statSync as statSync2 } from "node:fs";
-import { dirname as dirname2, join as join6, resolve } from "node:path";
+import { readFileSync as readFileSync4, realpathSync, statSync as statSync3 } from "node:fs";
+import { dirname as dirname2, join as join7, resolve } from "node:path";
 function readQuiet(p) {
   try {
-    return readFileSync3(p, "utf8");
+    return readFileSync4(p, "utf8");
   } catch {
     return void 0;
   }
 }
 function realQuiet(p) {
   try {
-    return statSync2(p).isDirectory() ? realpathSync(p) : void 0;
+    return statSync3(p).isDirectory() ? realpathSync(p) : void 0;
   } catch {
     return void 0;
   }
@@ -4742,25 +4823,25 @@ function hiddenGitDirs(plan) {
   const out = [];
   const shown2 = (p) => plan.visible.some((v) => within(v, p));
   for (const root of plan.visible) {
-    const file = join6(root, ".git");
-    if (plan.masked.some((m2) => within(m2, file))) continue;
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readQuiet(file) ?? "");
+    const file2 = join7(root, ".git");
+    if (plan.masked.some((m2) => within(m2, file2))) continue;
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readQuiet(file2) ?? "");
     if (!m) continue;
-    const gitdir = realQuiet(resolve(dirname2(file), m[1]));
+    const gitdir = realQuiet(resolve(dirname2(file2), m[1]));
     if (!gitdir) continue;
-    const common = readQuiet(join6(gitdir, "commondir"))?.trim();
+    const common = readQuiet(join7(gitdir, "commondir"))?.trim();
     const commonDir = common ? realQuiet(resolve(gitdir, common)) : void 0;
     const dirs = [gitdir, ...commonDir ? [commonDir] : []];
     if (dirs.every(shown2)) continue;
-    out.push({ file, needed: commonDir && within(commonDir, gitdir) ? commonDir : gitdir });
+    out.push({ file: file2, needed: commonDir && within(commonDir, gitdir) ? commonDir : gitdir });
   }
   return out;
 }
 
 // templates/kinds/exec/sandbox-run.ts
 import { mkdtempSync as mkdtempSync2, realpathSync as realpathSync2, rmSync as rmSync2 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join7 } from "node:path";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join8 } from "node:path";
 
 // templates/kinds/exec/macos-profile.ts
 import { dirname as dirname3 } from "node:path";
@@ -4850,7 +4931,7 @@ function bwrapCommand(plan, host, command, args) {
 }
 function sandboxedRun(o, plan, host) {
   if (host.platform === "darwin") {
-    const tmp = realpathSync2(mkdtempSync2(join7(tmpdir2(), "kervan-call-")));
+    const tmp = realpathSync2(mkdtempSync2(join8(tmpdir3(), "kervan-call-")));
     const masked = [.../* @__PURE__ */ new Set([...plan.masked, ...currentMasks(plan).map(([m]) => m)])];
     const args = ["-p", macosProfile({ ...plan, masked }), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
     return runProcess({ ...o, command: host.runner, args, env: { ...o.env, TMPDIR: tmp } }).finally(
@@ -4891,14 +4972,14 @@ function prepare(cfg) {
   };
   const base = real(process.cwd(), "/");
   const cwd = cfg.cwd === void 0 ? base : real(cfg.cwd, base);
-  if (!existsSync3(cwd) || !statSync3(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
+  if (!existsSync3(cwd) || !statSync4(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
   const env = childEnv(cfg);
   let policy;
   if (cfg.paths) {
     const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
     const allow = allowIn.map((root) => {
       const r = real(root, cwd);
-      if (!existsSync3(r) || !statSync3(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
+      if (!existsSync3(r) || !statSync4(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
       return r;
     });
     const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));
@@ -4991,9 +5072,9 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
       const { calls, windowMs } = cfg.rateLimit;
       return refusal(cfg.tool, `rate limit reached (${calls} calls per ${windowMs} ms); retry in about ${retryMs} ms`);
     }
-    const release = await slots.acquire(limits.timeoutMs, ctx.signal);
-    if (release === "abort") return refusal(cfg.tool, "cancelled while waiting for a free slot");
-    if (release === "timeout") {
+    const release2 = await slots.acquire(limits.timeoutMs, ctx.signal);
+    if (release2 === "abort") return refusal(cfg.tool, "cancelled while waiting for a free slot");
+    if (release2 === "timeout") {
       const why = `timed out after ${limits.timeoutMs} ms waiting for a free slot (${limits.concurrency} running)`;
       return refusal(cfg.tool, why, true);
     }
@@ -5025,7 +5106,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
       });
       return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
     } finally {
-      release();
+      release2();
     }
   };
   return Object.assign(call, { startup: startup7, shutdown: shutdown2 });

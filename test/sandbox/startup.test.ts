@@ -2,7 +2,7 @@
 // reason, and never falls back to running commands unsandboxed; sandbox configs are checked.
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bundleEntry } from "../helpers/bundle.js";
 import { checkExecStartup, createExecHandler, type ExecToolConfig } from "../../templates/kinds/exec/index.js";
@@ -40,6 +40,27 @@ describe("the startup probe", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/bwrap \(package bubblewrap\) cannot create its namespaces here: bwrap: Creating new namespace failed/);
     expect(r.stdout).toBe("");
+  });
+});
+
+describe("the remembered probe", () => {
+  it("a start under the same conditions skips the probe; a fresh cache probes again", () => {
+    // bwrap behind a wrapper that logs each run, so the probe's runs can be counted.
+    const bin = join(tree.root, "probe-bin");
+    const log = join(tree.root, "probe.log");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "bwrap"), `#!/bin/sh\necho "$*" >> "$PROBE_LOG"\nexec ${bwrap} "$@"\n`, { mode: 0o755 });
+    const probes = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l.endsWith("--nproc=64 -- true")).length : 0);
+    const env = (tmp: string) => ({ PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, PROBE_LOG: log, TMPDIR: tmp });
+    const tmpA = mkdtempSync(join(tree.root, "tmp-a-"));
+    expect(start(env(tmpA)).status).toBe(0);
+    expect(probes()).toBe(1);
+    expect(readFileSync(join(tmpA, `kervan-${process.getuid!()}`, "bwrap-probe-ok"), "utf8")).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(start(env(tmpA)).status).toBe(0);
+    expect(probes()).toBe(1);
+    const tmpB = mkdtempSync(join(tree.root, "tmp-b-"));
+    expect(start(env(tmpB)).status).toBe(0);
+    expect(probes()).toBe(2);
   });
 });
 

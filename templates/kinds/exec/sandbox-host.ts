@@ -1,11 +1,13 @@
 // The startup probe of the OS sandbox: run once per server, before the first sandboxed tool is
 // served. It refuses to start, naming the package and the reason, when the sandbox cannot hold;
-// it never falls back to running unsandboxed.
+// it never falls back to running unsandboxed. A success is remembered for later starts under the
+// same conditions (probe-cache.ts), so a cold start need not spawn bwrap.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openPidsCgroup, type PidsCgroup } from "./cgroup.js";
+import { probeKey, probeRemembered, rememberProbe } from "./probe-cache.js";
 import { systemMounts, whichProgram } from "./sandbox.js";
 
 export interface SandboxHost {
@@ -43,12 +45,17 @@ function probe(pathVar: string | undefined): SandboxHost {
   if (!runner) throw new Error(`bwrap was not found on PATH: install the Debian package bubblewrap (apt-get install bubblewrap); ${OPT_OUT}`);
   const prlimit = whichProgram("prlimit", "/", pathVar);
   if (!prlimit) throw new Error(`prlimit was not found on PATH: install the Debian package util-linux; ${OPT_OUT}`);
-  const r = spawnSync(runner, [...PROBE_ARGS, "--", prlimit, "--nproc=64", "--", "true"], { encoding: "utf8", timeout: 10_000 });
-  if (r.error || r.status !== 0) {
-    const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
-    throw new Error(
-      `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`,
-    );
+  const probeArgs = [...PROBE_ARGS, "--", prlimit, "--nproc=64", "--", "true"];
+  const key = probeKey(runner, prlimit, probeArgs);
+  if (!probeRemembered(key)) {
+    const r = spawnSync(runner, probeArgs, { encoding: "utf8", timeout: 10_000 });
+    if (r.error || r.status !== 0) {
+      const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
+      throw new Error(
+        `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`,
+      );
+    }
+    rememberProbe(key);
   }
   const host: SandboxHost = { platform: "linux", runner, prlimit, empty: emptyFile(), system: { offline: systemMounts(false), online: systemMounts(true) } };
   if (process.getuid?.() === 0) {
