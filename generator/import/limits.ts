@@ -3,9 +3,9 @@
 import type { Json } from "../../templates/runtime/types.js";
 import { SCHEMA_LIMITS } from "../check/schema-limits.js";
 
-const ONE = ["additionalProperties", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "items"];
-const MANY = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const MAP = ["properties", "patternProperties", "$defs", "dependentSchemas"];
+const ONE = new Set(["additionalProperties", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "items"]);
+const MANY = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const MAP = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 
 export function measure(schema: Json): { nodes: number; depth: number; combinators: number; bytes: number } {
   let nodes = 0;
@@ -15,12 +15,13 @@ export function measure(schema: Json): { nodes: number; depth: number; combinato
     if (!n || typeof n !== "object" || Array.isArray(n)) return;
     nodes++;
     depth = Math.max(depth, d);
-    for (const [k, v] of Object.entries(n)) {
-      if (MANY.includes(k) && Array.isArray(v)) {
+    for (const k in n) {
+      const v = n[k];
+      if (MANY.has(k) && Array.isArray(v)) {
         if (k !== "prefixItems") combinators++;
-        v.forEach((x) => walk(x, d + 1));
-      } else if (ONE.includes(k)) walk(v, d + 1);
-      else if (MAP.includes(k) && v && typeof v === "object" && !Array.isArray(v)) Object.values(v).forEach((x) => walk(x, d + 1));
+        for (const x of v) walk(x, d + 1);
+      } else if (ONE.has(k)) walk(v, d + 1);
+      else if (MAP.has(k) && v && typeof v === "object" && !Array.isArray(v)) for (const pk in v) walk(v[pk], d + 1);
     }
   };
   walk(schema, 1);
@@ -50,9 +51,9 @@ export function trimDepth(schema: Json, max: number): Json {
     const out: Record<string, Json> = {};
     for (const [k, v] of Object.entries(n)) {
       if (k === "$defs") continue;
-      if (MANY.includes(k) && Array.isArray(v)) out[k] = v.map((x) => cut(x, d + 1));
-      else if (ONE.includes(k)) out[k] = cut(v, d + 1);
-      else if (MAP.includes(k) && v && typeof v === "object" && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, cut(pv, d + 1)]));
+      if (MANY.has(k) && Array.isArray(v)) out[k] = v.map((x) => cut(x, d + 1));
+      else if (ONE.has(k)) out[k] = cut(v, d + 1);
+      else if (MAP.has(k) && v && typeof v === "object" && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, cut(pv, d + 1)]));
       else out[k] = v;
     }
     return out;
