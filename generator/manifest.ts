@@ -47,7 +47,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
     inputs: plan.server.inputs,
     sourceHash: sourceHash(plan.server.inputs),
     inputHash: inputHash(plan),
-    capabilities: serverCapabilities(tools),
+    capabilities: serverCapabilities(tools, plan.server),
     tools,
     bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
   };

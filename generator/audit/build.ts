@@ -6,6 +6,7 @@ import { kindFor } from "../kinds/index.js";
 import { sha256 } from "../shared/hash.js";
 import { capabilitiesOf } from "./capabilities.js";
 import type { ManifestTool, Capabilities } from "./types.js";
+import type { AuthDef } from "../../templates/runtime/auth/types.js";
 
 export function manifestTools(plan: ServerPlan): ManifestTool[] {
   return plan.tools.map(({ tool: t }) => {
@@ -32,6 +33,7 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
   });
 }
 
-export function serverCapabilities(tools: ManifestTool[]): Capabilities {
-  return capabilitiesOf(tools);
+/** The server's capabilities: its tools' reach, plus the bearer token variables its spec names (server.http.auth). */
+export function serverCapabilities(tools: ManifestTool[], server?: { http?: { auth?: AuthDef } }): Capabilities {
+  return capabilitiesOf(tools, server?.http?.auth?.bearer?.tokens.map((t) => t.env) ?? []);
 }

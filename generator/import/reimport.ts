@@ -23,7 +23,7 @@ function manifestOf(path: string, text: string): Manifest {
     inputs: {},
     sourceHash: "",
     inputHash: "",
-    capabilities: serverCapabilities(tools),
+    capabilities: serverCapabilities(tools, server),
     tools,
     bundle: { path: "server.mjs", sha256: "", packages: {} },
   };
