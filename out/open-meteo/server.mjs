@@ -2476,9 +2476,10 @@ function oauthVerifier(def) {
   const check = async (token, now) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      const verdict = { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
+      const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
+      const verdict = { ok: true, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
-      verified.set(token, { verdict, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) });
+      verified.set(token, verdict);
       return verdict;
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
@@ -2488,7 +2489,7 @@ function oauthVerifier(def) {
     const now = Date.now();
     const hit = verified.get(token);
     if (hit !== void 0) {
-      if (hit.until > now) return hit.verdict;
+      if (hit.until > now) return hit;
       verified.delete(token);
     }
     return check(token, now);
@@ -2554,7 +2555,7 @@ async function createAuthGate(core, auth) {
       const principal = check(token);
       if (principal === null) return refused;
       let verdict = verdicts.get(principal);
-      if (verdict === void 0) verdicts.set(principal, verdict = { ok: true, principal });
+      if (verdict === void 0) verdicts.set(principal, verdict = { ok: true, principal, until: Infinity });
       return verdict;
     };
   } else verify = () => ({ ok: false, reason: "no auth" });
@@ -2596,13 +2597,21 @@ async function createAuthGate(core, auth) {
     }
   };
   function checkToken(req, res) {
+    const header = req.headers.authorization;
+    const socket = req.socket;
+    const last = socket[ADMITTED];
+    if (last !== void 0 && last.header === header && (last.until === Infinity || last.until > Date.now())) return last.principal;
     const token = bearerToken(req);
     if (token === null) {
       send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
       return null;
     }
     const verdict = verify(token);
-    return verdict instanceof Promise ? verdict.then((v) => admit(v, res)) : admit(verdict, res);
+    return verdict instanceof Promise ? verdict.then((v) => remember(socket, header, admit(v, res), v)) : remember(socket, header, admit(verdict, res), verdict);
+  }
+  function remember(socket, header, principal, verdict) {
+    if (principal !== null && verdict.ok) socket[ADMITTED] = { header, principal, until: verdict.until };
+    return principal;
   }
   function admit(verdict, res) {
     if (!verdict.ok) {
@@ -2621,13 +2630,14 @@ async function createAuthGate(core, auth) {
 function addressPrincipal(socket) {
   return socket[PRINCIPAL] ??= { id: `addr:${socket.remoteAddress ?? "unknown"}`, scopes: null };
 }
-var WELL_KNOWN, PRINCIPAL;
+var WELL_KNOWN, ADMITTED, PRINCIPAL;
 var init_gate = __esm({
   "templates/runtime/auth/gate.ts"() {
     init_jsonrpc();
     init_bearer();
     init_scopes();
     WELL_KNOWN = "/.well-known/oauth-protected-resource";
+    ADMITTED = /* @__PURE__ */ Symbol("kervan.admitted");
     PRINCIPAL = /* @__PURE__ */ Symbol("kervan.addressPrincipal");
   }
 });

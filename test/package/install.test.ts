@@ -18,6 +18,10 @@ function filesUnder(dir: string): string[] {
 
 const SPECS = readdirSync(join(ROOT, "specs")).filter((f) => /\.ya?ml$/.test(f));
 
+// Each step here is a whole `npx kervan gen` of every example spec in a fresh process: allow the time a
+// loaded machine needs (the assertions are on bytes and exit codes, never on time).
+const SLOW = 180_000;
+
 describe("kervan installed from its tarball into another project", () => {
   let packed: Packed;
   let project: string;
@@ -29,7 +33,7 @@ describe("kervan installed from its tarball into another project", () => {
     };
     for (const s of SPECS) files[`specs/${s}`] = readFileSync(join(ROOT, "specs", s), "utf8");
     project = consumerProject(packed, files);
-  });
+  }, SLOW);
   afterAll(() => {
     if (project) rmSync(project, { recursive: true, force: true });
     if (packed) rmSync(join(packed.tarball, ".."), { recursive: true, force: true });
@@ -45,13 +49,13 @@ describe("kervan installed from its tarball into another project", () => {
     expect(paths).toContain("generator/cli.ts");
     const extra = paths.filter((p) => !/^(bin\/kervan\.mjs|generator\/.+\.ts|templates\/.+\.ts|kervan\.schema\.json|README\.md|LICENSE|package\.json)$/.test(p));
     expect(extra).toEqual([]);
-  });
+  }, SLOW);
 
   it("hoists the bundled package into the project, as npm does", () => {
     expect(existsSync(join(project, "node_modules/@jmespath-community/jmespath/package.json"))).toBe(true);
     expect(existsSync(join(project, "node_modules/kervan/node_modules"))).toBe(false);
     expect(existsSync(join(project, "node_modules/kervan/test"))).toBe(false);
-  });
+  }, SLOW);
 
   it("`npx kervan gen` there writes the same bytes as the repository's build of the same specs", () => {
     const gen = spawnSync("npx", ["kervan", "gen"], { cwd: project, encoding: "utf8" });
@@ -65,7 +69,7 @@ describe("kervan installed from its tarball into another project", () => {
         expect(readFileSync(join(project, "out", server, f), "utf8"), `${server}/${f}`).toBe(readFileSync(join(ROOT, "out", server, f), "utf8"));
       }
     }
-  });
+  }, SLOW);
 
   it("reports the bundled packages and their licenses from the bundle itself", () => {
     const m = JSON.parse(readFileSync(join(project, "out/open-meteo/kervan.manifest.json"), "utf8"));
@@ -75,7 +79,7 @@ describe("kervan installed from its tarball into another project", () => {
     expect(audit).toContain("run `kervan gen`");
     expect(audit).not.toContain("npm run");
     expect(readFileSync(join(project, "out/open-meteo/server.mjs"), "utf8")).not.toContain('"use strict"');
-  });
+  }, SLOW);
 
   it("`kervan gen --check` is clean there and `kervan --version` answers", () => {
     const check = spawnSync("npx", ["kervan", "gen", "--check"], { cwd: project, encoding: "utf8" });
@@ -83,5 +87,5 @@ describe("kervan installed from its tarball into another project", () => {
     expect(check.status).toBe(0);
     const version = execFileSync("npx", ["kervan", "-v"], { cwd: project, encoding: "utf8" });
     expect(version.trim()).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
-  });
+  }, SLOW);
 });

@@ -1,6 +1,7 @@
 // OAuth resource server against a real local JWKS endpoint: every kind of bad token is refused with
 // the right challenge, per-tool scopes hide and refuse tools, and the caller's token never travels on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Agent } from "node:http";
 import { Client, InsufficientScopeError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
 import { startUpstream, type Upstream } from "../http/upstream.js";
@@ -85,6 +86,27 @@ describe("token validation", () => {
     expectInvalidToken(await list(await idp.token({}, { nbfSec: 600 })), /nbf/);
     expectInvalidToken(await list(await idp.token({ iss: "https://other-idp.test/" })), /iss/);
     expectInvalidToken(await list(await idp.token({ aud: "https://other-server.test/mcp" })), /aud/);
+  });
+
+  it("judges every request's token on a kept-alive connection, not only the connection's first", async () => {
+    // The server remembers a connection's last admitted header; a different header is checked afresh.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    agent.on("free", (socket) => sockets.add(socket));
+    const on = (headers: Record<string, string>) => rpc(server.url, "2026-07-28", 1, "tools/list", {}, headers, agent);
+    try {
+      const good = await idp.token();
+      expect((await on(bearer(good))).status).toBe(200);
+      expectInvalidToken(await on(bearer(await idp.token({ aud: "https://other-server.test/mcp" }))), /aud/);
+      expectInvalidToken(await on(bearer(await idp.token({}, { expSec: -120 }))), /expired/);
+      expect((await on({})).status).toBe(401);
+      expect((await on(bearer(good))).status).toBe(200);
+      expectInvalidToken(await on(bearer(`${good}x`)), /signature|invalid/);
+      expect((await on(bearer(good))).status).toBe(200);
+      expect(sockets.size).toBe(1); // all of it on one connection
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("accepts expiry within the clock skew", async () => {

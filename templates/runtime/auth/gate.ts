@@ -11,7 +11,18 @@ import type { AuthDef, Principal } from "./types.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 
-type Verdict = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** `until`: the time (ms) past which a success must be checked again (a static token: never). */
+type Verdict = { ok: true; principal: Principal; until: number } | { ok: false; reason: string };
+
+/**
+ * The last admitted Authorization header of a connection, with its principal and expiry. A client on a
+ * kept-alive connection sends the same header with every request: comparing it with the last one skips
+ * the header parse and the lookup keyed by the whole token. The admission (signature, claims, scopes)
+ * is the one the token got before, valid no longer than that verdict was.
+ */
+const ADMITTED = Symbol("kervan.admitted");
+type Admitted = { header: string; principal: Principal; until: number };
+type AuthSocket = Socket & { [ADMITTED]?: Admitted };
 
 export interface AuthGate {
   mode: AuthDef["mode"];
@@ -79,7 +90,7 @@ export async function createAuthGate(core: Core, auth: AuthDef): Promise<AuthGat
       const principal = check(token);
       if (principal === null) return refused;
       let verdict = verdicts.get(principal);
-      if (verdict === undefined) verdicts.set(principal, (verdict = { ok: true, principal }));
+      if (verdict === undefined) verdicts.set(principal, (verdict = { ok: true, principal, until: Infinity }));
       return verdict;
     };
   } else verify = () => ({ ok: false, reason: "no auth" });
@@ -126,13 +137,22 @@ export async function createAuthGate(core: Core, auth: AuthDef): Promise<AuthGat
   };
 
   function checkToken(req: IncomingMessage, res: ServerResponse): Principal | null | Promise<Principal | null> {
+    const header = req.headers.authorization;
+    const socket = req.socket as AuthSocket;
+    const last = socket[ADMITTED];
+    if (last !== undefined && last.header === header && (last.until === Infinity || last.until > Date.now())) return last.principal;
     const token = bearerToken(req);
     if (token === null) {
       send(res, 401, "Unauthorized: a bearer token is required", challenge({ ...base, scope: scopeHint }));
       return null;
     }
     const verdict = verify(token);
-    return verdict instanceof Promise ? verdict.then((v) => admit(v, res)) : admit(verdict, res);
+    return verdict instanceof Promise ? verdict.then((v) => remember(socket, header!, admit(v, res), v)) : remember(socket, header!, admit(verdict, res), verdict);
+  }
+
+  function remember(socket: AuthSocket, header: string, principal: Principal | null, verdict: Verdict): Principal | null {
+    if (principal !== null && verdict.ok) socket[ADMITTED] = { header, principal, until: verdict.until };
+    return principal;
   }
 
   function admit(verdict: Verdict, res: ServerResponse): Principal | null {

@@ -11,7 +11,8 @@ const JWKS_TIMEOUT_MS = 5_000;
 const VERIFIED_CACHE_MS = 60_000;
 const VERIFIED_CACHE_SIZE = 10_000;
 
-export type Verified = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** `until`: the time (ms) past which the success must be checked again. */
+export type Verified = { ok: true; principal: Principal; until: number } | { ok: false; reason: string };
 
 function scopesOf(payload: JWTPayload): Set<string> {
   const out = new Set<string>();
@@ -58,13 +59,14 @@ export function oauthVerifier(def: OAuthDef): (token: string) => Verified | Prom
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
   // Verified tokens are remembered by their exact text until they expire (at most a minute), so a client
   // sending the same token again costs a map lookup instead of a signature check. Only successes are kept.
-  const verified = new Map<string, { verdict: Verified; until: number }>();
+  const verified = new Map<string, Verified & { ok: true }>();
   const check = async (token: string, now: number): Promise<Verified> => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      const verdict: Verified = { ok: true, principal: { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) } };
+      const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
+      const verdict = { ok: true as const, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1000) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-      verified.set(token, { verdict, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1000) });
+      verified.set(token, verdict);
       return verdict;
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
@@ -74,7 +76,7 @@ export function oauthVerifier(def: OAuthDef): (token: string) => Verified | Prom
     const now = Date.now();
     const hit = verified.get(token);
     if (hit !== undefined) {
-      if (hit.until > now) return hit.verdict;
+      if (hit.until > now) return hit;
       verified.delete(token);
     }
     return check(token, now);
