@@ -23,7 +23,7 @@ export interface ManifestTool {
   /** Asks the user before anything runs, with this message. */
   confirm?: { message: string; inputKey?: string };
   /** Inputs the user is asked for when the caller leaves them out (the form's schema for each). */
-  ask?: { field: string; message: string; schema: Record<string, Json> }[];
+  ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
   /** A task-augmented call asks before the task is created. */
   questions?: "before-task";
   /** Its kind's normalized config, as plain data. */

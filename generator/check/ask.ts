@@ -54,7 +54,8 @@ export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx
       ctx.report("KV437", `'${field}' cannot be asked with a form: ${form.why}; a form asks for one string, number, integer or boolean`, where);
       continue;
     }
-    out.push({ field, message, schema: form.schema });
+    const inputKey = isRecord(entry) && typeof entry.inputKey === "string" ? entry.inputKey : undefined;
+    out.push({ field, message, schema: form.schema, ...(inputKey !== undefined ? { inputKey } : {}) });
   }
   return out.length ? out : undefined;
 }

@@ -95,13 +95,21 @@ export function specSchema(): Record<string, Json> {
           },
           ask: {
             type: "object",
-            description: "Inputs to ask the user for (form elicitation) when the caller leaves them out: field -> question, or {message}. Each names an optional input property of a primitive type.",
+            description: "Inputs to ask the user for (form elicitation) when the caller leaves them out: field -> question, or {message, inputKey}. Each names an optional input property of a primitive type.",
             propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
             minProperties: 1,
             additionalProperties: {
               oneOf: [
                 { type: "string", minLength: 1 },
-                { type: "object", additionalProperties: false, required: ["message"], properties: { message: { type: "string", minLength: 1 } } },
+                {
+                  type: "object",
+                  additionalProperties: false,
+                  required: ["message"],
+                  properties: {
+                    message: { type: "string", minLength: 1 },
+                    inputKey: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: "The id of the input request that asks it (default: the field's name)." },
+                  },
+                },
               ],
             },
           },

@@ -56,8 +56,16 @@ export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleConte
     ctx.report("KV439", `'questions' says where a task asks its questions; this tool ${wantsTask ? "asks nothing (no confirm or ask)" : "does not run as a task (task: optional or required)"}`, `${ctx.pointer}/questions`);
   }
   const confirmKey = confirm && typeof confirm === "object" && !Array.isArray(confirm) && typeof confirm.inputKey === "string" ? confirm.inputKey : "confirm";
-  if (confirm !== undefined && ask && Object.hasOwn(ask, confirmKey)) {
-    ctx.report("KV438", `'${confirmKey}' is both an asked input and the confirmation's input request id; give the confirmation another inputKey`, `${ctx.pointer}/ask/${confirmKey}`);
+  const ids = new Map<string, string>(); // input request id -> the asked field it belongs to
+  for (const [field, entry] of Object.entries(ask ?? {})) {
+    const id = entry && typeof entry === "object" && !Array.isArray(entry) && typeof entry.inputKey === "string" ? entry.inputKey : field;
+    const where = id === field ? `${ctx.pointer}/ask/${field}` : `${ctx.pointer}/ask/${field}/inputKey`;
+    if (confirm !== undefined && id === confirmKey) {
+      ctx.report("KV438", `'${confirmKey}' is both an asked input and the confirmation's input request id; give the confirmation another inputKey`, where);
+    } else if (ids.has(id)) {
+      ctx.report("KV438", `'${id}' is the input request id of both '${ids.get(id)}' and '${field}'; give one of them another inputKey`, where);
+    }
+    ids.set(id, field);
   }
   const input = tool.input as Json | undefined;
   if (ask && input && typeof input === "object" && !Array.isArray(input)) resolveAsk(tool, input, ctx);

@@ -39,7 +39,7 @@ export interface ToolIRBase {
   /** Asks the user to confirm before it runs. */
   confirm?: { message: string; inputKey?: string };
   /** Inputs the user is asked for when the caller leaves them out, in spec order; schema is the form's. */
-  ask?: { field: string; message: string; schema: Record<string, Json> }[];
+  ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
   /** A task-augmented call asks before the task is created (absent: inside the task). */
   questions?: "before-task";
   origin: Origin;

@@ -3199,6 +3199,9 @@ function shown(message2) {
   for (const m of message2.matchAll(FIELD)) if (m[1] !== void 0) out.add(m[1]);
   return out;
 }
+function askKey(ask) {
+  return ask.inputKey ?? ask.field;
+}
 function askRequest(ask, args) {
   return {
     method: "elicitation/create",
@@ -3215,7 +3218,7 @@ function hasQuestions(tool7) {
 function nextRound(tool7, args, confirmed) {
   const missing = (tool7.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
   const out = {};
-  for (const a of missing) out[a.field] = askRequest(a, args);
+  for (const a of missing) out[askKey(a)] = askRequest(a, args);
   if (tool7.confirm && !confirmed) {
     const shows = shown(tool7.confirm.message);
     if (!missing.some((a) => shows.has(a.field))) out[inputKey(tool7.confirm)] = confirmRequest(renderMessage(tool7.confirm.message, args));
@@ -3232,7 +3235,7 @@ function settle(tool7, args, asked, answers) {
   let confirmed = false;
   for (const key2 of asked) {
     const answer = answers[key2];
-    const ask = tool7.ask?.find((a) => a.field === key2);
+    const ask = tool7.ask?.find((a) => askKey(a) === key2);
     if (ask) {
       const content = isObject(answer) && answer.action === "accept" && isObject(answer.content) ? answer.content : void 0;
       if (!content || !Object.hasOwn(content, ask.field) || content[ask.field] === null) return { ok: false, result: notGiven(tool7.name, ask, answer, renderMessage(ask.message, args)) };
@@ -3243,6 +3246,17 @@ function settle(tool7, args, asked, answers) {
     }
   }
   return { ok: true, values, confirmed };
+}
+function unsealedValues(tool7, args, answers) {
+  const values = {};
+  for (const ask of tool7.ask ?? []) {
+    if (Object.hasOwn(args, ask.field)) continue;
+    const answer = answers[askKey(ask)];
+    if (!isObject(answer) || answer.action !== "accept" || !isObject(answer.content)) continue;
+    const value = answer.content[ask.field];
+    if (value !== void 0 && value !== null) values[ask.field] = value;
+  }
+  return values;
 }
 async function askAll(tool7, args, ask) {
   let merged = args;
@@ -3327,7 +3341,7 @@ async function questionRound({ tool: tool7, args, params, principal, key: key2, 
     return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { tool: tool7.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
   };
   const state = params?.requestState;
-  if (state === void 0) return issue({}, false);
+  if (state === void 0) return issue(isObject(params?.inputResponses) ? unsealedValues(tool7, args, params.inputResponses) : {}, false);
   const opened = openState(key2, state, { tool: tool7.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;

@@ -96,8 +96,10 @@ export interface ToolDef {
 }
 
 export interface AskDef {
-  /** The input property the answer fills (also the input request's id). */
+  /** The input property the answer fills (also the input request's id unless inputKey is given). */
   field: string;
+  /** The id of the input request that asks it (default: the field's name). */
+  inputKey?: string;
   /** The question; `{field}` renders another argument quoted and escaped. */
   message: string;
   /** The property's schema as the elicitation form carries it (a primitive: string, number, integer, boolean). */

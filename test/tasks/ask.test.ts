@@ -91,6 +91,35 @@ describe("asked inputs through MRTR", () => {
     expect(given.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: expect.stringContaining("Hi, Cy.") }] });
   });
 
+  it("takes an asked value answered without a state, ignoring unknown keys, but never a confirmation", async () => {
+    const path = join(dir, "g.txt");
+    const extra = { unknown_key: { action: "accept", content: { foo: "bar" } } };
+    const first = await call({ arguments: { path }, inputResponses: { text: { action: "accept", content: { text: "no state" } }, confirm, ...extra } });
+    const round = first.result as unknown as Round;
+    expect(Object.keys(round.inputRequests)).toEqual(["confirm"]); // the value was taken, the confirmation was not
+    expect(round.inputRequests.confirm.params.message).toBe(`Write "no state" to ${JSON.stringify(path)}?`);
+    expect(existsSync(path)).toBe(false);
+    await call({ arguments: { path }, inputResponses: { confirm }, requestState: round.requestState });
+    expect(readFileSync(path, "utf8")).toBe("no state");
+  });
+
+  it("asks a confirmation again when it comes without a state, and runs nothing", async () => {
+    const path = join(dir, "h.txt");
+    const answer = await call({ arguments: { path, text: "unsealed" }, inputResponses: { confirm } });
+    expect(answer.result).toMatchObject({ resultType: "input_required" });
+    expect(Object.keys((answer.result as unknown as Round).inputRequests)).toEqual(["confirm"]);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it("runs a tool that only asks on a first call that already carries the answer; a malformed one is asked again", async () => {
+    const done = await rpc(server.url, "tools/call", { name: "greet_now", arguments: {}, inputResponses: { name: { action: "accept", content: { name: "Di" } }, other: { action: "accept", content: {} } } }, plain);
+    expect(done.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: expect.stringContaining("Hi, Di.") }] });
+    for (const bad of [12345, { action: "decline" }, { action: "accept", content: { other: "x" } }]) {
+      const again = await rpc(server.url, "tools/call", { name: "greet_now", arguments: {}, inputResponses: { name: bad } }, plain);
+      expect(again.result).toMatchObject({ resultType: "input_required", inputRequests: { name: { method: "elicitation/create" } } });
+    }
+  });
+
   it("refuses bad arguments before asking anything", async () => {
     const answer = await call({ arguments: { text: "no path" } });
     expect(answer.result).toMatchObject({ isError: true });

@@ -5,10 +5,11 @@
 // earlier rounds collected (values given, confirmation) sealed, so a client cannot forge them.
 // Each state is single-use: its nonce is consumed in the task store (shared by replicas with Redis), so
 // a state replayed, even for the same call, is refused. A retry whose answers are missing is asked again.
+// Answers without a state: asked values are taken (plain user data), a confirmation never is.
 import { randomBytes } from "node:crypto";
 import { INVALID_PARAMS, isObject, RpcError } from "../jsonrpc.js";
 import type { ToolDef } from "../types.js";
-import { nextRound, settle } from "./questions.js";
+import { nextRound, settle, unsealedValues } from "./questions.js";
 import { argsDigest, openState, sealState } from "./seal.js";
 
 /** How long a question stays answerable. */
@@ -58,7 +59,7 @@ export async function questionRound({ tool, args, params, principal, key, consum
     return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key, { tool: tool.name, args: digest, principal, exp: now + ttlMs, nonce, data }) } };
   };
   const state = params?.requestState;
-  if (state === undefined) return issue({}, false);
+  if (state === undefined) return issue(isObject(params?.inputResponses) ? unsealedValues(tool, args, params.inputResponses) : {}, false);
   const opened = openState(key, state, { tool: tool.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;

@@ -18,6 +18,11 @@ function shown(message: string): Set<string> {
   return out;
 }
 
+/** The id of an asked value's input request: its inputKey, else the field's name. */
+export function askKey(ask: AskDef): string {
+  return ask.inputKey ?? ask.field;
+}
+
 /** The elicitation/create request (form mode) for one asked value. */
 export function askRequest(ask: AskDef, args: Record<string, unknown>): Record<string, unknown> {
   return {
@@ -38,7 +43,7 @@ export function hasQuestions(tool: ToolDef): boolean {
 export function nextRound(tool: ToolDef, args: Record<string, unknown>, confirmed: boolean): Requests | undefined {
   const missing = (tool.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
   const out: Requests = {};
-  for (const a of missing) out[a.field] = askRequest(a, args);
+  for (const a of missing) out[askKey(a)] = askRequest(a, args);
   if (tool.confirm && !confirmed) {
     const shows = shown(tool.confirm.message);
     if (!missing.some((a) => shows.has(a.field))) out[inputKey(tool.confirm)] = confirmRequest(renderMessage(tool.confirm.message, args));
@@ -60,7 +65,7 @@ export function settle(tool: ToolDef, args: Record<string, unknown>, asked: read
   let confirmed = false;
   for (const key of asked) {
     const answer = answers[key];
-    const ask = tool.ask?.find((a) => a.field === key);
+    const ask = tool.ask?.find((a) => askKey(a) === key);
     if (ask) {
       const content = isObject(answer) && answer.action === "accept" && isObject(answer.content) ? answer.content : undefined;
       if (!content || !Object.hasOwn(content, ask.field) || content[ask.field] === null) return { ok: false, result: notGiven(tool.name, ask, answer, renderMessage(ask.message, args)) };
@@ -71,6 +76,25 @@ export function settle(tool: ToolDef, args: Record<string, unknown>, asked: read
     }
   }
   return { ok: true, values, confirmed };
+}
+
+/**
+ * The asked values an answer given without a sealed state carries: an asked value is plain user data
+ * the caller could equally have put in the arguments, so a well-formed accepted answer for a field
+ * still missing is taken (the merged arguments are validated as usual). Anything else is ignored:
+ * unknown keys, malformed answers, and above all a confirmation, which counts only with the sealed
+ * state it was asked under.
+ */
+export function unsealedValues(tool: ToolDef, args: Record<string, unknown>, answers: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const ask of tool.ask ?? []) {
+    if (Object.hasOwn(args, ask.field)) continue;
+    const answer = answers[askKey(ask)];
+    if (!isObject(answer) || answer.action !== "accept" || !isObject(answer.content)) continue;
+    const value = answer.content[ask.field];
+    if (value !== undefined && value !== null) values[ask.field] = value;
+  }
+  return values;
 }
 
 export type Asked = { ok: true; args: Record<string, unknown> } | { ok: false; result: Record<string, unknown> };
