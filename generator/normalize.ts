@@ -37,7 +37,7 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
 /** Asked inputs with their form schemas, and where a task asks its questions. */
 function askOf(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType<typeof contextFor>): Pick<ToolIR, "ask" | "questions"> {
   const ask = resolveAsk(tool, inputSchema, ctx);
-  return { ...(ask ? { ask } : {}), ...(tool.questions === "before-task" ? { questions: "before-task" as const } : {}) };
+  return { ...(ask ? { ask } : {}), ...(tool.questions === "before-task" || tool.questions === "one-at-a-time" ? { questions: tool.questions } : {}) };
 }
 
 /** The tool's task support and confirmation, normalized (`task: forbidden` is the same as none). */

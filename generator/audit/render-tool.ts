@@ -56,6 +56,7 @@ export function renderTool(t: ManifestTool): string[] {
   if (t.confirm) out.push(`- Asks the user to confirm before it runs: ${code(t.confirm.message)}${t.confirm.inputKey ? ` (input request ${code(t.confirm.inputKey)})` : ""}; a decline runs nothing`);
   for (const a of t.ask ?? []) out.push(`- Asks the user for ${code(a.field)} (${String(a.schema.type)}${a.inputKey ? `, input request id ${code(a.inputKey)}` : ""}) when the caller leaves it out: ${code(a.message)}; a decline runs nothing`);
   if (t.questions === "before-task") out.push("- As a task, asks its questions before the task is created (a multi round-trip request)");
+  if (t.questions === "one-at-a-time") out.push("- Asks for its inputs one at a time, each in its own round, in the order of `ask`");
   if (t.scopes) out.push(`- Scopes needed over authorized HTTP: ${t.scopes.map((s) => code(s)).join(", ")}`);
   const facts = t.facts ?? {};
   // The kind's labels, in its order; a key it does not label (an older manifest's) by name, sorted.

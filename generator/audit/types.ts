@@ -25,7 +25,7 @@ export interface ManifestTool {
   /** Inputs the user is asked for when the caller leaves them out (the form's schema for each). */
   ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
   /** A task-augmented call asks before the task is created. */
-  questions?: "before-task";
+  questions?: "before-task" | "one-at-a-time";
   /** Its kind's normalized config, as plain data. */
   config?: unknown;
   /** What the tool reaches and changes (older manifests lack it: see legacy.ts). */

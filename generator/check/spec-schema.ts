@@ -114,8 +114,8 @@ export function specSchema(): Record<string, Json> {
             },
           },
           questions: {
-            enum: ["in-task", "before-task"],
-            description: "Where a task-augmented call asks its questions (ask, confirm): inside the task (in-task, default; the task waits input_required) or before the task is created (before-task, a multi round-trip request).",
+            enum: ["in-task", "before-task", "one-at-a-time"],
+            description: "Where a task-augmented call asks its questions (ask, confirm): inside the task (in-task, default; the task waits input_required) or before the task is created (before-task, a multi round-trip request); or one-at-a-time: each asked input in its own round, in the order of ask.",
           },
           ...extraProps,
           ...kindProps,

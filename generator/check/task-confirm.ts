@@ -52,7 +52,9 @@ export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleConte
   }
   if (!kind.tasks) return;
   const confirm = tool.confirm as Json | undefined;
-  if (tool.questions !== undefined && (!wantsTask || (confirm === undefined && ask === undefined))) {
+  if (tool.questions === "one-at-a-time") {
+    if (ask === undefined) ctx.report("KV439", `'questions: one-at-a-time' asks each asked input in its own round; this tool asks for no inputs (no ask)`, `${ctx.pointer}/questions`);
+  } else if (tool.questions !== undefined && (!wantsTask || (confirm === undefined && ask === undefined))) {
     ctx.report("KV439", `'questions' says where a task asks its questions; this tool ${wantsTask ? "asks nothing (no confirm or ask)" : "does not run as a task (task: optional or required)"}`, `${ctx.pointer}/questions`);
   }
   const confirmKey = confirm && typeof confirm === "object" && !Array.isArray(confirm) && typeof confirm.inputKey === "string" ? confirm.inputKey : "confirm";

@@ -41,7 +41,7 @@ export interface ToolIRBase {
   /** Inputs the user is asked for when the caller leaves them out, in spec order; schema is the form's. */
   ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
   /** A task-augmented call asks before the task is created (absent: inside the task). */
-  questions?: "before-task";
+  questions?: "before-task" | "one-at-a-time";
   origin: Origin;
 }
 

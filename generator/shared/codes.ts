@@ -121,7 +121,7 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV436", "an asked input is required by the input schema, so it is never left out to be asked"),
       e("KV437", "an asked input is not one string, number, integer or boolean (all an elicitation form asks for)"),
       e("KV438", "an asked input has the confirmation's input request id, or shares its request id with another"),
-      e("KV439", "`questions` on a tool that does not run as a task or asks nothing"),
+      e("KV439", "`questions` on a tool that does not run as a task or asks nothing, or one-at-a-time without `ask`"),
     ],
   },
   {

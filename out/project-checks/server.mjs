@@ -3216,12 +3216,13 @@ function hasQuestions(tool7) {
   return tool7.confirm !== void 0 || (tool7.ask?.length ?? 0) > 0;
 }
 function nextRound(tool7, args, confirmed) {
-  const missing = (tool7.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
+  const left = (tool7.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
+  const missing = tool7.questions === "one-at-a-time" ? left.slice(0, 1) : left;
   const out = {};
   for (const a of missing) out[askKey(a)] = askRequest(a, args);
   if (tool7.confirm && !confirmed) {
     const shows = shown(tool7.confirm.message);
-    if (!missing.some((a) => shows.has(a.field))) out[inputKey(tool7.confirm)] = confirmRequest(renderMessage(tool7.confirm.message, args));
+    if (!(tool7.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool7.confirm)] = confirmRequest(renderMessage(tool7.confirm.message, args));
   }
   return Object.keys(out).length > 0 ? out : void 0;
 }

@@ -92,7 +92,7 @@ export interface ToolDef {
   /** Inputs the user is asked for (a form elicitation each) when the caller leaves them out. */
   ask?: AskDef[];
   /** For a task-augmented call: ask before the task is created (MRTR) instead of inside it. */
-  questions?: "before-task";
+  questions?: "before-task" | "one-at-a-time";
 }
 
 export interface AskDef {

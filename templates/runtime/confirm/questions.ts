@@ -1,7 +1,8 @@
 // What a call asks the human before it runs: a value for each asked input the caller left out
 // (`ask:`) and the confirmation (`confirm:`). They go in rounds: first every missing value, with the
 // confirmation alongside unless its message shows one of them; then the confirmation, showing the
-// values given. The same rounds serve a multi round-trip request, a task's input_required and a
+// values given. With `questions: one-at-a-time` each missing value has its own round, in the order
+// of `ask`, and the confirmation comes last. The same rounds serve a multi round-trip request, a task's input_required and a
 // 2025-11-25 elicitation. Only the asked field is taken from an answer; the merged arguments are then
 // validated against the input schema like any others, so a bad value is a tool error and nothing runs.
 import { isObject } from "../jsonrpc.js";
@@ -41,12 +42,13 @@ export function hasQuestions(tool: ToolDef): boolean {
 
 /** The next round's requests for these arguments; undefined when nothing is left to ask. */
 export function nextRound(tool: ToolDef, args: Record<string, unknown>, confirmed: boolean): Requests | undefined {
-  const missing = (tool.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
+  const left = (tool.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
+  const missing = tool.questions === "one-at-a-time" ? left.slice(0, 1) : left; // declared order
   const out: Requests = {};
   for (const a of missing) out[askKey(a)] = askRequest(a, args);
   if (tool.confirm && !confirmed) {
     const shows = shown(tool.confirm.message);
-    if (!missing.some((a) => shows.has(a.field))) out[inputKey(tool.confirm)] = confirmRequest(renderMessage(tool.confirm.message, args));
+    if (!(tool.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool.confirm)] = confirmRequest(renderMessage(tool.confirm.message, args));
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
