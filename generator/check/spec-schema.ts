@@ -7,6 +7,22 @@ import { httpSchema, SCOPES_SCHEMA } from "./server-http-schema.js";
 export const NAME_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
 export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
 
+/** A question to the user (confirm, or one ask entry): its message, alone or with the input request's id. */
+function question(inputKeyDescription: string): Json[] {
+  return [
+    { type: "string", minLength: 1 },
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["message"],
+      properties: {
+        message: { type: "string", minLength: 1 },
+        inputKey: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: inputKeyDescription },
+      },
+    },
+  ];
+}
+
 export function specSchema(): Record<string, Json> {
   const kindProps: Record<string, Json> = {};
   const extraProps: Record<string, Json> = {};
@@ -80,38 +96,14 @@ export function specSchema(): Record<string, Json> {
           },
           confirm: {
             description: "Ask the user before anything runs: a message with {field} placeholders (quoted and escaped), or {message, inputKey}.",
-            oneOf: [
-              { type: "string", minLength: 1 },
-              {
-                type: "object",
-                additionalProperties: false,
-                required: ["message"],
-                properties: {
-                  message: { type: "string", minLength: 1 },
-                  inputKey: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: "The id of the confirmation's input request (confirm)." },
-                },
-              },
-            ],
+            oneOf: question("The id of the confirmation's input request (confirm)."),
           },
           ask: {
             type: "object",
             description: "Inputs to ask the user for (form elicitation) when the caller leaves them out: field -> question, or {message, inputKey}. Each names an optional input property of a primitive type.",
             propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
             minProperties: 1,
-            additionalProperties: {
-              oneOf: [
-                { type: "string", minLength: 1 },
-                {
-                  type: "object",
-                  additionalProperties: false,
-                  required: ["message"],
-                  properties: {
-                    message: { type: "string", minLength: 1 },
-                    inputKey: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: "The id of the input request that asks it (default: the field's name)." },
-                  },
-                },
-              ],
-            },
+            additionalProperties: { oneOf: question("The id of the input request that asks it (default: the field's name).") },
           },
           questions: {
             enum: ["in-task", "before-task", "one-at-a-time"],
