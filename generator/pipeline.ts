@@ -64,7 +64,7 @@ function stage<T>(name: string, timer: Timer, run: () => T): T {
 export async function buildServer(p: ServerPlan, outRoot: string | undefined, timer?: Timer, onStage?: (stage: "emit" | "bundle") => void): Promise<{ files: EmittedFile[]; cached: boolean }> {
   const previous = outRoot ? stage(`cache ${p.dir}`, timer, () => reusable(outRoot, p)) : undefined;
   if (previous) return { files: previous, cached: true };
-  // Loaded on first use: ts-morph, json-schema-to-typescript and esbuild cost half a second, and a
+  // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
   // spec with errors never needs them.
   const [{ emitServer }, { bundleServer }, { buildManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   onStage?.("emit");
