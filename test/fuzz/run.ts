@@ -17,7 +17,6 @@ if (!(minutes > 0)) {
   process.stderr.write("usage: npm run fuzz -- --minutes N [--only NAME]\n");
   process.exit(2);
 }
-const SLICE_MS = Math.min(60_000, (minutes * 60_000) / 3);
 
 interface Found {
   property: string;
@@ -41,6 +40,8 @@ function peakKiB(pid: number): number | undefined {
 const compact = (s: string) => s.replace(/\[{20,}|\]{20,}/g, (m) => `${m[0]}×${m.length}`);
 
 const properties = await loadProperties(option("--only"));
+// Every property gets a slice in each round, so a short run still reaches all of them.
+const SLICE_MS = Math.min(60_000, (minutes * 60_000) / Math.max(1, properties.length));
 const deadline = Date.now() + minutes * 60_000;
 const runs = new Map<string, number>();
 const found: Found[] = [];
