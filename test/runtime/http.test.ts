@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { bundleEntry } from "../helpers/bundle.js";
 import { connectHttp, startHttpServer, VERSION_MODES, type HttpServer } from "../helpers/client.js";
 import { META } from "./raw.js";
+import { rawPost } from "../helpers/raw-http.js";
 
 const entry = fileURLToPath(new URL("./fixtures/server.ts", import.meta.url));
 let server: HttpServer;
@@ -38,35 +39,8 @@ describe.each(VERSION_MODES)("official client over HTTP, %s", (mode) => {
   });
 });
 
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  json?: any;
-}
-
 /** node:http rather than fetch, so Host and Origin can be set freely. */
-function post(body: unknown, headers: Record<string, string> = {}, method = "POST", path = "/mcp"): Promise<Raw> {
-  const url = new URL(server.url);
-  const text = typeof body === "string" ? body : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      let data = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (data += c));
-      res.on("end", () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(data);
-        } catch {}
-        resolve({ status: res.statusCode!, headers: res.headers, body: data, json });
-      });
-    });
-    req.on("error", reject);
-    if (method === "POST") req.write(text);
-    req.end();
-  });
-}
+const post = (body: unknown, headers: Record<string, string> = {}, method = "POST", path = "/mcp") => rawPost(server.url, body, headers, method, path);
 
 const modern = (method: string, params: Record<string, unknown> = {}, id = 1) => ({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
 const h = (method: string, extra: Record<string, string> = {}) => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...extra });
