@@ -3,11 +3,10 @@
 // next schema from one shared counter, so neither waits while the other has work, and the worker's
 // start-up costs this thread nothing. A judgement depends on the schema alone, so the diagnostics
 // are the same as when the check judges each schema itself, which it still does for small specs.
-import type { Worker } from "node:worker_threads";
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { compileCandidate, compileError, judged, recordJudgement } from "./schema-limits.js";
-import { tsWorker } from "../shared/ts-worker.js";
+import { spareWorker } from "../shared/ts-worker.js";
 
 /** From this many distinct schemas to judge on, a worker thread shares the work. */
 export const POOL_SCHEMAS = 200;
@@ -31,19 +30,16 @@ function pendingSchemas(specs: LoadedSpec[]): Map<string, Json> {
   return pending;
 }
 
-let spare: Worker | undefined;
-const startWorker = () => tsWorker(new URL("./compile-thread.ts", import.meta.url));
+const spare = spareWorker(new URL("./compile-thread.ts", import.meta.url));
 
 /** Starts the worker ahead of need (a large spec is about to be loaded): its start-up overlaps the load. */
 export function prestartCompileWorker(): void {
-  spare ??= startWorker();
-  spare.unref(); // never what keeps the process alive
+  spare.prestart();
 }
 
 /** Stops a worker started ahead of need and not used. */
 export function stopSpareCompileWorker(): void {
-  void spare?.terminate();
-  spare = undefined;
+  spare.stop();
 }
 
 /**
@@ -52,13 +48,12 @@ export function stopSpareCompileWorker(): void {
  */
 export async function judgeSchemas(specs: LoadedSpec[], workerOnly = false): Promise<number> {
   const pending = pendingSchemas(specs);
-  if (!pending.size || (pending.size < POOL_SCHEMAS && !spare)) return 0;
+  if (!pending.size || (pending.size < POOL_SCHEMAS && !spare.waiting)) return 0;
   const keys = [...pending.keys()];
   const schemas = [...pending.values()];
   const next = new SharedArrayBuffer(4);
   const queue = new Int32Array(next);
-  const worker = spare ?? startWorker();
-  spare = undefined;
+  const worker = spare.take();
   worker.ref();
   // A worker that fails leaves its schemas unjudged; they are judged here below.
   const theirs = new Promise<[number, string | undefined][]>((resolve) => {

@@ -2,10 +2,9 @@
 // modules, entry, types): ajv's compile and json-schema-to-typescript are the two long parts of
 // the emit and share nothing. The module's bytes are the same either way; a small server is
 // compiled here, where starting a thread would cost more than it saves.
-import type { Worker } from "node:worker_threads";
 import type { EmittedFile } from "../model/output.js";
 import { emitValidatorsModule, type ValidatorsInput } from "./validators.js";
-import { tsWorker } from "../shared/ts-worker.js";
+import { spareWorker } from "../shared/ts-worker.js";
 
 /** From this many schemas on, the validators are compiled on a worker thread. */
 export const OFF_THREAD_SCHEMAS = 200;
@@ -16,28 +15,24 @@ export interface PendingFile {
   cancel(): void;
 }
 
-let spare: Worker | undefined;
-const startWorker = () => tsWorker(new URL("./validators-thread.ts", import.meta.url));
+const spare = spareWorker(new URL("./validators-thread.ts", import.meta.url));
 
 /** Starts the worker ahead of need (a large spec is being built): its start-up overlaps the earlier stages. */
 export function prestartValidatorsWorker(): void {
-  spare ??= startWorker();
-  spare.unref(); // never what keeps the process alive
+  spare.prestart();
 }
 
 /** Stops a worker started ahead of need and not used. */
 export function stopSpareValidatorsWorker(): void {
-  void spare?.terminate();
-  spare = undefined;
+  spare.stop();
 }
 
 export function validatorsModule(input: ValidatorsInput): PendingFile {
-  if (input.schemas.length < OFF_THREAD_SCHEMAS && !spare) {
+  if (input.schemas.length < OFF_THREAD_SCHEMAS && !spare.waiting) {
     const file = emitValidatorsModule(input);
     return { result: Promise.resolve(file), cancel: () => {} };
   }
-  const worker = spare ?? startWorker();
-  spare = undefined;
+  const worker = spare.take();
   worker.ref();
   const result = new Promise<EmittedFile>((resolve, reject) => {
     worker.once("message", (m: { file?: EmittedFile; error?: { message: string; stack?: string } }) => {
