@@ -87,7 +87,7 @@ export function specSchema(): Record<string, Json> {
               openWorldHint: bool("The tool reaches things outside a closed set (network, the wide filesystem)."),
             },
           },
-          input: { type: ["object", "string"], description: "JSON Schema 2020-12 of the arguments, or @path/to/schema.json." },
+          input: { type: ["object", "string"], pattern: "^@", description: "JSON Schema 2020-12 of the arguments, or @path/to/schema.json." },
           maxOutputChars: { type: "integer", minimum: 100, description: "Cap on this tool's text output." },
           scopes: { ...SCOPES_SCHEMA, description: "OAuth scopes a caller must hold (all of them) to see and call this tool over authorized HTTP." },
           task: {

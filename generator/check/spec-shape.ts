@@ -50,6 +50,8 @@ function toDiagnostic(spec: LoadedSpec, e: ErrorObject): Diagnostic {
     case "type":
       return at(spec, "KV203", `${what} must be ${e.params.type === "integer" ? "an integer" : `of type ${String(e.params.type).split(",").join(" or ")}`}`, where);
     case "pattern":
+      // A schema slot (input, output.schema) takes an object or an @file reference, nothing else.
+      if (e.params.pattern === "^@") return at(spec, "KV204", `${what} must be a JSON Schema (an object) or a reference @path/to/schema.json`, where);
       return at(spec, "KV204", `${what} must match ${e.params.pattern}`, where);
     case "minimum":
     case "minItems":

@@ -67,6 +67,6 @@ export const outputSchema: Record<string, Json> = {
     select: { type: "string", description: "JMESPath expression applied to the parsed, redacted body." },
     raw: { type: "boolean", description: "Return the body as text instead (image/* and audio/* answers become image or audio content)." },
     resource: { type: "boolean", description: "Return the body as an embedded resource: the request URL, its media type and the text (or base64 blob)." },
-    schema: { type: ["object", "string"], description: "JSON Schema of the selected value (or @file); it becomes structuredContent and the tool's outputSchema." },
+    schema: { type: ["object", "string"], pattern: "^@", description: "JSON Schema of the selected value (or @file); it becomes structuredContent and the tool's outputSchema." },
   },
 };
