@@ -76,7 +76,10 @@ function limitProblems(schema: Json, problems: SchemaProblem[]): void {
     }
     for (const [key, value] of Object.entries(node)) {
       const here = `${pointer}/${esc(key)}`;
-      if (key in REFUSED) problems.push({ code: "KV503", message: REFUSED[key], pointer: here, atKey: true });
+      if (Object.hasOwn(REFUSED, key)) problems.push({ code: "KV503", message: REFUSED[key], pointer: here, atKey: true });
+      // ajv takes a keyword named like a method of every object (toString, constructor) as known and ignores it;
+      // Kervan refuses it as it refuses every other unknown keyword.
+      else if (key in Object.prototype) problems.push({ code: "KV510", message: `schema does not compile: unknown keyword: ${JSON.stringify(key)}`, pointer: here, atKey: true });
       else if (key === "$schema" && value !== DRAFT_2020_12) problems.push({ code: "KV509", message: `'$schema' must be ${DRAFT_2020_12}: spec schemas are JSON Schema 2020-12`, pointer: here });
       else if (key === "$ref" && typeof value === "string") {
         if (!value.startsWith("#")) problems.push({ code: "KV501", message: `'$ref' ${JSON.stringify(value)} leaves the document; only same-document references (#/...) are allowed, so nothing is ever fetched`, pointer: here });

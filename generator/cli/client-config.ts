@@ -70,7 +70,7 @@ relative paths; every secret the server reads appears as a placeholder, never as
   run(p) {
     if (p.positional.length !== 1) throw new UsageError("client-config takes one server name");
     const client = stringOption(p, "--client");
-    if (!client || !(client in CLIENTS)) throw new UsageError(`--client must be one of ${Object.keys(CLIENTS).join(", ")}`);
+    if (!client || !Object.hasOwn(CLIENTS, client)) throw new UsageError(`--client must be one of ${Object.keys(CLIENTS).join(", ")}`);
     const name = p.positional[0];
     const dir = resolve(stringOption(p, "--out") ?? "out", name);
     if (!existsSync(join(dir, MANIFEST))) throw new UsageError(`no generated server ${name} in ${dir} (run \`kervan gen\` first)`);

@@ -15,7 +15,7 @@ const list = (v: string | true | undefined) => (typeof v === "string" ? v.split(
 async function importSpec(positional: string[], options: Options): Promise<number> {
   if (positional.length !== 1) throw new UsageError("import takes one API description file (OpenAPI 3.0/3.1 or Swagger 2.0, YAML or JSON)");
   const profile = (options.get("--profile") ?? "generic") as Profile;
-  if (!(profile in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
+  if (!Object.hasOwn(PROFILES, profile)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
   const maxText = options.get("--max-tools");
   const maxTools = maxText === undefined ? undefined : Number(maxText);
   if (maxTools !== undefined && (!Number.isInteger(maxTools) || maxTools < 1)) throw new UsageError("--max-tools takes a positive whole number");

@@ -71,7 +71,7 @@ export function parseToolBlocks(args: string[]): Tool[] {
       }
       const value = args[i + 1];
       if (value === undefined || value === "--tool") throw new UsageError(`${flag} requires a value`);
-      if (ONCE_FLAGS.includes(flag) || flag in INT_FLAGS) {
+      if (ONCE_FLAGS.includes(flag) || Object.hasOwn(INT_FLAGS, flag)) {
         if (seen.has(flag)) throw new UsageError(`${flag} may only be given once per tool`);
         seen.add(flag);
       }
@@ -87,11 +87,11 @@ export function parseToolBlocks(args: string[]): Tool[] {
         const eq = value.indexOf("=");
         if (eq <= 0) throw new UsageError(`--env-set takes NAME=VALUE, got ${JSON.stringify(value)}`);
         (tool.exec.env ??= {}).set = { ...(tool.exec.env.set ?? {}), [value.slice(0, eq)]: value.slice(eq + 1) };
-      } else if (flag in INT_FLAGS) {
+      } else if (Object.hasOwn(INT_FLAGS, flag)) {
         const [key, sub] = INT_FLAGS[flag];
         if (sub) (tool.exec[key] ??= {})[sub] = positiveInt(flag, value);
         else tool.exec[key] = positiveInt(flag, value);
-      } else if (flag in LIST_FLAGS) {
+      } else if (Object.hasOwn(LIST_FLAGS, flag)) {
         const [key, sub] = LIST_FLAGS[flag];
         ((tool.exec[key] ??= {})[sub] ??= []).push(value);
       } else throw new UsageError(`unknown tool option ${JSON.stringify(flag)}`);

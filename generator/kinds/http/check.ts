@@ -25,7 +25,9 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
   const http = tool.http as Block;
   const at = (p: string) => `${ctx.pointer}/http${p}`;
   const input = typeof tool.input === "object" ? tool.input : undefined;
-  const required = new Set<string>(((input as { required?: string[] })?.required ?? []) as string[]);
+  // The input schema is the user's: its meta-schema check reports a malformed `required`; here it only counts when it is a list.
+  const declaredRequired = (input as { required?: unknown } | undefined)?.required;
+  const required = new Set<string>(Array.isArray(declaredRequired) ? declaredRequired.filter((r): r is string => typeof r === "string") : []);
   const usedInputs = new Set<string>();
   const usedSecrets = new Set<string>();
   const declaredSecrets = Object.keys(http.secrets ?? {});
