@@ -15,7 +15,8 @@ import { plan } from "./plan.js";
 import { write } from "./write.js";
 import { lint, strict as strictLint } from "./lint/index.js";
 import { reusable, unchanged } from "./cache.js";
-import { prestartCompileWorker, stopSpareCompileWorker } from "./check/compile-pool.js";
+import { deferCompiles } from "./check/deferred-compile.js";
+import { validatorsInput } from "./emit/validators.js";
 import { prestartValidatorsWorker, stopSpareValidatorsWorker } from "./emit/off-thread.js";
 
 export interface GenerateOptions {
@@ -103,17 +104,13 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
       return { diagnostics: [], report, servers: names };
     }
   }
-  // A large spec's worker threads (check/compile-pool.ts, emit/off-thread.ts) start now, so that
-  // their start-up overlaps the load; one not used by the end is stopped.
+  // A large spec's validators worker (emit/off-thread.ts) starts now, so that its start-up overlaps
+  // the load; if it is not used by the end, it is stopped.
   const large = sources.reduce((n, s) => n + s.text.length, 0) >= PRESTART_TEXT;
-  if (large) {
-    prestartCompileWorker();
-    prestartValidatorsWorker();
-  }
+  if (large) prestartValidatorsWorker();
   try {
     return await build(sources, options, started);
   } finally {
-    stopSpareCompileWorker();
     stopSpareValidatorsWorker();
   }
 }
@@ -124,15 +121,29 @@ const PRESTART_TEXT = 512 * 1024;
 async function build(sources: SourceFile[], options: GenerateOptions, started: number): Promise<GenerateResult> {
   const timer = options.stageTime;
   options.stage?.({ stage: "check", done: 0, total: sources.length, tools: 0 });
-  const { diagnostics, specs } = await checkSourcesShared(sources, timer);
-  if (diagnostics.some((d) => d.severity === "error")) return { diagnostics, servers: [] };
+  const diagnostics: Diagnostic[] = [];
+  const specs = stage("load", timer, () => load(sources, diagnostics));
+  const loaded = diagnostics.length;
+  // The emit compiles every tool schema anyway: the check presumes they compile, and each way out
+  // below settles the presumptions first (check/deferred-compile.ts). Should one be wrong, the
+  // answer is the check's on real judgements, as a build without the shortcut gives.
+  const deferred = deferCompiles(specs);
+  const settled = async (): Promise<GenerateResult | undefined> =>
+    (await deferred.settle(specs)) ? undefined : { diagnostics: [...diagnostics.slice(0, loaded), ...check(specs)], servers: [] };
+  diagnostics.push(...stage("check", timer, () => check(specs)));
+  if (diagnostics.some((d) => d.severity === "error")) return (await settled()) ?? { diagnostics, servers: [] };
   const servers = stage("normalize", timer, () => normalize(specs, diagnostics));
   const tools = servers.reduce((n, s) => n + s.tools.length, 0);
   options.stage?.({ stage: "lint", done: 0, total: servers.length, tools });
   const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...stage("lint", timer, () => lint(specs, servers))];
   // --strict holds every warning, the check stage's too, to the bar of an error.
-  if (options.strict && warnings.length) return { diagnostics: strictLint(warnings), servers: [] };
+  if (options.strict && warnings.length) return (await settled()) ?? { diagnostics: strictLint(warnings), servers: [] };
   const emitPlan = stage("plan", timer, () => plan(servers, { outRoot: options.outRoot }));
+  // Several servers: settled before the first is reported built. One: its emit proves most of them.
+  if (emitPlan.servers.length !== 1) {
+    const refused = await settled();
+    if (refused) return refused;
+  }
   const files: EmittedFile[] = [];
   for (const [done, p] of emitPlan.servers.entries()) {
     const serverStarted = performance.now();
@@ -141,11 +152,16 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
     try {
       built = await buildServer(p, options.check ? undefined : options.outRoot, timer, onStage);
     } catch (e) {
+      const refused = await settled();
+      if (refused) return refused;
       const spec = e instanceof SpecRefused ? specs.find((s) => s.file === e.file) : undefined;
       if (!spec) throw e;
-      const refused = e as SpecRefused;
-      return { diagnostics: [...warnings, at(spec, refused.code, refused.message, refused.pointer)], servers: [] };
+      const error = e as SpecRefused;
+      return { diagnostics: [...warnings, at(spec, error.code, error.message, error.pointer)], servers: [] };
     }
+    if (!built.cached) deferred.proved(validatorsInput(p).schemas.map((s) => s.schema));
+    const refused = await settled();
+    if (refused) return refused;
     files.push(...built.files);
     options.progress?.(p.server.name, performance.now() - serverStarted, built.cached);
   }

@@ -138,6 +138,14 @@ export function recordJudgement(key: string, error: string | undefined): void {
   compiled.set(key, error);
 }
 
+/** The judgement recorded for the schema with this JSON text, when there is one. */
+export const judgement = (key: string): string | undefined => compiled.get(key);
+
+/** Forgets a judgement, so the schema is judged again (check/deferred-compile.ts takes back what it presumed). */
+export function forgetJudgement(key: string): void {
+  compiled.delete(key);
+}
+
 /** Why the schema does not compile in strict mode, or undefined when it does. */
 export function compileError(schema: Json): string | undefined {
   if (!ajv) {

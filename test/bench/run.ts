@@ -21,6 +21,26 @@ let profile: string[] | undefined;
 
 const progress = (s: string) => process.stderr.write(`bench: ${s}\n`);
 
+// `npm run bench -- --only import,generate` runs just those sections (keys: startup, exec, sandbox,
+// http, validate-json, hardening, tasks, serving, generate, import); without it, every section runs.
+const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "generate", "import"];
+const onlyAt = process.argv.indexOf("--only");
+const only = onlyAt > 0 ? new Set((process.argv[onlyAt + 1] ?? "").split(",").filter(Boolean)) : undefined;
+for (const key of only ?? []) {
+  if (!SECTIONS.includes(key)) {
+    console.error(`bench: unknown section ${JSON.stringify(key)} for --only; the sections are ${SECTIONS.join(", ")}`);
+    process.exit(2);
+  }
+}
+const wanted = (key: string) => !only || only.has(key);
+// `--rounds N`: rounds of the import section (default 2), for a steadier median on a busy machine.
+const roundsAt = process.argv.indexOf("--rounds");
+const roundsOption = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : undefined;
+if (roundsOption !== undefined && !(Number.isInteger(roundsOption) && roundsOption > 0)) {
+  console.error("bench: --rounds takes a whole number of rounds (1 or more)");
+  process.exit(2);
+}
+
 async function section(name: string, fn: () => Promise<void>): Promise<void> {
   const t = performance.now();
   progress(`${name} ...`);
@@ -39,6 +59,7 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
  * only when its file exists; its rows keep the target their detail names, else `fallback`.
  */
 async function external(file: string, fn: string, title: string, fallback: Target | undefined): Promise<void> {
+  if (!wanted(file.replace(/\.bench\.ts$/, ""))) return;
   const path = join(REPO, "test/bench", file);
   if (!existsSync(path)) {
     notes.push(`${title}: ${file} is not there yet; skipped.`);
@@ -88,7 +109,7 @@ console.log("Every ratio is subject / baseline, both measured in the same run (m
 
 let kervan10: string | undefined;
 let openapi10: Awaited<ReturnType<typeof buildOpenApi10>>;
-await section("building the 10-tool servers (Kervan: fixtures/bench10.yaml; openapi-mcp-generator: gen + tsc)", async () => {
+if (wanted("startup")) await section("building the 10-tool servers (Kervan: fixtures/bench10.yaml; openapi-mcp-generator: gen + tsc)", async () => {
   kervan10 = await buildBench10();
   try {
     openapi10 = await buildOpenApi10();
@@ -119,15 +140,15 @@ await external("hardening.bench.ts", "benchHardening", "validate_json pattern bu
 await external("tasks.bench.ts", "benchTasks", "Tasks: tasks/get round trip vs a bare Redis GET; task-augmented vs plain call", undefined);
 await external("serving.bench.ts", "benchServing", "Streamable HTTP serving (1/16/64 connections) vs node:http echo and the official SDK", undefined);
 
-await section("generation + bundling (10, 100, 1,000 tools; about two minutes)", async () => {
+if (wanted("generate")) await section("generation + bundling (10, 100, 1,000 tools; about two minutes)", async () => {
   const r = await benchGenerate();
   rows.push(...r.rows);
   notes.push(...r.notes);
   profile = r.profile;
 });
 
-await section("OpenAPI import of GitHub's REST description vs openapi-mcp-generator (about three minutes)", async () => {
-  const r = await benchImport();
+if (wanted("import")) await section("OpenAPI import of GitHub's REST description vs openapi-mcp-generator (about three minutes)", async () => {
+  const r = await benchImport(roundsOption ?? undefined);
   rows.push(...r.rows);
   notes.push(...r.notes);
 });
