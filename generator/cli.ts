@@ -1,10 +1,12 @@
-// kervan COMMAND: the commands live in cli/ (one file each, listed in cli/commands.ts).
+// kervan COMMAND: the commands live in cli/ (one file each, listed in cli/commands.ts). Only the
+// command being run is loaded (cli/command-loaders.ts); the help loads them all.
 // Exit codes: 0 ok, 1 drift, diagnostics or a breaking change, 2 usage errors, 70 internal errors.
-import { generatorVersion } from "./manifest.js";
 import { UsageError } from "./cli/sources.js";
 import { parseArgs } from "./cli/command.js";
 import { commandHelp, globalHelp } from "./cli/help.js";
-import { COMMANDS } from "./cli/commands.js";
+import { loadCommand } from "./cli/command-loaders.js";
+
+const version = async () => (await import("./manifest.js")).generatorVersion();
 
 /** The command being run, so a usage error can point at its own help. */
 let current = "";
@@ -14,15 +16,16 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "--tool") argv = ["serve", ...argv];
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
+    const { COMMANDS } = await import("./cli/commands.js");
     const topic = name === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    process.stdout.write(topic ? commandHelp(topic) : globalHelp(generatorVersion(), COMMANDS));
+    process.stdout.write(topic ? commandHelp(topic) : globalHelp(await version(), COMMANDS));
     return name ? 0 : 2;
   }
   if (name === "--version" || name === "-v" || name === "-V" || name === "version") {
-    process.stdout.write(`${generatorVersion()}\n`);
+    process.stdout.write(`${await version()}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = await loadCommand(name);
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
   current = command.name;
   const parsed = parseArgs(command, rest);
