@@ -6,7 +6,7 @@ import type { Diagnostic } from "./model/diagnostic.js";
 import { SpecRefused } from "./shared/refusal.js";
 import { at } from "./check/locate.js";
 import type { EmittedFile, WriteReport } from "./model/output.js";
-import type { SourceFile } from "./model/spec.js";
+import type { LoadedSpec, SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
 import { load } from "./load.js";
 import { check, checkShared } from "./check/index.js";
@@ -15,9 +15,10 @@ import { plan } from "./plan.js";
 import { write } from "./write.js";
 import { lint, strict as strictLint } from "./lint/index.js";
 import { reusable, unchanged } from "./cache.js";
-import { deferCompiles } from "./check/deferred-compile.js";
-import { validatorsInput } from "./emit/validators.js";
-import { prestartValidatorsWorker, stopSpareValidatorsWorker } from "./emit/off-thread.js";
+import { deferCompiles, type DeferredCompiles } from "./check/deferred-compile.js";
+import { validatorsInput, type ValidatorsInput } from "./emit/validators.js";
+import { dropEarlyValidators, prestartValidatorsWorker, startValidatorsEarly, stopSpareValidatorsWorker, validatorsWorkerWaiting } from "./emit/off-thread.js";
+import { planServer } from "./plan.js";
 
 export interface GenerateOptions {
   outRoot: string;
@@ -111,12 +112,31 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   try {
     return await build(sources, options, started);
   } finally {
+    dropEarlyValidators();
     stopSpareValidatorsWorker();
   }
 }
 
 /** Spec text from which worker threads are started ahead of need (about two hundred tools). */
 const PRESTART_TEXT = 512 * 1024;
+
+/**
+ * A large single-server spec's validators start compiling on the worker right after the load, while
+ * this thread checks, lints and emits the rest: from a normalize and plan of the spec as loaded,
+ * which the emit compares with its own before it takes the result. Only schemas the limits let
+ * ajv see are handed over; a spec the normalize cannot read yet (it fails the check) starts nothing.
+ */
+function validatorsEarly(specs: LoadedSpec[], deferred: DeferredCompiles, options: GenerateOptions): void {
+  let input: ValidatorsInput;
+  try {
+    const servers = normalize(specs, []);
+    if (servers.length !== 1) return;
+    input = validatorsInput(planServer(servers[0]!, { outRoot: options.outRoot }));
+  } catch {
+    return;
+  }
+  if (input.schemas.every((s) => deferred.compilable(JSON.stringify(s.schema)))) startValidatorsEarly(input);
+}
 
 async function build(sources: SourceFile[], options: GenerateOptions, started: number): Promise<GenerateResult> {
   const timer = options.stageTime;
@@ -130,6 +150,7 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
   const deferred = deferCompiles(specs);
   const settled = async (): Promise<GenerateResult | undefined> =>
     (await deferred.settle(specs)) ? undefined : { diagnostics: [...diagnostics.slice(0, loaded), ...check(specs)], servers: [] };
+  if (validatorsWorkerWaiting()) stage("early validators", timer, () => validatorsEarly(specs, deferred, options));
   diagnostics.push(...stage("check", timer, () => check(specs)));
   if (diagnostics.some((d) => d.severity === "error")) return (await settled()) ?? { diagnostics, servers: [] };
   const servers = stage("normalize", timer, () => normalize(specs, diagnostics));

@@ -13,6 +13,8 @@ import { judgeSchemas, pendingSchemas } from "./compile-pool.js";
 import { compileError, forgetJudgement, judged, judgement, recordJudgement } from "./schema-limits.js";
 
 export interface DeferredCompiles {
+  /** Whether ajv may be handed the schema with this JSON text: it is presumed to compile, or judged to. */
+  compilable(key: string): boolean;
   /** Schemas (by JSON text) that an emit compiled without error. */
   proved(schemas: Iterable<object>): void;
   /**
@@ -28,6 +30,7 @@ export function deferCompiles(specs: LoadedSpec[]): DeferredCompiles {
   for (const key of presumed.keys()) recordJudgement(key, undefined);
   let outcome: boolean | undefined = presumed.size ? undefined : true;
   return {
+    compilable: (key) => presumed.has(key) || (judged(key) && judgement(key) === undefined),
     proved(schemas) {
       if (outcome !== undefined) return;
       for (const schema of schemas) presumed.delete(JSON.stringify(schema));

@@ -22,12 +22,43 @@ export function prestartValidatorsWorker(): void {
   spare.prestart();
 }
 
+/** Whether a worker started ahead of need is waiting. */
+export const validatorsWorkerWaiting = (): boolean => spare.waiting;
+
 /** Stops a worker started ahead of need and not used. */
 export function stopSpareValidatorsWorker(): void {
   spare.stop();
 }
 
+/** Validators started before the plan was final (startValidatorsEarly), with the input they were started on. */
+let early: { text: string; pending: PendingFile } | undefined;
+
+/**
+ * Starts compiling a server's validators now, on the worker started ahead of need, from an input
+ * worked out before the check has passed (pipeline.ts). The emit takes the result only when its
+ * own input is the same, byte for byte; otherwise it is dropped and compiled again.
+ */
+export function startValidatorsEarly(input: ValidatorsInput): void {
+  dropEarlyValidators();
+  const pending = validatorsModule(input);
+  // Nobody may ever wait for it (the build stops at a diagnostic): a failure is no crash.
+  pending.result.catch(() => {});
+  early = { text: JSON.stringify(input), pending };
+}
+
+/** Stops validators started early and not taken. */
+export function dropEarlyValidators(): void {
+  early?.pending.cancel();
+  early = undefined;
+}
+
 export function validatorsModule(input: ValidatorsInput): PendingFile {
+  if (early) {
+    const started = early;
+    early = undefined;
+    if (started.text === JSON.stringify(input)) return started.pending;
+    started.pending.cancel();
+  }
   if (input.schemas.length < OFF_THREAD_SCHEMAS && !spare.waiting) {
     const file = emitValidatorsModule(input);
     return { result: Promise.resolve(file), cancel: () => {} };

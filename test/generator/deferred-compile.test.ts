@@ -3,13 +3,15 @@
 // does not compile must still give exactly the diagnostics of the full check, on every way out of
 // the build: a build that reaches the emit, one stopped by another error, one with many servers,
 // a large one whose schemas are judged on two threads, and one under --strict.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkSources, generate } from "../../generator/pipeline.js";
 import type { SourceFile } from "../../generator/model/spec.js";
 import { POOL_SCHEMAS } from "../../generator/check/compile-pool.js";
+import { OFF_THREAD_SCHEMAS, prestartValidatorsWorker, startValidatorsEarly, validatorsModule } from "../../generator/emit/off-thread.js";
+import { emitValidatorsModule, type ValidatorsInput } from "../../generator/emit/validators.js";
 
 const root = mkdtempSync(join(tmpdir(), "kervan-deferred-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -77,5 +79,51 @@ describe("the check's schema compiles deferred to the emit", () => {
     const result = await build([source], true);
     expect(codes(result.diagnostics)).toEqual(["KV510"]);
     expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
+  });
+});
+
+// A large spec's validators start compiling right after the load, from a plan made before the check
+// (pipeline.ts, emit/off-thread.ts); the worker waiting for them is what generate() starts for a
+// large spec text, started here by hand so the specs can stay small.
+describe("validators started early", () => {
+  it("give the same server as validators compiled at the emit", async () => {
+    const source = spec("early", OFF_THREAD_SCHEMAS / 2 + 5, {});
+    const write = (out: string) => generate([source], { outRoot: join(root, out), check: false, pruneServers: false });
+    expect(codes((await write("late")).diagnostics)).toEqual([]);
+    prestartValidatorsWorker();
+    expect(codes((await write("early")).diagnostics)).toEqual([]);
+    for (const file of ["src/validators.mjs", "server.mjs"]) {
+      expect(readFileSync(join(root, "early/early", file), "utf8")).toBe(readFileSync(join(root, "late/early", file), "utf8"));
+    }
+  });
+
+  it("of a schema that does not compile end in the full check's diagnostics", async () => {
+    const source = spec("early_bad", OFF_THREAD_SCHEMAS / 2 + 5, { 3: "{ type: object, requird: [a] }" });
+    prestartValidatorsWorker();
+    const result = await build([source]);
+    expect(codes(result.diagnostics)).toEqual(["KV510"]);
+    expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
+  });
+
+  it("are taken only for the same input, else compiled again", async () => {
+    const input = (n: number): ValidatorsInput => ({
+      dir: "x",
+      specFile: "specs/x.yaml",
+      schemas: Array.from({ length: OFF_THREAD_SCHEMAS }, (_, i) => ({ name: `validate_t${i}`, schema: { type: "object", properties: { [`p${i}`]: { type: "string", maxLength: n + i } } } })),
+    });
+    startValidatorsEarly(input(1));
+    expect(await validatorsModule(input(1)).result).toEqual(emitValidatorsModule(input(1)));
+    startValidatorsEarly(input(1));
+    expect(await validatorsModule(input(2)).result).toEqual(emitValidatorsModule(input(2)));
+  });
+
+  it("that fail and are never taken do not take the process down", async () => {
+    const bad: ValidatorsInput = { dir: "x", specFile: "specs/x.yaml", schemas: Array.from({ length: OFF_THREAD_SCHEMAS }, (_, i) => ({ name: `v${i}`, schema: { type: "object", requird: [`a${i}`] } })) };
+    const failed = new Promise<unknown>((resolve) => process.once("unhandledRejection", resolve));
+    startValidatorsEarly(bad);
+    // Asked for another input: the early one is dropped, and this small one is compiled on this thread.
+    expect(() => validatorsModule({ ...bad, schemas: bad.schemas.slice(0, 3) })).toThrow(/requird/);
+    const outcome = await Promise.race([failed, new Promise((resolve) => setTimeout(() => resolve("none"), 500))]);
+    expect(outcome).toBe("none");
   });
 });
