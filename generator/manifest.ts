@@ -9,7 +9,7 @@ import { sha256 } from "./shared/hash.js";
 import { generatorFingerprint } from "./fingerprint.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { byCodeUnit } from "./shared/order.js";
-import { manifestTools, serverCapabilities } from "./audit/build.js";
+import { manifestPrompts, manifestTools, serverCapabilities } from "./audit/build.js";
 import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
@@ -33,6 +33,7 @@ export function inputHash(plan: ServerPlan): string {
 /** The manifest and AUDIT.md; AUDIT.md is rendered from the manifest's own data and listed in its outputs. */
 export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bundle: BundleResult): [EmittedFile, EmittedFile] {
   const tools = manifestTools(plan);
+  const prompts = manifestPrompts(plan);
   const data: Manifest = {
     generator: { name: "kervan", version: generatorVersion() },
     server: {
@@ -49,6 +50,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
     inputHash: inputHash(plan),
     capabilities: serverCapabilities(tools, plan.server),
     tools,
+    ...(prompts ? { prompts } : {}),
     bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
   };
   const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };

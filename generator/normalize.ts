@@ -8,6 +8,7 @@ import type { RawTool } from "./kinds/types.js";
 import { contextFor } from "./check/index.js";
 import { normalizeHttp } from "./normalize-http.js";
 import { resolveAsk } from "./check/ask.js";
+import { promptIR } from "./check/prompts.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
@@ -76,10 +77,11 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
 
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
-    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[] };
+    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[] };
     const s = doc.server;
     const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
     const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec.file, p, i)).sort((a, b) => byCodeUnit(a.name, b.name));
     const inputs = specInputs(spec);
     return {
       name: String(s.name),
@@ -91,6 +93,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...(s.telemetry === "otlp" ? { telemetry: "otlp" as const } : {}),
       ...tasksOf(s, tools),
       tools,
+      ...(prompts.length ? { prompts } : {}),
       origin: { file: spec.file, pointer: "" },
       inputs,
     };

@@ -5,8 +5,9 @@ import type { ServerPlan } from "../model/plan.js";
 import { kindFor } from "../kinds/index.js";
 import { sha256 } from "../shared/hash.js";
 import { capabilitiesOf } from "./capabilities.js";
-import type { ManifestTool, Capabilities } from "./types.js";
+import type { ManifestPrompt, ManifestTool, Capabilities } from "./types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
+import type { Json } from "../../templates/runtime/types.js";
 
 export function manifestTools(plan: ServerPlan): ManifestTool[] {
   return plan.tools.map(({ tool: t }) => {
@@ -36,4 +37,16 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
 /** The server's capabilities: its tools' reach, plus the bearer token variables its spec names (server.http.auth). */
 export function serverCapabilities(tools: ManifestTool[], server?: { http?: { auth?: AuthDef } }): Capabilities {
   return capabilitiesOf(tools, server?.http?.auth?.bearer?.tokens.map((t) => t.env) ?? []);
+}
+
+/** The server's prompts as the manifest records them (absent when it has none). */
+export function manifestPrompts(plan: ServerPlan): ManifestPrompt[] | undefined {
+  return plan.server.prompts?.map((p) => ({
+    name: p.name,
+    ...(p.title !== undefined ? { title: p.title } : {}),
+    ...(p.description !== undefined ? { description: p.description } : {}),
+    arguments: p.arguments.map((a) => ({ ...a })),
+    ...(p.ask ? { ask: p.ask.map(({ field, message, inputKey }) => ({ field, message, ...(inputKey !== undefined ? { inputKey } : {}) })) } : {}),
+    messages: p.messages.map((m) => ({ role: m.role, content: { ...m.content } as unknown as Json })),
+  }));
 }

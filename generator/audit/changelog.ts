@@ -9,6 +9,7 @@ import { capabilitiesOf } from "./capabilities.js";
 import { effectsOf } from "./legacy.js";
 import { diffSchema } from "./schema-diff.js";
 import { isObject, same, type Change, type Changelog } from "./change.js";
+import { diffPrompts } from "./prompt-changes.js";
 
 // A hint flipping this way lets the tool do more than clients were told it would.
 const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
@@ -152,6 +153,7 @@ export function changelog(a: Manifest, b: Manifest): Changelog {
       if (x[key] !== undefined && y[key] !== undefined && x[key] !== y[key]) changes.push({ path: ["Bundled packages", name, key], change: "changed", old: x[key]!, new: y[key]! });
     }
   }
+  changes.push(...diffPrompts(a.prompts, b.prompts));
   const [ta, tb] = [new Map(a.tools.map((t) => [t.name, t])), new Map(b.tools.map((t) => [t.name, t]))];
   for (const name of [...new Set([...ta.keys(), ...tb.keys()])].sort()) {
     const [x, y] = [ta.get(name), tb.get(name)];

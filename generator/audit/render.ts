@@ -3,6 +3,7 @@
 import type { Manifest, BundledPackage } from "./types.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { renderTool } from "./render-tool.js";
+import { renderPrompts } from "./render-prompt.js";
 import { commentText } from "../shared/codegen.js";
 import { cell, code, names } from "../shared/markdown.js";
 import { SERVING_ENV } from "../../templates/runtime/serving-flags.js";
@@ -41,6 +42,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
     `| Runs as tasks | ${cell(names(m.tools.filter((t) => t.task).map((t) => t.name)))} |`,
     `| Asks to confirm first | ${cell(names(m.tools.filter((t) => t.confirm).map((t) => t.name)))} |`,
     `| Asks the user for inputs | ${cell(names(m.tools.filter((t) => t.ask).map((t) => t.name)))} |`,
+    ...(m.prompts?.length ? [`| Prompts | ${m.prompts.length}: ${cell(names(m.prompts.map((p) => p.name)))} |`] : []),
     "",
     "The protocol runtime itself runs no command. Started with `--http PORT` it listens on 127.0.0.1 unless",
     "`--host` names another address (a non-loopback one needs authorization or `--insecure-no-auth`), reads",
@@ -59,6 +61,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
     "",
   ];
   for (const t of [...m.tools].sort((a, b) => (a.name < b.name ? -1 : 1))) out.push(...renderTool(t));
+  out.push(...renderPrompts(m.prompts));
   out.push("## Bundle", "", `- File: ${code(m.bundle.path)}`, `- sha256: ${code(m.bundle.sha256)}`, "");
   const pkgs = Object.keys(m.bundle.packages).sort();
   if (pkgs.length) {
@@ -85,7 +88,7 @@ function tasksText(m: Manifest): string[] {
       : "in this process's memory (lost when it stops)";
     out.push(`Tasks (io.modelcontextprotocol/tasks): kept ${where}; readable for ${t.ttlMs} ms, polled every ${t.pollIntervalMs} ms${t.store === "memory" ? "" : "; \`KERVAN_TASK_STORE=memory\` keeps them in memory instead"}. A task belongs to the caller that started it.`, "");
   }
-  if (m.tools.some((x) => x.confirm || x.ask)) {
+  if (m.tools.some((x) => x.confirm || x.ask) || m.prompts?.some((p) => p.ask)) {
     out.push(
       `Questions (confirmations and asked inputs): the retry's \`requestState\` is sealed with \`KERVAN_STATE_KEY\` (32 bytes, hex or base64; without it a key of this process only), expires after \`KERVAN_CONFIRM_TTL_MS\` (10 minutes) and is served once (its nonce is recorded ${t ? "in the task store" : "in this process"}).`,
       "",

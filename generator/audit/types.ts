@@ -34,6 +34,17 @@ export interface ManifestTool {
   facts?: Record<string, Json>;
 }
 
+/** A prompt as the manifest records it: its definition, so the changelog can compare versions. */
+export interface ManifestPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+  /** Arguments the user is asked for when the caller leaves them out. */
+  ask?: { field: string; message: string; inputKey?: string }[];
+  messages: { role: string; content: Json }[];
+}
+
 /** Everything the server as a whole can reach, aggregated from the tools' facts. */
 export interface Capabilities {
   commands: string[];
@@ -66,6 +77,8 @@ export interface Manifest {
   inputHash: string;
   capabilities?: Capabilities;
   tools: ManifestTool[];
+  /** Absent when the server has no prompts (and in manifests from before prompts). */
+  prompts?: ManifestPrompt[];
   bundle: { path: string; sha256: string; packages: Record<string, BundledPackage | string> };
   outputs?: Record<string, string>;
 }

@@ -12,6 +12,7 @@ import { checkDocumentKeys } from "./document-keys.js";
 import { checkTaskAndConfirm } from "./task-confirm.js";
 import { addHints } from "./hints.js";
 import { judgeSchemas } from "./compile-pool.js";
+import { checkPrompts } from "./prompts.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
@@ -92,6 +93,7 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
     if (first) out.push(at(spec, "KV404", `server name '${server.name}' is already used by ${first}`, "/server/name"));
     else servers.set(server.name, spec.file);
   }
+  checkPrompts(spec, doc.prompts, whole, out);
   if (!Array.isArray(doc.tools)) return;
   const names = new Map<string, number>();
   doc.tools.forEach((tool: unknown, i: number) => {

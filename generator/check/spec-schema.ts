@@ -5,6 +5,8 @@ import { allKinds } from "../kinds/index.js";
 import { httpSchema, SCOPES_SCHEMA } from "./server-http-schema.js";
 
 export const NAME_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
+/** A prompt argument's name: what a `{placeholder}` can name. */
+export const ARG_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]{0,63}$";
 export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
 
 /** A question to the user (confirm, or one ask entry): its message, alone or with the input request's id. */
@@ -21,6 +23,62 @@ function question(inputKeyDescription: string): Json[] {
       },
     },
   ];
+}
+
+/** A prompt: its arguments (strings), the arguments asked of the user when left out, and its message templates. */
+function promptSchema(asked: Json[]): Json {
+  const template = (what: string): Json => ({ type: "string", description: `${what}: {argument} is the argument's value as given, {{ and }} are literal braces.` });
+  return {
+    type: "object",
+    additionalProperties: false,
+    required: ["name", "messages"],
+    properties: {
+      name: { type: "string", pattern: NAME_PATTERN, description: "Prompt name: 1-128 of A-Z a-z 0-9 _ . -" },
+      title: { type: "string", minLength: 1 },
+      description: { type: "string", minLength: 1, description: "What the prompt is for." },
+      arguments: {
+        type: "array",
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name"],
+          properties: {
+            name: { type: "string", pattern: ARG_PATTERN },
+            description: { type: "string", minLength: 1 },
+            required: { type: "boolean", description: "The caller must give it (default false)." },
+          },
+        },
+      },
+      ask: {
+        type: "object",
+        description: "Arguments to ask the user for (form elicitation) when the caller leaves them out: argument -> question, or {message, inputKey}. Each names an optional argument.",
+        propertyNames: { pattern: ARG_PATTERN },
+        minProperties: 1,
+        additionalProperties: { oneOf: asked },
+      },
+      messages: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["role"],
+          description: "One message: its role and exactly one of text or resource.",
+          properties: {
+            role: { enum: ["user", "assistant"] },
+            text: template("The message text"),
+            resource: {
+              type: "object",
+              additionalProperties: false,
+              required: ["uri", "text"],
+              description: "An embedded text resource.",
+              properties: { uri: template("The resource's URI"), mimeType: { type: "string", minLength: 1 }, text: template("The resource's text") },
+            },
+          },
+        },
+      },
+    },
+  };
 }
 
 export function specSchema(): Record<string, Json> {
@@ -67,8 +125,10 @@ export function specSchema(): Record<string, Json> {
         },
       },
       tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },
+      prompts: { type: "array", minItems: 1, items: { $ref: "#/$defs/prompt" }, description: "MCP prompts: message templates a user picks in the client, filled from their arguments." },
     },
     $defs: {
+      prompt: promptSchema(question("The id of the input request that asks it (default: the argument's name).")),
       tool: {
         type: "object",
         additionalProperties: false,

@@ -32,9 +32,10 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(withStartup.length ? [_`startup() {\n  ${join(withStartup.map((id) => _`${id}.startup();`), "\n  ")}\n}`] : []),
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
     ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
+    ...(s.prompts ? [_`prompts: ${s.prompts.map(({ origin: _origin, ...p }) => p)}`] : []),
   ];
-  // Only servers with tools that run as tasks, confirm or ask import (and bundle) that layer and their store.
-  const hasModes = s.tools.some((t) => t.task || t.confirm || t.ask);
+  // Only servers with tools that run as tasks, confirm or ask, or prompts that ask, import (and bundle) that layer and their store.
+  const hasModes = s.tools.some((t) => t.task || t.confirm || t.ask) || (s.prompts?.some((p) => p.ask) ?? false);
   if (hasModes) fields.push(_`modes: ${name("callModes")}`);
   const modeImports: Statement[] = [
     ...(hasModes ? [importDecl("@kervan/tasks", ["callModes"])] : []),

@@ -1,5 +1,5 @@
 // The output of the normalize stage: one ServerIR per server, defaults filled, order fixed.
-import type { Json } from "../../templates/runtime/types.js";
+import type { Json, PromptContentDef } from "../../templates/runtime/types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
 
 export interface Origin {
@@ -89,6 +89,18 @@ export interface Effects {
   confined?: { by: string; visible: string[]; writable: string[] };
 }
 
+/** A prompt (spec `prompts:`), in the runtime's shape plus where it came from. */
+export interface PromptIR {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+  messages: { role: "user" | "assistant"; content: PromptContentDef }[];
+  /** Arguments asked of the user when the caller leaves them out, in spec order; schema is the form's. */
+  ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
+  origin: Origin;
+}
+
 export interface ServerIR {
   name: string;
   version: string;
@@ -103,6 +115,8 @@ export interface ServerIR {
   tasks?: { store: "memory" | "file" | "redis"; ttlMs: number; pollIntervalMs: number };
   /** Sorted by name. */
   tools: ToolIR[];
+  /** Sorted by name; absent when the spec has none. */
+  prompts?: PromptIR[];
   origin: Origin;
   /** Input files and their sha256, for the manifest and the cache. */
   inputs: Record<string, string>;

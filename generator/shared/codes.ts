@@ -163,6 +163,19 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       w("KV612", "a tool that runs local commands runs them under the OS sandbox (not `sandbox: none`)"),
     ],
   },
+  {
+    range: "KV7xx",
+    title: "Prompts",
+    codes: [
+      e("KV701", "a prompt name is used twice"),
+      e("KV702", "a prompt declares an argument twice"),
+      e("KV703", "a message template or question names something that is not an argument of its prompt"),
+      e("KV704", "a prompt message gives neither or both of text and resource"),
+      e("KV705", "an asked argument is not an argument of the prompt"),
+      e("KV706", "an asked argument is required, so it is never left out to be asked"),
+      e("KV707", "two asked arguments of a prompt share an input request id"),
+    ],
+  },
 ];
 
 export const CODES: CodeInfo[] = CODE_GROUPS.flatMap((g) => g.codes);

@@ -533,17 +533,17 @@ function createCore(def) {
   for (const tool5 of def.tools) tools.set(tool5.name, tool5);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
-  const lists = /* @__PURE__ */ new Map();
+  const lists2 = /* @__PURE__ */ new Map();
   return {
     def,
     tools,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
     listTools(era) {
-      let list = lists.get(era);
+      let list = lists2.get(era);
       if (!list) {
         list = def.tools.map((tool5) => describeTool(tool5, era));
-        lists.set(era, list);
+        lists2.set(era, list);
       }
       return list;
     }
@@ -586,9 +586,6 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
-}
-function unknownPrompt(params) {
-  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${echo(params?.name) ?? "(no name)"}`);
 }
 function methodNotFound(method) {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, void 0, 404);
@@ -783,13 +780,102 @@ var init_protocol = __esm({
   }
 });
 
+// templates/runtime/prompts.ts
+function listPrompts(def) {
+  let list = lists.get(def);
+  if (!list) {
+    list = (def.prompts ?? []).map(describePrompt);
+    lists.set(def, list);
+  }
+  return list;
+}
+function describePrompt(p) {
+  const out = { name: p.name };
+  if (p.title !== void 0) out.title = p.title;
+  if (p.description !== void 0) out.description = p.description;
+  if (p.arguments.length > 0) out.arguments = p.arguments.map((a) => ({ ...a }));
+  return out;
+}
+function fill(template, args) {
+  return template.replace(PLACEHOLDER, (whole, name) => {
+    if (whole === "{{") return "{";
+    if (whole === "}}") return "}";
+    const value = Object.hasOwn(args, name) ? args[name] : void 0;
+    return typeof value === "string" ? value : "";
+  });
+}
+function render(content, args) {
+  switch (content.type) {
+    case "text":
+      return { type: "text", text: fill(content.text, args) };
+    case "resource": {
+      const r = content.resource;
+      return { type: "resource", resource: { uri: fill(r.uri, args), ...r.mimeType !== void 0 ? { mimeType: r.mimeType } : {}, text: fill(r.text, args) } };
+    }
+    default:
+      return { type: "image", data: content.data, mimeType: content.mimeType };
+  }
+}
+function renderPrompt(p, args) {
+  const body = {};
+  if (p.description !== void 0) body.description = p.description;
+  body.messages = p.messages.map((m) => ({ role: m.role, content: render(m.content, args) }));
+  return body;
+}
+function invalid(message2) {
+  throw new RpcError(INVALID_PARAMS, message2);
+}
+function promptRequest(def, params) {
+  const name = params?.name;
+  if (typeof name !== "string") invalid("Invalid params: name must be a string");
+  const prompt = def.prompts?.find((p) => p.name === name);
+  if (!prompt) invalid(`Unknown prompt: ${clipText(name)}`);
+  const given = params?.arguments ?? {};
+  if (!isObject(given)) invalid(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
+  const args = {};
+  for (const [key, value] of Object.entries(given)) {
+    if (!prompt.arguments.some((a) => a.name === key)) {
+      const known = prompt.arguments.map((a) => a.name);
+      invalid(`Invalid params: prompt "${name}" has no argument "${clipText(key, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
+    }
+    if (typeof value !== "string") invalid(`Invalid params: argument "${key}" of prompt "${name}" must be a string`);
+    args[key] = value;
+  }
+  return { prompt, args };
+}
+function requireArguments(prompt, args) {
+  const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
+  if (missing.length > 0) invalid(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
+}
+async function getPrompt(def, params, era, principal, modes, elicit) {
+  const { prompt, args } = promptRequest(def, params);
+  requireArguments(prompt, args);
+  if (!prompt.ask?.some((q) => !Object.hasOwn(args, q.field))) return renderPrompt(prompt, args);
+  if (!modes) throw new Error(`prompt ${prompt.name} asks for arguments but the server was built without its questions layer`);
+  const asked = await modes.askPrompt({ prompt, args, params, era, principal, ...elicit ? { elicit } : {} });
+  if (!asked.run) return asked.result;
+  for (const q of prompt.ask) {
+    if (typeof asked.args[q.field] !== "string") invalid(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
+  }
+  return renderPrompt(prompt, asked.args);
+}
+var PLACEHOLDER, lists;
+var init_prompts = __esm({
+  "templates/runtime/prompts.ts"() {
+    init_clip();
+    init_jsonrpc();
+    PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
+    lists = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // templates/runtime/legacy.ts
 function serveLegacy(core, method, params, signal, notify, principal = "local", elicit) {
   switch (method) {
     case "initialize": {
       const body = {
         protocolVersion: negotiateLegacy(params?.protocolVersion),
-        capabilities: { tools: {} },
+        capabilities: core.def.prompts ? { tools: {}, prompts: {} } : { tools: {} },
         serverInfo: core.serverInfo
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
@@ -802,10 +888,10 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
       return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
-    // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
+    // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
-      return { prompts: [] };
+      return { prompts: listPrompts(core.def) };
     case "resources/list":
       rejectCursor(params);
       return { resources: [] };
@@ -815,7 +901,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return unknownPrompt(params);
+      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, elicit);
     default:
       return methodNotFound(method);
   }
@@ -823,6 +909,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
 var init_legacy = __esm({
   "templates/runtime/legacy.ts"() {
     init_protocol();
+    init_prompts();
     init_core();
   }
 });
@@ -837,8 +924,8 @@ async function route(core, method, params, signal, notify, principal) {
     case "server/discover": {
       const body = {
         supportedVersions: [...SUPPORTED_VERSIONS],
-        // prompts/resources are declared because their (empty) lists are served with cache hints.
-        capabilities: { tools: {}, prompts: {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
+        // resources are declared because their (empty) list is served with cache hints; prompts only when the spec has some.
+        capabilities: { tools: {}, ...core.def.prompts ? { prompts: {} } : {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
@@ -850,7 +937,7 @@ async function route(core, method, params, signal, notify, principal) {
       return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
       rejectCursor(params);
-      return { prompts: [], ...cacheable };
+      return { prompts: listPrompts(core.def), ...cacheable };
     case "resources/list":
       rejectCursor(params);
       return { resources: [], ...cacheable };
@@ -860,7 +947,7 @@ async function route(core, method, params, signal, notify, principal) {
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return unknownPrompt(params);
+      return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
     default:
       return methodNotFound(method);
   }
@@ -869,6 +956,7 @@ var cacheable;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
+    init_prompts();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
   }
@@ -1574,13 +1662,13 @@ function scopeViews(core, serverScopes) {
     let view = cache2.get(key);
     if (!view) {
       const tools = new Map(visible.map((t) => [t.name, t]));
-      const lists = /* @__PURE__ */ new Map();
+      const lists2 = /* @__PURE__ */ new Map();
       view = {
         ...core,
         tools,
         listTools(era) {
-          let list = lists.get(era);
-          if (!list) lists.set(era, list = visible.map((t) => describeTool(t, era)));
+          let list = lists2.get(era);
+          if (!list) lists2.set(era, list = visible.map((t) => describeTool(t, era)));
           return list;
         }
       };
@@ -1773,14 +1861,14 @@ function decode(input) {
   try {
     return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
   } catch (cause) {
-    throw new TypeError(invalid, { cause });
+    throw new TypeError(invalid2, { cause });
   }
 }
-var invalid;
+var invalid2;
 var init_base64url = __esm({
   "node_modules/jose/dist/webapi/util/base64url.js"() {
     init_buffer_utils();
-    invalid = "The input to be decoded is not correctly encoded.";
+    invalid2 = "The input to be decoded is not correctly encoded.";
   }
 });
 
@@ -3223,7 +3311,7 @@ function partText(p, vals) {
   return vals.secrets.get(p.secret);
 }
 var same = (s) => s;
-function render(parts, vals, encode2, encodeLit = same) {
+function render2(parts, vals, encode2, encodeLit = same) {
   let out = "";
   for (const p of parts) {
     const t = partText(p, vals);
@@ -3247,7 +3335,7 @@ function fullyDecoded(s) {
 }
 function pathSegment(parts, vals) {
   if (parts.every((p) => "lit" in p)) return parts.map((p) => p.lit).join("");
-  const seg = render(parts, vals, encodePathValue);
+  const seg = render2(parts, vals, encodePathValue);
   if (seg === void 0) {
     const missing = parts.find((p) => !("lit" in p) && partText(p, vals) === void 0);
     throw new ToolFault2(`${describe2(missing)} is required: it is part of the URL path`);
@@ -3266,7 +3354,7 @@ function encodeFields(fields, vals) {
   for (const f of fields) {
     const name = formEncode(f.name);
     if ("value" in f) {
-      const v = render(f.value, vals, formEncode, formEncode);
+      const v = render2(f.value, vals, formEncode, formEncode);
       if (v !== void 0) out.push(`${name}=${v}`);
       continue;
     }
@@ -3320,7 +3408,7 @@ function build(t, vals) {
     return v === void 0 ? ABSENT : v;
   }
   if ("secret" in t) return vals.secrets.get(t.secret) ?? ABSENT;
-  if ("text" in t) return render(t.text, vals, same) ?? ABSENT;
+  if ("text" in t) return render2(t.text, vals, same) ?? ABSENT;
   if ("array" in t) {
     const out = [];
     for (const el of t.array) {

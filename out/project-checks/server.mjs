@@ -507,17 +507,17 @@ function createCore(def) {
   for (const tool7 of def.tools) tools.set(tool7.name, tool7);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
-  const lists = /* @__PURE__ */ new Map();
+  const lists2 = /* @__PURE__ */ new Map();
   return {
     def,
     tools,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
     listTools(era) {
-      let list = lists.get(era);
+      let list = lists2.get(era);
       if (!list) {
         list = def.tools.map((tool7) => describeTool(tool7, era));
-        lists.set(era, list);
+        lists2.set(era, list);
       }
       return list;
     }
@@ -560,9 +560,6 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
-}
-function unknownPrompt(params) {
-  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${echo(params?.name) ?? "(no name)"}`);
 }
 function methodNotFound(method) {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, void 0, 404);
@@ -757,13 +754,102 @@ var init_protocol = __esm({
   }
 });
 
+// templates/runtime/prompts.ts
+function listPrompts(def) {
+  let list = lists.get(def);
+  if (!list) {
+    list = (def.prompts ?? []).map(describePrompt);
+    lists.set(def, list);
+  }
+  return list;
+}
+function describePrompt(p) {
+  const out = { name: p.name };
+  if (p.title !== void 0) out.title = p.title;
+  if (p.description !== void 0) out.description = p.description;
+  if (p.arguments.length > 0) out.arguments = p.arguments.map((a) => ({ ...a }));
+  return out;
+}
+function fill(template, args) {
+  return template.replace(PLACEHOLDER, (whole, name) => {
+    if (whole === "{{") return "{";
+    if (whole === "}}") return "}";
+    const value = Object.hasOwn(args, name) ? args[name] : void 0;
+    return typeof value === "string" ? value : "";
+  });
+}
+function render(content, args) {
+  switch (content.type) {
+    case "text":
+      return { type: "text", text: fill(content.text, args) };
+    case "resource": {
+      const r = content.resource;
+      return { type: "resource", resource: { uri: fill(r.uri, args), ...r.mimeType !== void 0 ? { mimeType: r.mimeType } : {}, text: fill(r.text, args) } };
+    }
+    default:
+      return { type: "image", data: content.data, mimeType: content.mimeType };
+  }
+}
+function renderPrompt(p, args) {
+  const body = {};
+  if (p.description !== void 0) body.description = p.description;
+  body.messages = p.messages.map((m) => ({ role: m.role, content: render(m.content, args) }));
+  return body;
+}
+function invalid(message2) {
+  throw new RpcError(INVALID_PARAMS, message2);
+}
+function promptRequest(def, params) {
+  const name = params?.name;
+  if (typeof name !== "string") invalid("Invalid params: name must be a string");
+  const prompt = def.prompts?.find((p) => p.name === name);
+  if (!prompt) invalid(`Unknown prompt: ${clipText(name)}`);
+  const given = params?.arguments ?? {};
+  if (!isObject(given)) invalid(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
+  const args = {};
+  for (const [key2, value] of Object.entries(given)) {
+    if (!prompt.arguments.some((a) => a.name === key2)) {
+      const known = prompt.arguments.map((a) => a.name);
+      invalid(`Invalid params: prompt "${name}" has no argument "${clipText(key2, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
+    }
+    if (typeof value !== "string") invalid(`Invalid params: argument "${key2}" of prompt "${name}" must be a string`);
+    args[key2] = value;
+  }
+  return { prompt, args };
+}
+function requireArguments(prompt, args) {
+  const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
+  if (missing.length > 0) invalid(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
+}
+async function getPrompt(def, params, era, principal, modes, elicit) {
+  const { prompt, args } = promptRequest(def, params);
+  requireArguments(prompt, args);
+  if (!prompt.ask?.some((q) => !Object.hasOwn(args, q.field))) return renderPrompt(prompt, args);
+  if (!modes) throw new Error(`prompt ${prompt.name} asks for arguments but the server was built without its questions layer`);
+  const asked = await modes.askPrompt({ prompt, args, params, era, principal, ...elicit ? { elicit } : {} });
+  if (!asked.run) return asked.result;
+  for (const q of prompt.ask) {
+    if (typeof asked.args[q.field] !== "string") invalid(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
+  }
+  return renderPrompt(prompt, asked.args);
+}
+var PLACEHOLDER, lists;
+var init_prompts = __esm({
+  "templates/runtime/prompts.ts"() {
+    init_clip();
+    init_jsonrpc();
+    PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_-]*)\}/g;
+    lists = /* @__PURE__ */ new WeakMap();
+  }
+});
+
 // templates/runtime/legacy.ts
 function serveLegacy(core, method, params, signal, notify, principal = "local", elicit) {
   switch (method) {
     case "initialize": {
       const body = {
         protocolVersion: negotiateLegacy(params?.protocolVersion),
-        capabilities: { tools: {} },
+        capabilities: core.def.prompts ? { tools: {}, prompts: {} } : { tools: {} },
         serverInfo: core.serverInfo
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
@@ -776,10 +862,10 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
       return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
-    // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
+    // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
-      return { prompts: [] };
+      return { prompts: listPrompts(core.def) };
     case "resources/list":
       rejectCursor(params);
       return { resources: [] };
@@ -789,7 +875,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return unknownPrompt(params);
+      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, elicit);
     default:
       return methodNotFound(method);
   }
@@ -797,6 +883,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
 var init_legacy = __esm({
   "templates/runtime/legacy.ts"() {
     init_protocol();
+    init_prompts();
     init_core();
   }
 });
@@ -811,8 +898,8 @@ async function route(core, method, params, signal, notify, principal) {
     case "server/discover": {
       const body = {
         supportedVersions: [...SUPPORTED_VERSIONS],
-        // prompts/resources are declared because their (empty) lists are served with cache hints.
-        capabilities: { tools: {}, prompts: {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
+        // resources are declared because their (empty) list is served with cache hints; prompts only when the spec has some.
+        capabilities: { tools: {}, ...core.def.prompts ? { prompts: {} } : {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
@@ -824,7 +911,7 @@ async function route(core, method, params, signal, notify, principal) {
       return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
       rejectCursor(params);
-      return { prompts: [], ...cacheable };
+      return { prompts: listPrompts(core.def), ...cacheable };
     case "resources/list":
       rejectCursor(params);
       return { resources: [], ...cacheable };
@@ -834,7 +921,7 @@ async function route(core, method, params, signal, notify, principal) {
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return unknownPrompt(params);
+      return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
     default:
       return methodNotFound(method);
   }
@@ -843,6 +930,7 @@ var cacheable;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
+    init_prompts();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
   }
@@ -1548,13 +1636,13 @@ function scopeViews(core, serverScopes) {
     let view = cache2.get(key2);
     if (!view) {
       const tools = new Map(visible.map((t) => [t.name, t]));
-      const lists = /* @__PURE__ */ new Map();
+      const lists2 = /* @__PURE__ */ new Map();
       view = {
         ...core,
         tools,
         listTools(era) {
-          let list = lists.get(era);
-          if (!list) lists.set(era, list = visible.map((t) => describeTool(t, era)));
+          let list = lists2.get(era);
+          if (!list) lists2.set(era, list = visible.map((t) => describeTool(t, era)));
           return list;
         }
       };
@@ -1747,14 +1835,14 @@ function decode(input) {
   try {
     return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
   } catch (cause) {
-    throw new TypeError(invalid, { cause });
+    throw new TypeError(invalid2, { cause });
   }
 }
-var invalid;
+var invalid2;
 var init_base64url = __esm({
   "node_modules/jose/dist/webapi/util/base64url.js"() {
     init_buffer_utils();
-    invalid = "The input to be decoded is not correctly encoded.";
+    invalid2 = "The input to be decoded is not correctly encoded.";
   }
 });
 
@@ -2551,10 +2639,10 @@ async function createAuthGate(core, auth) {
   } else if (auth.mode === "bearer") {
     const check = bearerVerifier(auth.bearer.tokens);
     const verdicts = /* @__PURE__ */ new Map();
-    const refused = { ok: false, reason: "token not recognised" };
+    const refused2 = { ok: false, reason: "token not recognised" };
     verify = (token) => {
       const principal = check(token);
-      if (principal === null) return refused;
+      if (principal === null) return refused2;
       let verdict = verdicts.get(principal);
       if (verdict === void 0) verdicts.set(principal, verdict = { ok: true, principal, until: Infinity });
       return verdict;
@@ -3762,10 +3850,49 @@ function stateKeyFrom(def, fallback, env = tasksEnv()) {
     if (!key2) throw new StartupError("KERVAN_STATE_KEY must be 32 bytes as 64 hex digits or base64");
     return key2;
   }
-  if (def.tools.some((t) => t.confirm || t.ask)) {
+  if (def.tools.some((t) => t.confirm || t.ask) || def.prompts?.some((p) => p.ask)) {
     log("KERVAN_STATE_KEY is not set: confirmation state is sealed with a key of this process only (replicas and restarts will not accept each other's)");
   }
   return fallback;
+}
+
+// templates/runtime/confirm/prompt-questions.ts
+init_client_requests();
+init_jsonrpc();
+function refused(result) {
+  const content = Array.isArray(result.content) ? result.content[0] : void 0;
+  const text = isObject(content) && typeof content.text === "string" ? content.text : "the user did not give the arguments it needs";
+  return new RpcError(INVALID_PARAMS, text.replace(/ did not run: /, " was not rendered: "));
+}
+function questions(requests) {
+  return Object.values(requests).map((r) => String(r.params.message)).join(" / ");
+}
+async function askForPrompt(modes, { prompt, args, params, era, principal, elicit }) {
+  const asking = { name: `prompt ${prompt.name}`, ...prompt.ask ? { ask: prompt.ask } : {} };
+  const first = nextRound(asking, args, false);
+  if (!first) return { run: true, args };
+  if (era === "2026-07-28") {
+    if (!canElicit(clientCapabilities(params))) throw missingCapability({ elicitation: {} }, `prompt ${prompt.name} asks the user for ${Object.keys(first).join(", ")}, which needs form elicitation`);
+    const round = await questionRound({ tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    if (round.run) return round;
+    if (round.result.resultType === "input_required") return round;
+    throw refused(round.result);
+  }
+  if (!elicit) {
+    throw new RpcError(INVALID_PARAMS, `Invalid params: prompt "${prompt.name}" needs ${(prompt.ask ?? []).filter((q) => !Object.hasOwn(args, q.field)).map((q) => q.field).join(", ")} (it would ask: ${questions(first)}), and this connection cannot ask the user (no elicitation capability declared at initialize, or an HTTP call that does not accept an event stream): give it as an argument`);
+  }
+  let asked;
+  try {
+    asked = await askAll(asking, args, async (requests) => {
+      const answers = {};
+      for (const [key2, request] of Object.entries(requests)) answers[key2] = await elicit(request.params);
+      return answers;
+    });
+  } catch (err) {
+    throw new RpcError(INVALID_PARAMS, `prompt ${prompt.name} was not rendered: the question could not be asked (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!asked.ok) throw refused(asked.result);
+  return { run: true, args: asked.args };
 }
 
 // templates/runtime/tasks/entry/index.ts
@@ -3785,6 +3912,7 @@ var callModes = async (def) => {
   const modes = { tasks, stateKey, confirmTtlMs, consumeState };
   return {
     run: (call) => runCall(modes, call),
+    askPrompt: (call) => askForPrompt(modes, call),
     serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
     close: async () => {
       await tasks?.close();
@@ -4311,7 +4439,7 @@ function renderArgv(argv, fields, args, optional = []) {
     }
     values.set(name, renderValue(name, type, args[name]));
   }
-  const render = (parts, index) => {
+  const render2 = (parts, index) => {
     let text = "";
     for (const part of parts) text += typeof part === "string" ? part : values.get(part.field);
     if (text.includes("\0")) throw new ArgumentError(`argument ${index} of the template contains a NUL byte`);
@@ -4319,10 +4447,10 @@ function renderArgv(argv, fields, args, optional = []) {
   };
   const rendered = [];
   argv.forEach((entry, index) => {
-    if (!isGroup(entry)) return void rendered.push(render(entry, index));
+    if (!isGroup(entry)) return void rendered.push(render2(entry, index));
     const v = values.get(entry.if);
     if (v === void 0 || fields[entry.if] === "boolean" && v !== "true") return;
-    for (const parts of entry.argv) rendered.push(render(parts, index));
+    for (const parts of entry.argv) rendered.push(render2(parts, index));
   });
   return { command: rendered[0], args: rendered.slice(1), values };
 }

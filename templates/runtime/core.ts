@@ -114,10 +114,6 @@ export function resourceNotFound(params: Record<string, unknown> | undefined): n
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
 }
 
-export function unknownPrompt(params: Record<string, unknown> | undefined): never {
-  throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${echo(params?.name) ?? "(no name)"}`);
-}
-
 /** -32601; Streamable HTTP answers it with 404 so clients can tell it from a legacy server's bare 404. */
 export function methodNotFound(method: string): never {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, undefined, 404);

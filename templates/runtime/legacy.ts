@@ -1,7 +1,8 @@
 // MCP 2025-11-25 (initialize era): 2025 result shapes, no resultType, serverInfo _meta or cache hints.
 import { negotiateLegacy } from "./protocol.js";
 import type { SignalSource } from "./types.js";
-import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core, type Notify } from "./core.js";
+import { getPrompt, listPrompts } from "./prompts.js";
+import { handleCall, methodNotFound, rejectCursor, resourceNotFound, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
@@ -11,7 +12,7 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
     case "initialize": {
       const body: Record<string, unknown> = {
         protocolVersion: negotiateLegacy(params?.protocolVersion),
-        capabilities: { tools: {} },
+        capabilities: core.def.prompts ? { tools: {}, prompts: {} } : { tools: {} },
         serverInfo: core.serverInfo,
       };
       if (core.def.instructions !== undefined) body.instructions = core.def.instructions;
@@ -24,10 +25,10 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
       return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
-    // Not advertised in this era, but some clients ask anyway; an empty list is the friendliest answer.
+    // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
-      return { prompts: [] };
+      return { prompts: listPrompts(core.def) };
     case "resources/list":
       rejectCursor(params);
       return { resources: [] };
@@ -37,7 +38,7 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return unknownPrompt(params);
+      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, elicit);
     default:
       return methodNotFound(method);
   }

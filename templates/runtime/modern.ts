@@ -1,7 +1,8 @@
 // MCP 2026-07-28: stateless requests; every result carries resultType and serverInfo _meta, lists carry cache hints.
 import { CACHE_TTL_MS, META_SERVER_INFO, SUPPORTED_VERSIONS } from "./protocol.js";
 import type { SignalSource } from "./types.js";
-import { handleCall, methodNotFound, rejectCursor, resourceNotFound, unknownPrompt, type Core, type Notify } from "./core.js";
+import { getPrompt, listPrompts } from "./prompts.js";
+import { handleCall, methodNotFound, rejectCursor, resourceNotFound, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
@@ -18,8 +19,8 @@ async function route(core: Core, method: string, params: Params, signal: SignalS
     case "server/discover": {
       const body: Record<string, unknown> = {
         supportedVersions: [...SUPPORTED_VERSIONS],
-        // prompts/resources are declared because their (empty) lists are served with cache hints.
-        capabilities: { tools: {}, prompts: {}, resources: {}, ...(core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {}) },
+        // resources are declared because their (empty) list is served with cache hints; prompts only when the spec has some.
+        capabilities: { tools: {}, ...(core.def.prompts ? { prompts: {} } : {}), resources: {}, ...(core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {}) },
       };
       if (core.def.instructions !== undefined) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
@@ -31,7 +32,7 @@ async function route(core: Core, method: string, params: Params, signal: SignalS
       return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
       rejectCursor(params);
-      return { prompts: [], ...cacheable };
+      return { prompts: listPrompts(core.def), ...cacheable };
     case "resources/list":
       rejectCursor(params);
       return { resources: [], ...cacheable };
@@ -41,7 +42,7 @@ async function route(core: Core, method: string, params: Params, signal: SignalS
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return unknownPrompt(params);
+      return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
     default:
       // initialize, ping, logging/setLevel and subscriptions/listen land here too: not part of this era or not offered.
       return methodNotFound(method);

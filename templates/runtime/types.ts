@@ -113,6 +113,46 @@ export interface ConfirmDef {
   inputKey?: string;
 }
 
+/** One prompt argument (MCP PromptArgument): every value is a string. */
+export interface PromptArgumentDef {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/**
+ * A message's content: `text` (and a resource's `uri` and `text`) are templates where `{arg}` is the
+ * argument's value as given and `{{`/`}}` are literal braces; an image's bytes were read at build time.
+ */
+export type PromptContentDef =
+  | { type: "text"; text: string }
+  | { type: "resource"; resource: { uri: string; mimeType?: string; text: string } }
+  | { type: "image"; data: string; mimeType: string };
+
+export interface PromptDef {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: PromptArgumentDef[];
+  messages: { role: "user" | "assistant"; content: PromptContentDef }[];
+  /** Arguments the user is asked for (a form elicitation each) when the caller leaves them out. */
+  ask?: AskDef[];
+}
+
+/** One prompts/get whose prompt asks the user for arguments the caller left out. */
+export interface PromptCall {
+  prompt: PromptDef;
+  args: Record<string, string>;
+  params: Record<string, unknown> | undefined;
+  era: Era;
+  principal: string;
+  /** 2025-11-25, for a client that declared elicitation: sends it an elicitation/create request. */
+  elicit?: (params: Record<string, unknown>) => Promise<unknown>;
+}
+
+/** run: render with these arguments; else the result to answer with (a 2026-07-28 input_required round). */
+export type PromptAsked = { run: true; args: Record<string, unknown> } | { run: false; result: Record<string, unknown> };
+
 /** How task-augmented calls are kept: the store chosen in the spec, its location from the environment. */
 export interface TasksDef {
   store: "memory" | "file" | "redis";
@@ -129,6 +169,8 @@ export interface ServerDef {
   instructions?: string;
   /** Sorted by name by the generator. */
   tools: ToolDef[];
+  /** The spec's prompts, sorted by name; absent when it has none (no prompts capability). */
+  prompts?: PromptDef[];
   /** Streamable HTTP settings from the spec (flags and environment override them at start). */
   http?: { auth?: AuthDef };
   /** OpenTelemetry (spec server.telemetry: otlp): the bundled SDK's factory; absent otherwise. */
@@ -159,6 +201,8 @@ export interface ModeCall {
 
 export interface Modes {
   run(call: ModeCall): Promise<Record<string, unknown>>;
+  /** Asks the user for the arguments a prompt's `ask` names that the caller left out. */
+  askPrompt(call: PromptCall): Promise<PromptAsked>;
   /** tasks/get, tasks/update, tasks/cancel; undefined for any other method. */
   serveTaskMethod(method: string, params: Record<string, unknown> | undefined, principal: string): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;

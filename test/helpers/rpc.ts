@@ -25,7 +25,7 @@ let nextId = 1;
 export function rpc(url: string, method: string, params: Record<string, unknown> = {}, opts: RpcOptions = {}): Promise<RpcAnswer> {
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": opts.caps ?? FULL_CAPS };
   const body = JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } });
-  const name = method === "tools/call" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
+  const name = method === "tools/call" || method === "prompts/get" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
   const headers: Record<string, string> = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",

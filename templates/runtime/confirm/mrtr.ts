@@ -8,8 +8,7 @@
 // Answers without a state: asked values are taken (plain user data), a confirmation never is.
 import { randomBytes } from "node:crypto";
 import { INVALID_PARAMS, isObject, RpcError } from "../jsonrpc.js";
-import type { ToolDef } from "../types.js";
-import { nextRound, settle, unsealedValues } from "./questions.js";
+import { nextRound, settle, unsealedValues, type Asking } from "./questions.js";
 import { argsDigest, openState, sealState } from "./seal.js";
 
 /** How long a question stays answerable. */
@@ -22,7 +21,7 @@ export type ConsumeState = (nonce: string, expiresAt: number) => Promise<boolean
 export type Round = { run: true; args: Record<string, unknown> } | { run: false; result: Record<string, unknown> };
 
 export interface RoundInput {
-  tool: ToolDef;
+  tool: Asking;
   args: Record<string, unknown>;
   params: Record<string, unknown> | undefined;
   principal: string;

@@ -11,6 +11,9 @@ import { confirmRequest, inputKey, isConfirmed, notConfirmed, renderMessage } fr
 
 export type Requests = Record<string, Record<string, unknown>>;
 
+/** What asks: a tool, or a prompt (named "prompt <name>", so its sealed state never opens for a tool). */
+export type Asking = Pick<ToolDef, "name" | "ask" | "confirm" | "questions">;
+
 const FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
 
 function shown(message: string): Set<string> {
@@ -36,12 +39,12 @@ export function askRequest(ask: AskDef, args: Record<string, unknown>): Record<s
   };
 }
 
-export function hasQuestions(tool: ToolDef): boolean {
+export function hasQuestions(tool: Asking): boolean {
   return tool.confirm !== undefined || (tool.ask?.length ?? 0) > 0;
 }
 
 /** The next round's requests for these arguments; undefined when nothing is left to ask. */
-export function nextRound(tool: ToolDef, args: Record<string, unknown>, confirmed: boolean): Requests | undefined {
+export function nextRound(tool: Asking, args: Record<string, unknown>, confirmed: boolean): Requests | undefined {
   const left = (tool.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
   const missing = tool.questions === "one-at-a-time" ? left.slice(0, 1) : left; // declared order
   const out: Requests = {};
@@ -62,7 +65,7 @@ function notGiven(tool: string, ask: AskDef, answer: unknown, message: string): 
 }
 
 /** Reads the answers to one round: the values given and whether it confirmed, or the tool error that stops the call. */
-export function settle(tool: ToolDef, args: Record<string, unknown>, asked: readonly string[], answers: Record<string, unknown>): Settled {
+export function settle(tool: Asking, args: Record<string, unknown>, asked: readonly string[], answers: Record<string, unknown>): Settled {
   const values: Record<string, unknown> = {};
   let confirmed = false;
   for (const key of asked) {
@@ -87,7 +90,7 @@ export function settle(tool: ToolDef, args: Record<string, unknown>, asked: read
  * unknown keys, malformed answers, and above all a confirmation, which counts only with the sealed
  * state it was asked under.
  */
-export function unsealedValues(tool: ToolDef, args: Record<string, unknown>, answers: Record<string, unknown>): Record<string, unknown> {
+export function unsealedValues(tool: Asking, args: Record<string, unknown>, answers: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const ask of tool.ask ?? []) {
     if (Object.hasOwn(args, ask.field)) continue;
@@ -102,7 +105,7 @@ export function unsealedValues(tool: ToolDef, args: Record<string, unknown>, ans
 export type Asked = { ok: true; args: Record<string, unknown> } | { ok: false; result: Record<string, unknown> };
 
 /** Asks every round through `ask` (a task's input_required, or elicitation requests one by one). */
-export async function askAll(tool: ToolDef, args: Record<string, unknown>, ask: (requests: Requests) => Promise<Record<string, unknown>>): Promise<Asked> {
+export async function askAll(tool: Asking, args: Record<string, unknown>, ask: (requests: Requests) => Promise<Record<string, unknown>>): Promise<Asked> {
   let merged = args;
   let confirmed = false;
   for (let round = nextRound(tool, merged, confirmed); round; round = nextRound(tool, merged, confirmed)) {

@@ -31,7 +31,7 @@ export function stateKeyFrom(def: ServerDef, fallback: Buffer, env: TasksEnv = t
     if (!key) throw new StartupError("KERVAN_STATE_KEY must be 32 bytes as 64 hex digits or base64");
     return key;
   }
-  if (def.tools.some((t) => t.confirm || t.ask)) {
+  if (def.tools.some((t) => t.confirm || t.ask) || def.prompts?.some((p) => p.ask)) {
     log("KERVAN_STATE_KEY is not set: confirmation state is sealed with a key of this process only (replicas and restarts will not accept each other's)");
   }
   return fallback;

@@ -1,5 +1,5 @@
-// Entry for servers with tools that run as tasks or ask for confirmation: the emitted server hands
-// `callModes` to the runtime, so servers without such tools carry none of this code.
+// Entry for servers with tools that run as tasks or ask for confirmation, or prompts that ask for
+// arguments: the emitted server hands `callModes` to the runtime, so other servers carry none of this code.
 import { randomBytes } from "node:crypto";
 import { StartupError, type ModesFactory } from "../../types.js";
 import { runCall } from "../call-modes.js";
@@ -7,6 +7,7 @@ import { serveTaskMethod } from "../methods.js";
 import { openTasks, stateKeyFrom } from "../open.js";
 import { tasksEnv } from "../env.js";
 import { UsedStates } from "../../confirm/used-states.js";
+import { askForPrompt } from "../../confirm/prompt-questions.js";
 
 /** KERVAN_CONFIRM_TTL_MS: how long a confirmation question stays answerable (10 minutes). */
 function confirmTtl(text: string | undefined): number | undefined {
@@ -27,6 +28,7 @@ export const callModes: ModesFactory = async (def) => {
   const modes = { tasks, stateKey, confirmTtlMs, consumeState };
   return {
     run: (call) => runCall(modes, call),
+    askPrompt: (call) => askForPrompt(modes, call),
     serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
     close: async () => {
       await tasks?.close();

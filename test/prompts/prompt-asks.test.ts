@@ -1,0 +1,114 @@
+// A prompt that asks the user for an argument the caller left out (plan_trip in
+// test/fixtures/prompts/prompts.yaml): under 2026-07-28 a multi round-trip prompts/get with a sealed
+// requestState over HTTP; under 2025-11-25 an elicitation/create request over stdio. A decline, a
+// replayed or foreign state, or a client that cannot be asked renders nothing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHttpServer, type HttpServer } from "../helpers/client.js";
+import { rpc, type RpcOptions } from "../helpers/rpc.js";
+import { spawnRaw, type RawServer } from "../runtime/raw.js";
+import { generatePrompts } from "./generate.js";
+
+let bundle: string;
+let http: HttpServer;
+const caps: RpcOptions = { caps: { elicitation: {} } };
+type Round = { resultType: string; inputRequests: Record<string, { method: string; params: Record<string, unknown> }>; requestState: string };
+
+beforeAll(async () => {
+  bundle = generatePrompts();
+  http = await startHttpServer(bundle, ["--host", "127.0.0.1"]);
+}, 120_000);
+afterAll(async () => {
+  await http?.stop();
+});
+
+const get = (params: Record<string, unknown>, opts = caps) => rpc(http.url, "prompts/get", { name: "plan_trip", ...params }, opts);
+const city = (name: string) => ({ where: { action: "accept", content: { city: name } } });
+
+describe("2026-07-28: a prompt's question as a multi round-trip request", () => {
+  it("answers input_required with the form, then renders with the answer", async () => {
+    const first = (await get({ arguments: { days: "3" } })).result as unknown as Round;
+    expect(first).toMatchObject({
+      resultType: "input_required",
+      inputRequests: {
+        where: {
+          method: "elicitation/create",
+          params: { message: "Which city should the trip go to?", requestedSchema: { type: "object", properties: { city: { type: "string", description: "The city to visit." } }, required: ["city"] } },
+        },
+      },
+    });
+    expect(typeof first.requestState).toBe("string");
+    const done = await get({ arguments: { days: "3" }, inputResponses: city("Izmir"), requestState: first.requestState });
+    expect(done.result).toMatchObject({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: "Plan 3 days in Izmir." } }] });
+  });
+
+  it("renders at once when the caller gives the argument, with no elicitation capability needed", async () => {
+    const done = await get({ arguments: { city: "Bursa" } }, { caps: {} });
+    expect(done.result).toMatchObject({ resultType: "complete", messages: [{ content: { text: "Plan  days in Bursa." } }] });
+  });
+
+  it("refuses a decline, a replayed state and a state for other arguments with -32602", async () => {
+    const first = (await get({ arguments: {} })).result as unknown as Round;
+    const declined = await get({ arguments: {}, inputResponses: { where: { action: "decline" } }, requestState: first.requestState });
+    expect(declined.error).toMatchObject({ code: -32602, message: expect.stringContaining("prompt plan_trip was not rendered: it needs city from the user, and the user declined to give it") });
+    const replay = await get({ arguments: {}, inputResponses: city("Van"), requestState: first.requestState });
+    expect(replay.error).toMatchObject({ code: -32602, message: expect.stringContaining("already used") });
+    const second = (await get({ arguments: {} })).result as unknown as Round;
+    const other = await get({ arguments: { days: "9" }, inputResponses: city("Van"), requestState: second.requestState });
+    expect(other.error).toMatchObject({ code: -32602, message: expect.stringContaining("belongs to a call with other arguments") });
+  });
+
+  it("refuses an answer that is not a string", async () => {
+    const first = (await get({ arguments: {} })).result as unknown as Round;
+    const bad = await get({ arguments: {}, inputResponses: { where: { action: "accept", content: { city: 42 } } }, requestState: first.requestState });
+    expect(bad.error).toMatchObject({ code: -32602, message: expect.stringContaining('the answer for argument "city" of prompt "plan_trip" must be a string') });
+  });
+
+  it("answers -32021 naming elicitation when the client cannot be asked", async () => {
+    const answer = await get({ arguments: {} }, { caps: {} });
+    expect(answer.status).toBe(400);
+    expect(answer.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
+  });
+});
+
+async function initialized(capabilities: Record<string, unknown>): Promise<RawServer> {
+  const s = spawnRaw(bundle);
+  s.send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "t", version: "0" } } }));
+  expect(await s.next()).toMatchObject({ id: 0, result: { capabilities: { tools: {}, prompts: {} } } });
+  s.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  return s;
+}
+
+const getLegacy = (id: number, args: Record<string, string>) => JSON.stringify({ jsonrpc: "2.0", id, method: "prompts/get", params: { name: "plan_trip", arguments: args } });
+
+describe("2025-11-25 over stdio: a prompt's question as an elicitation request", () => {
+  it("asks through elicitation/create and renders with the answer", async () => {
+    const s = await initialized({ elicitation: {} });
+    s.send(getLegacy(1, { days: "2" }));
+    const ask = await s.next();
+    expect(ask).toMatchObject({ method: "elicitation/create", params: { message: "Which city should the trip go to?", requestedSchema: { properties: { city: { type: "string" } }, required: ["city"] } } });
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { city: "Mardin" } } }));
+    expect(await s.next()).toMatchObject({ id: 1, result: { messages: [{ role: "user", content: { type: "text", text: "Plan 2 days in Mardin." } }] } });
+    s.proc.stdin!.end();
+    await s.exited;
+  });
+
+  it("answers -32602 when the user declines", async () => {
+    const s = await initialized({ elicitation: {} });
+    s.send(getLegacy(1, {}));
+    const ask = await s.next();
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: ask.id, result: { action: "cancel" } }));
+    expect(await s.next()).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining("the user dismissed the question") } });
+    s.proc.stdin!.end();
+    await s.exited;
+  });
+
+  it("answers -32602 saying to give the argument when the client declared no elicitation", async () => {
+    const s = await initialized({});
+    s.send(getLegacy(1, {}));
+    expect(await s.next()).toMatchObject({ id: 1, error: { code: -32602, message: expect.stringContaining('prompt "plan_trip" needs city') } });
+    s.send(getLegacy(2, { city: "Kars" }));
+    expect(await s.next()).toMatchObject({ id: 2, result: { messages: [{ content: { text: "Plan  days in Kars." } }] } });
+    s.proc.stdin!.end();
+    await s.exited;
+  });
+});
