@@ -3,6 +3,7 @@
 // arguments, an embedded resource, and -32602 for a missing required argument or an unknown prompt.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatePrompts } from "./generate.js";
+import { META, spawnRaw } from "../runtime/raw.js";
 import { connectHttp, connectStdio, startHttpServer, VERSION_MODES, type Connected, type HttpServer } from "../helpers/client.js";
 
 let bundle: string;
@@ -76,3 +77,21 @@ for (const [transport, connect] of transports) {
     });
   }
 }
+
+describe("a server without prompts", () => {
+  it("does not advertise the prompts capability in either era, and lists none", async () => {
+    const s = spawnRaw("out/validator/server.mjs");
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } }));
+    const discovered = (await s.next()) as { result: { capabilities: Record<string, unknown> } };
+    expect(discovered.result.capabilities.tools).toEqual({});
+    expect(discovered.result.capabilities.prompts).toBeUndefined();
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "prompts/list", params: { _meta: META } }));
+    expect(await s.next()).toMatchObject({ id: 2, result: { prompts: [] } });
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } }));
+    expect(await s.next()).toMatchObject({ id: 3, result: { capabilities: { tools: {} } } });
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "prompts/get", params: { name: "anything" } }));
+    expect(await s.next()).toMatchObject({ id: 4, error: { code: -32602, message: "Unknown prompt: anything" } });
+    s.proc.stdin!.end();
+    await s.exited;
+  });
+});
