@@ -4,12 +4,26 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { loadProperties } from "./registry.js";
+import { BASES, specText } from "./properties/generator.js";
+import { generate } from "../../generator/pipeline.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const properties = await loadProperties();
 
 describe("fuzz (bounded, fixed seeds)", () => {
   it("has the properties the report counts on", () => {
     expect(properties.map((p) => p.file)).toEqual(expect.arrayContaining(["generator.ts", "jsonrpc-http.ts", "jsonrpc-stdio.ts", "kinds-stdio.ts", "validate-json.ts"]));
+  });
+
+  // Mutations start from valid documents: each base builds as it stands, so the property explores
+  // every kind (and prompts) rather than failing at the first line.
+  it.each(Object.keys(BASES))("the generator property's %s document builds unmutated", async (base) => {
+    const text = specText({ base, mutations: [], json: false, damage: { kind: "none" } });
+    const outRoot = join(mkdtempSync(join(tmpdir(), "kervan-fuzz-")), "never-written");
+    const result = await generate([{ path: "test/fuzz/fixtures/spec.yaml", text }], { outRoot, check: true, pruneServers: false });
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   });
 
   for (const { property } of properties) {

@@ -22,7 +22,7 @@ export const SPEC_PATH = "test/fuzz/fixtures/spec.yaml";
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const execInput = { type: "object", additionalProperties: false, required: ["name"], properties: { name: { type: "string", description: "Who to greet." } } };
-const BASES: Record<string, Json> = {
+export const BASES: Record<string, Json> = {
   exec: {
     server: { name: "fuzz", version: "0.1.0", title: "Fuzz", instructions: "Greets." },
     tools: [
@@ -31,7 +31,7 @@ const BASES: Record<string, Json> = {
         description: "Print a greeting for a name. Use it to say hello.",
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         input: execInput,
-        exec: { argv: ["echo", "hello {name}"], env: { pass: ["HOME"], set: { LANG: "C" } }, timeoutMs: 1000, paths: { fields: ["name"] } },
+        exec: { argv: ["echo", "hello", "{name}"], env: { pass: ["HOME"], set: { LANG: "C" } }, timeoutMs: 1000, paths: { fields: ["name"] } },
       },
     ],
   },
@@ -43,11 +43,29 @@ const BASES: Record<string, Json> = {
         description: "Search the catalogue for items matching a query. Use it to find items by words.",
         input: { type: "object", required: ["q"], properties: { q: { type: "string", description: "Words." }, n: { type: "integer", minimum: 1, description: "How many." } } },
         output: { select: "items[].name" },
-        http: { method: "GET", baseUrl: "http://127.0.0.1:8080", path: "/search/{{input.q}}", query: { n: "{{input.n}}" }, headers: { Authorization: "Bearer {{secrets.TOKEN}}" }, secrets: ["TOKEN"] },
+        http: { method: "GET", baseUrl: "http://127.0.0.1:8080", path: "/search/{{input.q}}", query: { n: "{{input.n}}" }, headers: { Authorization: "Bearer {{secrets.TOKEN}}" }, secrets: { TOKEN: { env: "FUZZ_TOKEN" } } },
       },
     ],
   },
   validate: { server: { name: "fuzz-validate", version: "0.1.0" }, tools: [{ name: "validate_json", validate_json: {} }] },
+  prompts: {
+    server: { name: "fuzz-prompts", version: "0.1.0" },
+    tools: [{ name: "validate_json", validate_json: {} }],
+    prompts: [
+      {
+        name: "review_file",
+        title: "Review a file",
+        description: "Ask the model to review one file, optionally with a focus.",
+        arguments: [{ name: "path", description: "The file to review.", required: true }, { name: "focus", description: "What to look at most." }],
+        ask: { focus: { message: "What should the review look at?", inputKey: "focus_q" } },
+        messages: [
+          { role: "user", text: "Review {path}. Focus on: {focus}." },
+          { role: "user", resource: { uri: "file:///{path}", mimeType: "text/plain", text: "{path}" } },
+          { role: "assistant", text: "I will review {{it}}." },
+        ],
+      },
+    ],
+  },
   include: {
     server: { name: "fuzz-include", version: "0.1.0" },
     tools: [{ name: "greet", description: "Print a greeting for a name. Use it to say hello.", input: "@schemas/ok.json", exec: { argv: ["echo", "{name}"] } }],
