@@ -6,7 +6,7 @@ import type { Diagnostic } from "./model/diagnostic.js";
 import type { LoadedSpec, Position, SourceFile } from "./model/spec.js";
 import { sha256 } from "./shared/hash.js";
 import { inspectAliases, unshare } from "./shared/yaml-aliases.js";
-import { READ_LIMITS, ReadRefused, readRegularFile, sizeText } from "./shared/read-bounded.js";
+import { READ_LIMITS, ReadRefused, readRegularBytes, readRegularFile, sizeText } from "./shared/read-bounded.js";
 
 export function escapePointer(segment: string | number): string {
   return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
@@ -99,31 +99,37 @@ function parseWithPositions(text: string): Parsed {
 const describe = (v: unknown) => (Array.isArray(v) ? "a list" : v === null ? "null" : typeof v === "string" ? "a string" : `a ${typeof v}`);
 
 /**
- * Reads the schema file an `@path` reference names. The path is relative to the spec's folder and
- * must stay inside it (symbolic links included), so a spec cannot pull in files from elsewhere on
- * the machine; the file must be a regular file of at most READ_LIMITS.schemaFileBytes.
+ * Reads the file an `@path` reference names (a schema; an image, with `noun` "image file" and
+ * `read` taking bytes). The path is relative to the spec's folder and must stay inside it (symbolic
+ * links included), so a spec cannot pull in files from elsewhere on the machine; the file must be a
+ * regular file of at most the limit `read` applies.
  */
-function readInclude(specFile: string, ref: string): { text: string; target: string } | { problem: string; code: string } {
+export function readInclude<T = string>(
+  specFile: string,
+  ref: string,
+  noun = "schema file",
+  read: (path: string) => T = (path) => readRegularFile(path, READ_LIMITS.schemaFileBytes) as T,
+): { text: T; target: string } | { problem: string; code: string } {
   const folder = dirname(specFile);
-  if (isAbsolute(ref)) return { code: "KV104", problem: `schema file ${ref} is an absolute path; @file paths are relative to the spec's folder and stay inside it` };
+  if (isAbsolute(ref)) return { code: "KV104", problem: `${noun} ${ref} is an absolute path; @file paths are relative to the spec's folder and stay inside it` };
   const target = resolve(folder, ref);
   const inside = (root: string, p: string) => {
     const r = relative(root, p);
     return r !== "" && !r.startsWith(`..${sep}`) && r !== ".." && !isAbsolute(r);
   };
-  if (!inside(resolve(folder), target)) return { code: "KV104", problem: `schema file ${ref} is outside the spec's folder; @file paths stay inside it` };
+  if (!inside(resolve(folder), target)) return { code: "KV104", problem: `${noun} ${ref} is outside the spec's folder; @file paths stay inside it` };
   let real: string;
   try {
     real = realpathSync(target);
   } catch {
-    return { code: "KV102", problem: `cannot read schema file ${ref} (resolved to ${relative(process.cwd(), target) || target})` };
+    return { code: "KV102", problem: `cannot read ${noun} ${ref} (resolved to ${relative(process.cwd(), target) || target})` };
   }
-  if (!inside(realpathSync(resolve(folder)), real)) return { code: "KV104", problem: `schema file ${ref} links to a file outside the spec's folder; @file paths stay inside it` };
+  if (!inside(realpathSync(resolve(folder)), real)) return { code: "KV104", problem: `${noun} ${ref} links to a file outside the spec's folder; @file paths stay inside it` };
   try {
-    return { text: readRegularFile(real, READ_LIMITS.schemaFileBytes), target };
+    return { text: read(real), target };
   } catch (e) {
-    if (e instanceof ReadRefused) return { code: "KV105", problem: `schema file ${ref} ${e.message}` };
-    return { code: "KV102", problem: `cannot read schema file ${ref} (resolved to ${relative(process.cwd(), target) || target})` };
+    if (e instanceof ReadRefused) return { code: "KV105", problem: `${noun} ${ref} ${e.message}` };
+    return { code: "KV102", problem: `cannot read ${noun} ${ref} (resolved to ${relative(process.cwd(), target) || target})` };
   }
 }
 
@@ -167,6 +173,38 @@ function resolveIncludes(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
   });
 }
 
+/** The image formats a prompt message may carry, told by their first bytes (never by the file name). */
+const IMAGE_MAGIC: [string, (b: Buffer) => boolean][] = [
+  ["image/png", (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
+  ["image/jpeg", (b) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+  ["image/gif", (b) => b.subarray(0, 6).toString("latin1") === "GIF87a" || b.subarray(0, 6).toString("latin1") === "GIF89a"],
+  ["image/webp", (b) => b.subarray(0, 4).toString("latin1") === "RIFF" && b.subarray(8, 12).toString("latin1") === "WEBP"],
+];
+
+/** Reads each prompt message's `image: "@path"` (bounded, inside the spec's folder) into spec.images. */
+function resolveImages(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
+  const doc = spec.doc as { prompts?: unknown };
+  if (!doc || typeof doc !== "object" || !Array.isArray(doc.prompts)) return;
+  doc.prompts.forEach((prompt: unknown, i: number) => {
+    const messages = prompt && typeof prompt === "object" ? (prompt as { messages?: unknown }).messages : undefined;
+    if (!Array.isArray(messages)) return;
+    messages.forEach((m: unknown, j: number) => {
+      const value = m && typeof m === "object" ? (m as { image?: unknown }).image : undefined;
+      if (typeof value !== "string" || !value.startsWith("@")) return; // the spec schema says what is wrong
+      const pointer = `/prompts/${i}/messages/${j}/image`;
+      const pos = spec.positions[pointer] ?? { line: 1, column: 1 };
+      const ref = value.slice(1);
+      const read = readInclude(spec.file, ref, "image file", (path) => readRegularBytes(path, READ_LIMITS.imageFileBytes));
+      if ("problem" in read) return void diagnostics.push(diag(read.code, read.problem, spec.file, pos, pointer));
+      const mimeType = IMAGE_MAGIC.find(([, test]) => test(read.text))?.[0];
+      if (!mimeType) return void diagnostics.push(diag("KV708", `image file ${ref} is not a PNG, JPEG, GIF or WebP image (judged by its first bytes)`, spec.file, pos, pointer));
+      const hash = sha256(read.text);
+      (spec.images ??= {})[pointer] = { data: read.text.toString("base64"), mimeType, sha256: hash, bytes: read.text.length };
+      spec.includes[relative(dirname(spec.file), read.target).split("\\").join("/")] = hash;
+    });
+  });
+}
+
 function diag(code: string, message: string, file: string, pos: Position, pointer: string): Diagnostic {
   return { code, severity: "error", message, location: { file, line: pos.line, column: pos.column, pointer } };
 }
@@ -189,7 +227,10 @@ export function loadSource(source: SourceFile, diagnostics: Diagnostic[]): Loade
   };
   if (tooLarge) diagnostics.push(diag("KV103", parsed.errors[0].message, source.path, parsed.errors[0].pos, ""));
   else for (const e of parsed.errors) diagnostics.push(diag(e.code ?? "KV101", e.code ? e.message : `invalid YAML: ${e.message}`, source.path, e.pos, ""));
-  if (!parsed.errors.length) resolveIncludes(spec, diagnostics);
+  if (!parsed.errors.length) {
+    resolveIncludes(spec, diagnostics);
+    resolveImages(spec, diagnostics);
+  }
   return spec;
 }
 

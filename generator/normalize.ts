@@ -81,7 +81,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
     const s = doc.server;
     const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
     const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
-    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec.file, p, i)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec, p, i)).sort((a, b) => byCodeUnit(a.name, b.name));
     const inputs = specInputs(spec);
     return {
       name: String(s.name),

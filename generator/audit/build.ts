@@ -47,6 +47,12 @@ export function manifestPrompts(plan: ServerPlan): ManifestPrompt[] | undefined 
     ...(p.description !== undefined ? { description: p.description } : {}),
     arguments: p.arguments.map((a) => ({ ...a })),
     ...(p.ask ? { ask: p.ask.map(({ field, message, inputKey }) => ({ field, message, ...(inputKey !== undefined ? { inputKey } : {}) })) } : {}),
-    messages: p.messages.map((m) => ({ role: m.role, content: { ...m.content } as unknown as Json })),
+    // An image is recorded by its type, size and hash: its bytes are in the bundle.
+    messages: p.messages.map((m) => ({
+      role: m.role,
+      content: (m.content.type === "image"
+        ? { type: "image", mimeType: m.content.mimeType, bytes: Buffer.from(m.content.data, "base64").length, sha256: sha256(Buffer.from(m.content.data, "base64")) }
+        : { ...m.content }) as unknown as Json,
+    })),
   }));
 }

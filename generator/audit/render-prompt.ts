@@ -11,6 +11,7 @@ function content(c: Json): string {
     const r = (o.resource ?? {}) as Record<string, Json>;
     return `embedded resource ${code(String(r.uri))}${typeof r.mimeType === "string" ? ` (${r.mimeType})` : ""}: ${code(String(r.text))}`;
   }
+  if (o.type === "image") return `image ${String(o.mimeType)}, ${String(o.bytes)} bytes, sha256 ${code(String(o.sha256))}`;
   return `${String(o.type)} content`;
 }
 

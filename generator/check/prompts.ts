@@ -1,7 +1,7 @@
 // The spec's `prompts:` (MCP prompts): rules beyond kervan.schema.json, and the normalized form.
 // Names are unique among prompts and among a prompt's arguments; every `{placeholder}` in a message
 // (or an asked question) names an argument of its prompt; a message gives exactly one of text and
-// resource; an asked argument is one of the prompt's own, optional (a required one is never left out to
+// resource or image; an asked argument is one of the prompt's own, optional (a required one is never left out to
 // be asked), with its own input request id. The check stage reports; normalize reads the same data.
 import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
@@ -43,8 +43,8 @@ function checkPrompt(spec: LoadedSpec, prompt: Obj, pointer: string, out: Diagno
   messages.forEach((m, i) => {
     if (!isObj(m)) return;
     const where = `${pointer}/messages/${i}`;
-    const given = ["text", "resource"].filter((k) => m[k] !== undefined);
-    if (given.length !== 1) out.push(at(spec, "KV704", `a message gives exactly one of text and resource; this one gives ${given.length ? "both" : "neither"}`, where));
+    const given = ["text", "resource", "image"].filter((k) => m[k] !== undefined);
+    if (given.length !== 1) out.push(at(spec, "KV704", `a message gives exactly one of text, resource and image; this one gives ${given.length ? given.join(" and ") : "none"}`, where));
     checkTemplate(spec, m.text, names, "the message text", `${where}/text`, out);
     if (isObj(m.resource)) {
       checkTemplate(spec, m.resource.uri, names, "the resource URI", `${where}/resource/uri`, out);
@@ -85,7 +85,7 @@ export function checkPrompts(spec: LoadedSpec, prompts: unknown, whole: (pointer
 }
 
 /** The checked prompts, normalized (sorted by the caller). */
-export function promptIR(file: string, prompt: Obj, index: number): PromptIR {
+export function promptIR(spec: LoadedSpec, prompt: Obj, index: number): PromptIR {
   const args = argumentsOf(prompt).map((a) => ({
     name: String(a.name),
     ...(typeof a.description === "string" ? { description: a.description } : {}),
@@ -98,8 +98,11 @@ export function promptIR(file: string, prompt: Obj, index: number): PromptIR {
     if (!q || !arg) continue;
     ask.push({ field, message: q.message, schema: { type: "string", ...(arg.description !== undefined ? { description: arg.description } : {}) }, ...(q.inputKey !== undefined ? { inputKey: q.inputKey } : {}) });
   }
-  const messages = (Array.isArray(prompt.messages) ? prompt.messages.filter(isObj) : []).map((m): PromptIR["messages"][number] => {
+  const messages = (Array.isArray(prompt.messages) ? prompt.messages : []).map((m, j): PromptIR["messages"][number] => {
+    if (!isObj(m)) throw new Error("a checked prompt message is an object");
     const role = m.role === "assistant" ? "assistant" : "user";
+    const image = spec.images?.[`/prompts/${index}/messages/${j}/image`];
+    if (image) return { role, content: { type: "image", data: image.data, mimeType: image.mimeType } };
     if (isObj(m.resource)) {
       const r = m.resource;
       return { role, content: { type: "resource", resource: { uri: String(r.uri), ...(typeof r.mimeType === "string" ? { mimeType: r.mimeType } : {}), text: String(r.text) } } };
@@ -113,6 +116,6 @@ export function promptIR(file: string, prompt: Obj, index: number): PromptIR {
     arguments: args,
     messages,
     ...(ask.length ? { ask } : {}),
-    origin: { file, pointer: `/prompts/${index}` },
+    origin: { file: spec.file, pointer: `/prompts/${index}` },
   };
 }

@@ -63,7 +63,7 @@ function promptSchema(asked: Json[]): Json {
           type: "object",
           additionalProperties: false,
           required: ["role"],
-          description: "One message: its role and exactly one of text or resource.",
+          description: "One message: its role and exactly one of text, resource or image.",
           properties: {
             role: { enum: ["user", "assistant"] },
             text: template("The message text"),
@@ -74,6 +74,7 @@ function promptSchema(asked: Json[]): Json {
               description: "An embedded text resource.",
               properties: { uri: template("The resource's URI"), mimeType: { type: "string", minLength: 1 }, text: template("The resource's text") },
             },
+            image: { type: "string", pattern: "^@.", description: "@path/to/image (PNG, JPEG, GIF or WebP, at most 1 MiB, inside the spec's folder), read at build time." },
           },
         },
       },

@@ -24,6 +24,8 @@ export interface LoadedSpec {
   lines: string[];
   /** Extra files the spec pulled in (`@file` schemas): path -> sha256, part of the input hash. */
   includes: Record<string, string>;
+  /** Images prompt messages carry (`image: "@file"`), read at load: pointer of the reference -> bytes as base64. */
+  images?: Record<string, { data: string; mimeType: string; sha256: string; bytes: number }>;
   /** sha256 of the spec text. */
   hash: string;
   /** Pointer -> source text of each unquoted value YAML read as a number, boolean or null (for hints). */

@@ -7,6 +7,8 @@ export const READ_LIMITS = {
   specBytes: 4 * 1024 * 1024,
   /** An `@file` schema: the schema itself is capped at 64 KiB of JSON (KV507); this leaves room for comments. */
   schemaFileBytes: 1024 * 1024,
+  /** An image a prompt message carries (`image: "@file"`): it travels base64 in every prompts/get. */
+  imageFileBytes: 1024 * 1024,
 };
 
 /** Why a file was not read, as a sentence fragment: "is a FIFO, not a regular file". */
@@ -22,11 +24,16 @@ function kindOf(stat: Stats): string {
 
 export const sizeText = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
+/** readRegularBytes as UTF-8 text. */
+export function readRegularFile(path: string, maxBytes: number): string {
+  return readRegularBytes(path, maxBytes).toString("utf8");
+}
+
 /**
- * Reads a regular file of at most maxBytes as UTF-8. Throws ReadRefused for anything else, and the
+ * Reads a regular file of at most maxBytes. Throws ReadRefused for anything else, and the
  * fs error (ENOENT, EACCES) when the file cannot be opened.
  */
-export function readRegularFile(path: string, maxBytes: number): string {
+export function readRegularBytes(path: string, maxBytes: number): Buffer {
   const before = statSync(path);
   if (!before.isFile()) throw new ReadRefused(`is ${kindOf(before)}, not a regular file`);
   if (before.size > maxBytes) throw new ReadRefused(`is ${before.size} bytes; the limit is ${sizeText(maxBytes)}`);
@@ -45,7 +52,7 @@ export function readRegularFile(path: string, maxBytes: number): string {
       if (n === 0) break;
       length += n;
     }
-    return buffer.subarray(0, length).toString("utf8");
+    return buffer.subarray(0, length);
   } finally {
     closeSync(fd);
   }

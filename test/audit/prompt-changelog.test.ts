@@ -56,13 +56,19 @@ describe("changelog of prompts", () => {
 describe("AUDIT.md prompts", () => {
   it("counts the prompts and lists each with its arguments, questions and messages", () => {
     const m = base();
-    m.prompts = [edited((p) => void (p.ask = [{ field: "focus", message: "Focus on what?", inputKey: "f" }]))];
+    m.prompts = [
+      edited((p) => {
+        p.ask = [{ field: "focus", message: "Focus on what?", inputKey: "f" }];
+        p.messages.push({ role: "user", content: { type: "image", mimeType: "image/png", bytes: 70, sha256: "c414cd0e" } });
+      }),
+    ];
     const text = renderAudit(m, "specs/x.yaml");
     expect(text).toContain("| Prompts | 1: `review_file` |");
     expect(text).toContain("## Prompts");
     expect(text).toContain("- Arguments: `path` (required), `focus`");
     expect(text).toContain("- Asks the user for `focus` (input request id `f`) when the caller leaves it out: `Focus on what?`; a decline renders nothing");
     expect(text).toContain("- Message 1 (user): text `Review {path}; focus {focus}.`");
+    expect(text).toContain("- Message 2 (user): image image/png, 70 bytes, sha256 `c414cd0e`");
     expect(renderAudit(base(), "specs/x.yaml")).not.toContain("Prompts");
   });
 });

@@ -1,6 +1,7 @@
 // Prompts served by a generated server (test/fixtures/prompts/prompts.yaml) as a child process, read by
 // the official client in each version mode over stdio and Streamable HTTP: the list, rendering with
-// arguments, an embedded resource, and -32602 for a missing required argument or an unknown prompt.
+// arguments, an embedded resource, an image read at build time, and -32602 for a missing required argument or an unknown prompt.
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatePrompts } from "./generate.js";
 import { META, spawnRaw } from "../runtime/raw.js";
@@ -30,8 +31,8 @@ for (const [transport, connect] of transports) {
         try {
           expect(c.client.getServerCapabilities()?.prompts).toBeDefined();
           const { prompts } = await c.client.listPrompts();
-          expect(prompts.map((p) => p.name)).toEqual(["explain_snippet", "plan_trip", "review_file"]);
-          expect(prompts[2]).toMatchObject({
+          expect(prompts.map((p) => p.name)).toEqual(["describe_pixel", "explain_snippet", "plan_trip", "review_file"]);
+          expect(prompts[3]).toMatchObject({
             name: "review_file",
             title: "Review a file",
             description: "Ask the model to review one file, optionally with a focus.",
@@ -56,6 +57,9 @@ for (const [transport, connect] of transports) {
           ]);
           const snippet = await c.client.getPrompt({ name: "explain_snippet", arguments: { snippet: "x = 1" } });
           expect(snippet.messages[0]).toEqual({ role: "user", content: { type: "resource", resource: { uri: "snippet:///x = 1", mimeType: "text/plain", text: "x = 1" } } });
+          // The image was read from pixel.png beside the spec at build time: the same bytes, base64.
+          const pixel = await c.client.getPrompt({ name: "describe_pixel" });
+          expect(pixel.messages[0]).toEqual({ role: "user", content: { type: "image", mimeType: "image/png", data: readFileSync("test/fixtures/prompts/pixel.png").toString("base64") } });
         } finally {
           await c.close();
         }
