@@ -294,7 +294,7 @@ function toRpcError(err) {
   if (err instanceof RpcError) return err;
   return new RpcError(INTERNAL_ERROR, "Internal error", void 0, 500);
 }
-var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, RpcError, UNSERIALIZABLE;
+var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION, RpcError, UNSERIALIZABLE;
 var init_jsonrpc = __esm({
   "templates/runtime/jsonrpc.ts"() {
     PARSE_ERROR = -32700;
@@ -303,6 +303,7 @@ var init_jsonrpc = __esm({
     INVALID_PARAMS = -32602;
     INTERNAL_ERROR = -32603;
     HEADER_MISMATCH = -32020;
+    MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
     UNSUPPORTED_PROTOCOL_VERSION = -32022;
     RpcError = class extends Error {
       constructor(code, message2, data, status = 200) {
@@ -2638,10 +2639,10 @@ async function createAuthGate(core, auth) {
   } else if (auth.mode === "bearer") {
     const check = bearerVerifier(auth.bearer.tokens);
     const verdicts = /* @__PURE__ */ new Map();
-    const refused = { ok: false, reason: "token not recognised" };
+    const refused2 = { ok: false, reason: "token not recognised" };
     verify = (token) => {
       const principal = check(token);
-      if (principal === null) return refused;
+      if (principal === null) return refused2;
       let verdict = verdicts.get(principal);
       if (verdict === void 0) verdicts.set(principal, verdict = { ok: true, principal, until: Infinity });
       return verdict;
@@ -3219,6 +3220,706 @@ init_shutdown();
 init_clip();
 init_types();
 
+// templates/runtime/tasks/entry/index.ts
+init_types();
+import { randomBytes as randomBytes3 } from "node:crypto";
+
+// templates/runtime/tasks/call-modes.ts
+init_jsonrpc();
+init_tools();
+init_client_requests();
+
+// templates/runtime/confirm/mrtr.ts
+init_jsonrpc();
+import { randomBytes as randomBytes2 } from "node:crypto";
+
+// templates/runtime/confirm/questions.ts
+init_jsonrpc();
+
+// templates/runtime/confirm/confirm.ts
+init_jsonrpc();
+init_clip();
+var DEFAULT_INPUT_KEY = "confirm";
+var MAX_VALUE_CHARS = 200;
+function show(value) {
+  if (typeof value === "string") return JSON.stringify(clipText(value, MAX_VALUE_CHARS));
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === void 0) return "(not given)";
+  return JSON.stringify(clipText(JSON.stringify(value) ?? "null", MAX_VALUE_CHARS));
+}
+function renderMessage(template, args) {
+  return template.replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (whole, field2) => {
+    if (whole === "{{") return "{";
+    if (whole === "}}") return "}";
+    return show(Object.hasOwn(args, field2) ? args[field2] : void 0);
+  });
+}
+function inputKey(def) {
+  return def.inputKey ?? DEFAULT_INPUT_KEY;
+}
+function confirmRequest(message2) {
+  return {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: message2,
+      requestedSchema: {
+        type: "object",
+        properties: { confirm: { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." } },
+        required: ["confirm"]
+      }
+    }
+  };
+}
+function isConfirmed(response) {
+  return isObject(response) && response.action === "accept" && isObject(response.content) && response.content.confirm === true;
+}
+function notConfirmed(tool4, response, message2) {
+  const action = isObject(response) ? response.action : void 0;
+  const why = action === "decline" ? "the user declined" : action === "cancel" ? "the user dismissed the question" : "the answer did not confirm";
+  return { content: [{ type: "text", text: `${tool4} did not run: ${why} (asked: ${message2}).` }], isError: true };
+}
+
+// templates/runtime/confirm/questions.ts
+var FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
+function shown(message2) {
+  const out = /* @__PURE__ */ new Set();
+  for (const m of message2.matchAll(FIELD)) if (m[1] !== void 0) out.add(m[1]);
+  return out;
+}
+function askKey(ask) {
+  return ask.inputKey ?? ask.field;
+}
+function askRequest(ask, args) {
+  return {
+    method: "elicitation/create",
+    params: {
+      mode: "form",
+      message: renderMessage(ask.message, args),
+      requestedSchema: { type: "object", properties: { [ask.field]: ask.schema }, required: [ask.field] }
+    }
+  };
+}
+function hasQuestions(tool4) {
+  return tool4.confirm !== void 0 || (tool4.ask?.length ?? 0) > 0;
+}
+function nextRound(tool4, args, confirmed) {
+  const left = (tool4.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
+  const missing = tool4.questions === "one-at-a-time" ? left.slice(0, 1) : left;
+  const out = {};
+  for (const a of missing) out[askKey(a)] = askRequest(a, args);
+  if (tool4.confirm && !confirmed) {
+    const shows = shown(tool4.confirm.message);
+    if (!(tool4.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool4.confirm)] = confirmRequest(renderMessage(tool4.confirm.message, args));
+  }
+  return Object.keys(out).length > 0 ? out : void 0;
+}
+function notGiven(tool4, ask, answer, message2) {
+  const action = isObject(answer) ? answer.action : void 0;
+  const why = action === "decline" ? "the user declined to give it" : action === "cancel" ? "the user dismissed the question" : "the answer did not carry it";
+  return { content: [{ type: "text", text: `${tool4} did not run: it needs ${ask.field} from the user, and ${why} (asked: ${message2}).` }], isError: true };
+}
+function settle(tool4, args, asked, answers) {
+  const values = {};
+  let confirmed = false;
+  for (const key2 of asked) {
+    const answer = answers[key2];
+    const ask = tool4.ask?.find((a) => askKey(a) === key2);
+    if (ask) {
+      const content = isObject(answer) && answer.action === "accept" && isObject(answer.content) ? answer.content : void 0;
+      if (!content || !Object.hasOwn(content, ask.field) || content[ask.field] === null) return { ok: false, result: notGiven(tool4.name, ask, answer, renderMessage(ask.message, args)) };
+      values[ask.field] = content[ask.field];
+    } else if (tool4.confirm && key2 === inputKey(tool4.confirm)) {
+      if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool4.name, answer, renderMessage(tool4.confirm.message, args)) };
+      confirmed = true;
+    }
+  }
+  return { ok: true, values, confirmed };
+}
+function unsealedValues(tool4, args, answers) {
+  const values = {};
+  for (const ask of tool4.ask ?? []) {
+    if (Object.hasOwn(args, ask.field)) continue;
+    const answer = answers[askKey(ask)];
+    if (!isObject(answer) || answer.action !== "accept" || !isObject(answer.content)) continue;
+    const value = answer.content[ask.field];
+    if (value !== void 0 && value !== null) values[ask.field] = value;
+  }
+  return values;
+}
+async function askAll(tool4, args, ask) {
+  let merged = args;
+  let confirmed = false;
+  for (let round = nextRound(tool4, merged, confirmed); round; round = nextRound(tool4, merged, confirmed)) {
+    const settled = settle(tool4, merged, Object.keys(round), await ask(round));
+    if (!settled.ok) return settled;
+    merged = { ...merged, ...settled.values };
+    confirmed ||= settled.confirmed;
+  }
+  return { ok: true, args: merged };
+}
+
+// templates/runtime/confirm/seal.ts
+import { createCipheriv, createDecipheriv, createHash as createHash3, randomBytes } from "node:crypto";
+var VERSION = "k1";
+var AAD = Buffer.from("kervan requestState v1");
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+function argsDigest(args) {
+  return createHash3("sha256").update(canonicalJson(args)).digest("base64url");
+}
+function parseStateKey(text) {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, "hex");
+  const decoded = Buffer.from(trimmed, "base64");
+  return decoded.length === 32 ? decoded : void 0;
+}
+function sealState(key2, claims) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key2, iv);
+  cipher.setAAD(AAD);
+  const body = Buffer.concat([cipher.update(JSON.stringify(claims), "utf8"), cipher.final()]);
+  return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+}
+function openState(key2, token, expected) {
+  if (typeof token !== "string" || !token.startsWith(`${VERSION}.`)) return { ok: false, reason: "requestState is not one this server issued" };
+  const raw = Buffer.from(token.slice(VERSION.length + 1), "base64url");
+  if (raw.length < 29 || raw.toString("base64url") !== token.slice(VERSION.length + 1)) {
+    return { ok: false, reason: "requestState is malformed" };
+  }
+  let claims;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key2, raw.subarray(0, 12));
+    decipher.setAAD(AAD);
+    decipher.setAuthTag(raw.subarray(12, 28));
+    claims = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8"));
+  } catch {
+    return { ok: false, reason: "requestState failed its integrity check" };
+  }
+  if (claims.tool !== expected.tool) return { ok: false, reason: "requestState belongs to another tool" };
+  if (claims.args !== expected.args) return { ok: false, reason: "requestState belongs to a call with other arguments" };
+  if (claims.principal !== expected.principal) return { ok: false, reason: "requestState belongs to another caller" };
+  if (!(claims.exp > (expected.now ?? Date.now()))) return { ok: false, reason: "requestState has expired" };
+  return { ok: true, claims };
+}
+
+// templates/runtime/confirm/mrtr.ts
+var STATE_TTL_MS = 10 * 6e4;
+function carried(data) {
+  const d = isObject(data) ? data : {};
+  return {
+    values: isObject(d.values) ? d.values : {},
+    confirmed: d.confirmed === true,
+    asked: Array.isArray(d.asked) ? d.asked.filter((k) => typeof k === "string") : []
+  };
+}
+async function questionRound({ tool: tool4, args, params, principal, key: key2, consume, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+  const digest = argsDigest(args);
+  const issue = (values, confirmed) => {
+    const merged = { ...args, ...values };
+    const requests = nextRound(tool4, merged, confirmed);
+    if (!requests) return { run: true, args: merged };
+    const data = { values, confirmed, asked: Object.keys(requests) };
+    const nonce2 = randomBytes2(16).toString("base64url");
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { tool: tool4.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
+  };
+  const state = params?.requestState;
+  if (state === void 0) return issue(isObject(params?.inputResponses) ? unsealedValues(tool4, args, params.inputResponses) : {}, false);
+  const opened = openState(key2, state, { tool: tool4.name, args: digest, principal, now });
+  if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
+  const { nonce, exp } = opened.claims;
+  if (typeof nonce !== "string" || !await consume(nonce, exp)) {
+    throw new RpcError(INVALID_PARAMS, "Invalid requestState: requestState was already used (each one is served once); nothing ran");
+  }
+  const so_far = carried(opened.claims.data);
+  const responses = isObject(params?.inputResponses) ? params.inputResponses : {};
+  if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed);
+  const settled = settle(tool4, { ...args, ...so_far.values }, so_far.asked, responses);
+  if (!settled.ok) return { run: false, result: settled.result };
+  return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed);
+}
+
+// templates/runtime/tasks/manager.ts
+init_jsonrpc();
+init_log();
+import { randomUUID } from "node:crypto";
+
+// templates/runtime/tasks/types.ts
+var TERMINAL = /* @__PURE__ */ new Set(["completed", "failed", "cancelled"]);
+function isTerminal(status) {
+  return TERMINAL.has(status);
+}
+function expired(record, now = Date.now()) {
+  return Date.parse(record.createdAt) + record.ttlMs <= now;
+}
+
+// templates/runtime/tasks/manager.ts
+var SHUTDOWN_REASON = "The server stopped while this task was running; its work was stopped.";
+var CANCELLED_MESSAGE = "Cancelled at the client's request.";
+function asTaskError(err) {
+  if (err instanceof RpcError) return { code: err.code, message: err.message, ...err.data !== void 0 ? { data: err.data } : {} };
+  return { code: INTERNAL_ERROR, message: err instanceof Error ? err.message : String(err) };
+}
+var TaskManager = class {
+  constructor(store, settings) {
+    this.store = store;
+    this.settings = settings;
+    store.onSignal(({ taskId: taskId2, kind }) => {
+      const run2 = this.running.get(taskId2);
+      if (!run2) return;
+      if (kind === "cancel") run2.controller.abort();
+      else run2.wake();
+    });
+  }
+  store;
+  settings;
+  running = /* @__PURE__ */ new Map();
+  /** Creates the task (durable before this resolves) and starts its work in the background. */
+  async start(tool4, owner, work) {
+    const now = (/* @__PURE__ */ new Date()).toISOString();
+    const record = {
+      taskId: randomUUID(),
+      owner,
+      tool: tool4,
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.settings.ttlMs,
+      pollIntervalMs: this.settings.pollIntervalMs,
+      runner: this.store.replicaId
+    };
+    await this.store.create(record);
+    const controller = new AbortController();
+    let wake = () => {
+    };
+    const run2 = { controller, wake: () => wake() };
+    this.running.set(record.taskId, run2);
+    const ask = async (requests) => {
+      const parked = await this.store.update(record.taskId, { status: "input_required", inputRequests: requests });
+      if (!parked) throw controller.signal.reason ?? new Error("task ended");
+      for (; ; ) {
+        const current = await this.store.get(record.taskId);
+        if (!current || isTerminal(current.status)) throw new Error("task ended while waiting for input");
+        if (!current.inputRequests) return this.store.takeResponses(record.taskId);
+        await new Promise((resolve2, reject) => {
+          const onAbort = () => {
+            clearTimeout(timer);
+            reject(new Error("cancelled"));
+          };
+          const done = () => {
+            clearTimeout(timer);
+            controller.signal.removeEventListener("abort", onAbort);
+            resolve2();
+          };
+          const timer = setTimeout(done, Math.max(250, this.settings.pollIntervalMs));
+          wake = done;
+          if (controller.signal.aborted) return onAbort();
+          controller.signal.addEventListener("abort", onAbort, { once: true });
+        });
+      }
+    };
+    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }));
+    return record;
+  }
+  async finish(taskId2, controller, run2) {
+    try {
+      const result = await run2();
+      await this.store.update(taskId2, { status: "completed", result });
+    } catch (err) {
+      if (!controller.signal.aborted) {
+        log(`task ${taskId2} failed: ${describeError(err)}`);
+        const error = asTaskError(err);
+        await this.store.update(taskId2, { status: "failed", statusMessage: error.message, error }).catch((e) => log(`task ${taskId2}: ${describeError(e)}`));
+      }
+    } finally {
+      this.running.delete(taskId2);
+    }
+  }
+  /** The task if it exists and belongs to this principal; otherwise -32602 (no one learns of others' tasks). */
+  async read(taskId2, owner) {
+    const record = typeof taskId2 === "string" ? await this.store.get(taskId2) : void 0;
+    if (!record || record.owner !== owner) throw new RpcError(-32602, "Failed to retrieve task: Task not found", { taskId: typeof taskId2 === "string" ? taskId2.slice(0, 100) : null });
+    return record;
+  }
+  async answer(taskId2, owner, responses) {
+    await this.read(taskId2, owner);
+    const taken = await this.store.answer(taskId2, responses);
+    if (taken.length > 0) await this.store.signal({ taskId: taskId2, kind: "input" });
+  }
+  /** Marks the task cancelled at once (terminal states are final) and tells its runner to stop. */
+  async cancel(taskId2, owner) {
+    const record = await this.read(taskId2, owner);
+    if (isTerminal(record.status)) return;
+    await this.store.update(taskId2, { status: "cancelled", statusMessage: CANCELLED_MESSAGE });
+    await this.store.signal({ taskId: taskId2, kind: "cancel" });
+  }
+  /** Stops the work running here, records why, and closes the store. */
+  async close() {
+    const ids = [...this.running.keys()];
+    for (const id of ids) this.running.get(id)?.controller.abort();
+    await Promise.all(
+      ids.map((id) => this.store.update(id, { status: "failed", statusMessage: SHUTDOWN_REASON, error: { code: INTERNAL_ERROR, message: SHUTDOWN_REASON } }).catch(() => void 0))
+    );
+    await this.store.close();
+  }
+};
+function taskFields(record) {
+  const out = { taskId: record.taskId, status: record.status };
+  if (record.statusMessage !== void 0) out.statusMessage = record.statusMessage;
+  out.createdAt = record.createdAt;
+  out.lastUpdatedAt = record.lastUpdatedAt;
+  out.ttlMs = record.ttlMs;
+  out.pollIntervalMs = record.pollIntervalMs;
+  return out;
+}
+function detailedTask(record) {
+  const out = taskFields(record);
+  if (record.status === "input_required" && record.inputRequests) out.inputRequests = record.inputRequests;
+  if (record.status === "completed" && record.result) out.result = record.result;
+  if (record.status === "failed") out.error = record.error ?? { code: INTERNAL_ERROR, message: record.statusMessage ?? "Task failed" };
+  return out;
+}
+
+// templates/runtime/tasks/methods.ts
+init_jsonrpc();
+init_protocol();
+var TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+var TASK_METHODS2 = /* @__PURE__ */ new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+function clientCapabilities(params) {
+  const meta = params?._meta;
+  const caps = isObject(meta) ? meta[META_CLIENT_CAPABILITIES] : void 0;
+  return isObject(caps) ? caps : void 0;
+}
+function declaresTasks(params) {
+  const extensions = clientCapabilities(params)?.extensions;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+function missingCapability(required, what) {
+  return new RpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${what}`, { requiredCapabilities: required }, 400);
+}
+function tasksRequired() {
+  return missingCapability({ extensions: { [TASKS_EXTENSION]: {} } }, `this needs the ${TASKS_EXTENSION} extension`);
+}
+function taskId(params) {
+  const id = params?.taskId;
+  if (typeof id !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: taskId must be a string");
+  return id;
+}
+async function serveTaskMethod(tasks, method, params, principal) {
+  if (!tasks || !TASK_METHODS2.has(method)) return void 0;
+  if (!declaresTasks(params)) throw tasksRequired();
+  const id = taskId(params);
+  switch (method) {
+    case "tasks/get":
+      return detailedTask(await tasks.read(id, principal));
+    case "tasks/update": {
+      const responses = params?.inputResponses;
+      if (!isObject(responses)) throw new RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object");
+      await tasks.answer(id, principal, responses);
+      return {};
+    }
+    default:
+      await tasks.cancel(id, principal);
+      return {};
+  }
+}
+
+// templates/runtime/tasks/call-modes.ts
+function elicitationRequired(tool4) {
+  return missingCapability({ elicitation: {} }, `${tool4} asks the user before it runs, which needs form elicitation`);
+}
+function messages(requests) {
+  return Object.values(requests).map((r) => String(r.params.message)).join(" / ");
+}
+async function elicitAll(tool4, args, elicit) {
+  const first = nextRound(tool4, args, false);
+  if (!first) return { ok: true, args };
+  if (!elicit) {
+    return { ok: false, result: { content: [{ type: "text", text: `${tool4.name} did not run: it asks the user first (${messages(first)}), and this connection cannot ask (the client declared no elicitation capability at initialize, or over HTTP its call does not accept an event stream to carry the question).` }], isError: true } };
+  }
+  try {
+    return await askAll(tool4, args, async (requests) => {
+      const answers = {};
+      for (const [key2, request] of Object.entries(requests)) answers[key2] = await elicit(request.params);
+      return answers;
+    });
+  } catch (err) {
+    return { ok: false, result: { content: [{ type: "text", text: `${tool4.name} did not run: the question could not be asked (${err instanceof Error ? err.message : String(err)}).` }], isError: true } };
+  }
+}
+async function runCall(modes, { tool: tool4, args, params, ctx, principal, elicit }) {
+  const modern = ctx.era === "2026-07-28";
+  const asTask = modern && tool4.task !== void 0 && modes.tasks !== void 0 && declaresTasks(params);
+  if (tool4.task === "required" && !asTask) throw tasksRequired();
+  if (modern && nextRound(tool4, args, false) && !canElicit(clientCapabilities(params))) throw elicitationRequired(tool4.name);
+  if (hasQuestions(tool4) && !tool4.validateInput(args)) return callTool(tool4, args, ctx);
+  if (!hasQuestions(tool4)) return asTask ? startTask(modes.tasks, tool4, args, ctx, principal, false) : callTool(tool4, args, ctx);
+  if (asTask && tool4.questions !== "before-task") return startTask(modes.tasks, tool4, args, ctx, principal, true);
+  let ready;
+  if (modern) {
+    const round = await questionRound({ tool: tool4, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    if (!round.run) return round.result;
+    ready = round.args;
+  } else {
+    const asked = await elicitAll(tool4, args, elicit);
+    if (!asked.ok) return asked.result;
+    ready = asked.args;
+  }
+  return asTask ? startTask(modes.tasks, tool4, ready, ctx, principal, false) : callTool(tool4, ready, ctx);
+}
+async function startTask(tasks, tool4, args, ctx, principal, ask) {
+  const record = await tasks.start(tool4.name, principal, async (work) => {
+    let ready = args;
+    if (ask) {
+      const asked = await askAll(tool4, args, (requests) => work.ask(requests));
+      if (!asked.ok) return asked.result;
+      ready = asked.args;
+    }
+    try {
+      return await callTool(tool4, ready, { era: ctx.era, signal: work.signal, ...ctx.server ? { server: ctx.server } : {} }, true);
+    } catch (err) {
+      if (err instanceof ToolFault) throw new RpcError(INTERNAL_ERROR, err.message);
+      throw err;
+    }
+  });
+  return { resultType: "task", ...taskFields(record) };
+}
+
+// templates/runtime/tasks/open.ts
+init_log();
+init_types();
+
+// templates/runtime/tasks/env.ts
+var TASKS_ENV = ["KERVAN_TASK_STORE", "KERVAN_TASKS_DIR", "KERVAN_TASKS_REDIS_URL", "KERVAN_TASKS_LEASE_MS", "KERVAN_STATE_KEY", "KERVAN_CONFIRM_TTL_MS"];
+function tasksEnv(from = process.env) {
+  const out = {};
+  for (const name of TASKS_ENV) if (from[name] !== void 0) out[name] = from[name];
+  return out;
+}
+
+// templates/runtime/tasks/memory-store.ts
+import { randomUUID as randomUUID2 } from "node:crypto";
+
+// templates/runtime/confirm/used-states.ts
+var NONCE = /^[A-Za-z0-9_-]{22}$/;
+var UsedStates = class {
+  used = /* @__PURE__ */ new Map();
+  /** true the first time a nonce is seen (the state may be served), false for a replay. */
+  consume(nonce, expiresAt, now = Date.now()) {
+    if (!NONCE.test(nonce)) return false;
+    const seen = this.used.get(nonce);
+    if (seen !== void 0 && seen > now) return false;
+    this.used.set(nonce, expiresAt);
+    return true;
+  }
+  sweep(now = Date.now()) {
+    for (const [nonce, exp] of this.used) if (exp <= now) this.used.delete(nonce);
+  }
+};
+
+// templates/runtime/tasks/records.ts
+function nowIso() {
+  return (/* @__PURE__ */ new Date()).toISOString();
+}
+function applyPatch(record, patch, at) {
+  if (isTerminal(record.status)) return void 0;
+  const next = { ...record, lastUpdatedAt: at };
+  if (patch.status !== void 0) next.status = patch.status;
+  if (patch.statusMessage !== void 0) next.statusMessage = patch.statusMessage;
+  if (patch.inputRequests !== void 0) {
+    if (Object.keys(patch.inputRequests).length === 0) delete next.inputRequests;
+    else next.inputRequests = { ...patch.inputRequests };
+  }
+  if (patch.result !== void 0) next.result = patch.result;
+  if (patch.error !== void 0) next.error = patch.error;
+  if (isTerminal(next.status)) delete next.inputRequests;
+  return next;
+}
+function applyAnswers(record, responses, at) {
+  if (isTerminal(record.status) || !record.inputRequests) return { record, taken: [] };
+  const pending2 = { ...record.inputRequests };
+  const answered = { ...record.inputResponses ?? {} };
+  const taken = [];
+  for (const [key2, value] of Object.entries(responses)) {
+    if (!Object.hasOwn(pending2, key2)) continue;
+    delete pending2[key2];
+    answered[key2] = value;
+    taken.push(key2);
+  }
+  if (taken.length === 0) return { record, taken };
+  const next = { ...record, lastUpdatedAt: at, inputResponses: answered };
+  if (Object.keys(pending2).length === 0) {
+    delete next.inputRequests;
+    next.status = "working";
+  } else next.inputRequests = pending2;
+  return { record: next, taken };
+}
+function withoutResponses(record) {
+  const next = { ...record };
+  delete next.inputResponses;
+  return next;
+}
+
+// templates/runtime/tasks/memory-store.ts
+var SWEEP_MS = 6e4;
+var MemoryTaskStore = class {
+  kind = "memory";
+  replicaId = randomUUID2();
+  tasks = /* @__PURE__ */ new Map();
+  listeners = [];
+  usedStates = new UsedStates();
+  sweeper;
+  constructor() {
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+  }
+  sweep() {
+    const now = Date.now();
+    for (const [id, record] of this.tasks) if (expired(record, now)) this.tasks.delete(id);
+    this.usedStates.sweep(now);
+  }
+  async create(record) {
+    this.tasks.set(record.taskId, { ...record });
+  }
+  async get(taskId2) {
+    const record = this.tasks.get(taskId2);
+    if (record && expired(record)) {
+      this.tasks.delete(taskId2);
+      return void 0;
+    }
+    return record && { ...record };
+  }
+  async update(taskId2, patch) {
+    const record = await this.get(taskId2);
+    const next = record && applyPatch(record, patch, nowIso());
+    if (next) this.tasks.set(taskId2, next);
+    return next;
+  }
+  async answer(taskId2, responses) {
+    const record = await this.get(taskId2);
+    if (!record) return [];
+    const { record: next, taken } = applyAnswers(record, responses, nowIso());
+    if (taken.length > 0) this.tasks.set(taskId2, next);
+    return taken;
+  }
+  async takeResponses(taskId2) {
+    const record = this.tasks.get(taskId2);
+    if (!record?.inputResponses) return {};
+    this.tasks.set(taskId2, withoutResponses(record));
+    return record.inputResponses;
+  }
+  async consumeState(nonce, expiresAt) {
+    return this.usedStates.consume(nonce, expiresAt);
+  }
+  async signal(signal) {
+    for (const listener of this.listeners) listener(signal);
+  }
+  onSignal(listener) {
+    this.listeners.push(listener);
+  }
+  async close() {
+    clearInterval(this.sweeper);
+  }
+};
+
+// templates/runtime/tasks/open.ts
+async function openTasks(def, env = tasksEnv()) {
+  const tasks = def.tasks;
+  if (!tasks) return void 0;
+  let store;
+  if (tasks.store === "memory" || env.KERVAN_TASK_STORE === "memory" || !tasks.open) store = new MemoryTaskStore();
+  else {
+    try {
+      store = await tasks.open();
+    } catch (err) {
+      throw new StartupError(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return new TaskManager(store, { ttlMs: tasks.ttlMs, pollIntervalMs: tasks.pollIntervalMs });
+}
+function stateKeyFrom(def, fallback, env = tasksEnv()) {
+  const text = env.KERVAN_STATE_KEY;
+  if (text !== void 0 && text !== "") {
+    const key2 = parseStateKey(text);
+    if (!key2) throw new StartupError("KERVAN_STATE_KEY must be 32 bytes as 64 hex digits or base64");
+    return key2;
+  }
+  if (def.tools.some((t) => t.confirm || t.ask) || def.prompts?.some((p) => p.ask)) {
+    log("KERVAN_STATE_KEY is not set: confirmation state is sealed with a key of this process only (replicas and restarts will not accept each other's)");
+  }
+  return fallback;
+}
+
+// templates/runtime/confirm/prompt-questions.ts
+init_client_requests();
+init_jsonrpc();
+function refused(result) {
+  const content = Array.isArray(result.content) ? result.content[0] : void 0;
+  const text = isObject(content) && typeof content.text === "string" ? content.text : "the user did not give the arguments it needs";
+  return new RpcError(INVALID_PARAMS, text.replace(/ did not run: /, " was not rendered: "));
+}
+function questions(requests) {
+  return Object.values(requests).map((r) => String(r.params.message)).join(" / ");
+}
+async function askForPrompt(modes, { prompt, args, params, era, principal, elicit }) {
+  const asking = { name: `prompt ${prompt.name}`, ...prompt.ask ? { ask: prompt.ask } : {} };
+  const first = nextRound(asking, args, false);
+  if (!first) return { run: true, args };
+  if (era === "2026-07-28") {
+    if (!canElicit(clientCapabilities(params))) throw missingCapability({ elicitation: {} }, `prompt ${prompt.name} asks the user for ${Object.keys(first).join(", ")}, which needs form elicitation`);
+    const round = await questionRound({ tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    if (round.run) return round;
+    if (round.result.resultType === "input_required") return round;
+    throw refused(round.result);
+  }
+  if (!elicit) {
+    throw new RpcError(INVALID_PARAMS, `Invalid params: prompt "${prompt.name}" needs ${(prompt.ask ?? []).filter((q) => !Object.hasOwn(args, q.field)).map((q) => q.field).join(", ")} (it would ask: ${questions(first)}), and this connection cannot ask the user (no elicitation capability declared at initialize, or an HTTP call that does not accept an event stream): give it as an argument`);
+  }
+  let asked;
+  try {
+    asked = await askAll(asking, args, async (requests) => {
+      const answers = {};
+      for (const [key2, request] of Object.entries(requests)) answers[key2] = await elicit(request.params);
+      return answers;
+    });
+  } catch (err) {
+    throw new RpcError(INVALID_PARAMS, `prompt ${prompt.name} was not rendered: the question could not be asked (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (!asked.ok) throw refused(asked.result);
+  return { run: true, args: asked.args };
+}
+
+// templates/runtime/tasks/entry/index.ts
+function confirmTtl(text) {
+  if (text === void 0 || text === "") return void 0;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 1) throw new StartupError("KERVAN_CONFIRM_TTL_MS must be a positive integer (milliseconds)");
+  return ms;
+}
+var callModes = async (def) => {
+  const env = tasksEnv();
+  const stateKey = stateKeyFrom(def, randomBytes3(32), env);
+  const confirmTtlMs = confirmTtl(env.KERVAN_CONFIRM_TTL_MS);
+  const tasks = await openTasks(def, env);
+  const local = new UsedStates();
+  const consumeState = tasks ? (nonce, exp) => tasks.store.consumeState(nonce, exp) : async (nonce, exp) => (local.sweep(), local.consume(nonce, exp));
+  const modes = { tasks, stateKey, confirmTtlMs, consumeState };
+  return {
+    run: (call) => runCall(modes, call),
+    askPrompt: (call) => askForPrompt(modes, call),
+    serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
+    close: async () => {
+      await tasks?.close();
+    }
+  };
+};
+
 // templates/kinds/exec/index.ts
 init_shutdown();
 init_types();
@@ -3660,18 +4361,18 @@ var Slots = class {
         const i = this.waiting.indexOf(waiter);
         if (i < 0) return;
         this.waiting.splice(i, 1);
-        settle();
+        settle2();
         resolve2(why);
       };
       const onAbort = () => leave("abort");
       const timer = setTimeout(() => leave("timeout"), timeoutMs);
-      const settle = () => {
+      const settle2 = () => {
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
       };
       const waiter = {
         grant: (release2) => {
-          settle();
+          settle2();
           resolve2(release2);
         }
       };
@@ -4115,7 +4816,7 @@ function gateIntoCgroup(child, dir, failed2) {
 }
 
 // templates/kinds/exec/probe-cache.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync3, readlinkSync as readlinkSync3, renameSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
 import { release, tmpdir } from "node:os";
 import { join as join5 } from "node:path";
@@ -4155,7 +4856,7 @@ function probeKey(runner, prlimit, probeArgs) {
     read("/proc/self/attr/current"),
     ...["user/max_user_namespaces", "kernel/unprivileged_userns_clone", "kernel/apparmor_restrict_unprivileged_userns"].map((s) => read(`/proc/sys/${s}`))
   ];
-  return createHash3("sha256").update(parts.join("\n")).digest("hex");
+  return createHash4("sha256").update(parts.join("\n")).digest("hex");
 }
 function cacheDir() {
   const uid = process.getuid?.();
@@ -4273,7 +4974,7 @@ function realQuiet(p) {
 }
 function hiddenGitDirs(plan) {
   const out = [];
-  const shown = (p) => plan.visible.some((v) => within(v, p));
+  const shown2 = (p) => plan.visible.some((v) => within(v, p));
   for (const root of plan.visible) {
     const file2 = join7(root, ".git");
     if (plan.masked.some((m2) => within(m2, file2))) continue;
@@ -4284,7 +4985,7 @@ function hiddenGitDirs(plan) {
     const common = readQuiet(join7(gitdir, "commondir"))?.trim();
     const commonDir = common ? realQuiet(resolve(gitdir, common)) : void 0;
     const dirs = [gitdir, ...commonDir ? [commonDir] : []];
-    if (dirs.every(shown)) continue;
+    if (dirs.every(shown2)) continue;
     out.push({ file: file2, needed: commonDir && within(commonDir, gitdir) ? commonDir : gitdir });
   }
   return out;
@@ -4364,8 +5065,8 @@ function checkCommandVisible(command, plan, host, pathVar, fail2) {
   } catch (err) {
     return fail2(`cannot resolve command ${found}: ${err.message}`);
   }
-  const shown = [...plan.visible, ...SYSTEM_DIRS.map((d) => safeReal(d))];
-  if (!shown.some((root) => root !== void 0 && within(root, real))) {
+  const shown2 = [...plan.visible, ...SYSTEM_DIRS.map((d) => safeReal(d))];
+  if (!shown2.some((root) => root !== void 0 && within(root, real))) {
     fail2(`command ${command} is ${real}, which the sandbox does not show; add its directory to sandbox.visible`);
   }
   if (plan.masked.some((m) => within(m, real))) fail2(`command ${command} is ${real}, inside a denied path`);
@@ -5128,7 +5829,9 @@ var server = {
     startup();
     startup2();
     startup3();
-  }
+  },
+  prompts: [{ "name": "explain_file", "title": "Explain a file", "description": "Ask the model to read one file of the repository and explain what it does.", "arguments": [{ "name": "path", "description": "The file to explain, relative to the repository root.", "required": true }, { "name": "audience", "description": "Who the explanation is for (say, a new contributor).", "required": false }], "messages": [{ "role": "user", "content": { "type": "text", "text": "Read {path} with read_file and explain what it does, how it fits the rest of the repository (use search_text to find its callers), and anything surprising in it. Write for this audience: {audience}." } }] }, { "name": "find_definition", "title": "Find where something is defined", "description": "Ask the model to find where a name is defined, asking the user for the name when it is left out.", "arguments": [{ "name": "name", "description": "The function, type or setting to find.", "required": false }], "messages": [{ "role": "user", "content": { "type": "text", "text": "Find where {name} is defined in this repository with search_text, read the definition with read_file, and summarize it with its path and line." } }], "ask": [{ "field": "name", "message": "Which name should be looked up?", "schema": { "type": "string", "description": "The function, type or setting to find." } }] }],
+  modes: callModes
 };
 runServer(server);
 export {

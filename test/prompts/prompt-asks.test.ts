@@ -63,6 +63,14 @@ describe("2026-07-28: a prompt's question as a multi round-trip request", () => 
     expect(bad.error).toMatchObject({ code: -32602, message: expect.stringContaining('the answer for argument "city" of prompt "plan_trip" must be a string') });
   });
 
+  it("lists the prompts in one page with cache hints, and refuses a cursor it never issued", async () => {
+    const list = await rpc(http.url, "prompts/list", {}, { caps: {} });
+    expect(list.result).toMatchObject({ resultType: "complete", ttlMs: expect.any(Number), cacheScope: "public" });
+    expect(list.result?.nextCursor).toBeUndefined();
+    const paged = await rpc(http.url, "prompts/list", { cursor: "page-2" }, { caps: {} });
+    expect(paged.error).toMatchObject({ code: -32602, message: "Invalid cursor" });
+  });
+
   it("answers -32021 naming elicitation when the client cannot be asked", async () => {
     const answer = await get({ arguments: {} }, { caps: {} });
     expect(answer.status).toBe(400);
