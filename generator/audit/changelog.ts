@@ -83,17 +83,22 @@ function diffTaskAndConfirm(a: ManifestTool, b: ManifestTool, legacy: boolean, o
 }
 
 /**
- * Asked inputs. Adding one is breaking (a caller that leaves the field out, from a client without
- * elicitation, is now refused instead of served); removing one is not (the tool runs as it did before
- * it asked).
+ * Asked inputs. Adding one is breaking (a caller that leaves the field out, from a client without the
+ * capability it is asked through, is now refused instead of served), and so is making an optional one
+ * needed or asking it through another capability; adding an `optional: true` one is not (such a client
+ * is still served), nor is removing one (the tool runs as it did before it asked).
  */
 function diffAsk(a: ManifestTool, b: ManifestTool, out: Change[]): void {
   const before = new Map((a.ask ?? []).map((q) => [q.field, q]));
   const after = new Map((b.ask ?? []).map((q) => [q.field, q]));
   for (const field of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const [x, y] = [before.get(field), after.get(field)];
-    if (x && y && x.message === y.message && JSON.stringify(x.schema) === JSON.stringify(y.schema)) continue;
-    const why = x === undefined ? `asks for ${field} now: callers that leave it out from clients without elicitation are refused` : undefined;
+    if (x && y && JSON.stringify(x) === JSON.stringify(y)) continue;
+    const capability = y?.from ?? "elicitation";
+    const why =
+      y && !y.optional && (x === undefined || x.optional || (x.from ?? "elicitation") !== capability)
+        ? `asks for ${field} ${x === undefined ? "now" : `through ${capability} now`}: callers that leave it out from clients without ${capability} are refused`
+        : undefined;
     out.push({ path: ["Asks for", field], change: x === undefined ? "added" : y === undefined ? "removed" : "changed", ...(x ? { old: x.message } : {}), ...(y ? { new: y.message } : {}), ...(why ? { breaking: why } : {}) });
   }
 }

@@ -54,7 +54,7 @@ export function renderTool(t: ManifestTool): string[] {
   );
   if (t.task) out.push(`- Runs as a task: ${t.task === "required" ? "always (clients without the tasks extension are refused with -32021)" : "for clients that declare the tasks extension; plainly for others"}`);
   if (t.confirm) out.push(`- Asks the user to confirm before it runs: ${code(t.confirm.message)}${t.confirm.inputKey ? ` (input request ${code(t.confirm.inputKey)})` : ""}; a decline runs nothing`);
-  for (const a of t.ask ?? []) out.push(`- Asks the user for ${code(a.field)} (${String(a.schema.type)}${a.inputKey ? `, input request id ${code(a.inputKey)}` : ""}) when the caller leaves it out: ${code(a.message)}; a decline runs nothing`);
+  for (const a of t.ask ?? []) out.push(`- ${askLine(a)}`);
   if (t.questions === "before-task") out.push("- As a task, asks its questions before the task is created (a multi round-trip request)");
   if (t.questions === "one-at-a-time") out.push("- Asks for its inputs one at a time, each in its own round, in the order of `ask`");
   if (t.scopes) out.push(`- Scopes needed over authorized HTTP: ${t.scopes.map((s) => code(s)).join(", ")}`);
@@ -69,4 +69,16 @@ export function renderTool(t: ManifestTool): string[] {
   if (t.effects) out.push(...effectLines(t.effects));
   out.push("");
   return out;
+}
+
+/** One asked input: what asks, through which client capability, and what happens without it. */
+function askLine(a: NonNullable<ManifestTool["ask"]>[number]): string {
+  const id = a.inputKey ? `, input request id ${code(a.inputKey)}` : "";
+  const without = a.optional ? "a client that did not declare it is served without the input" : "a client that did not declare it is refused";
+  if (a.from === "sampling") {
+    const extra = `${a.maxTokens !== undefined ? `, at most ${a.maxTokens} tokens` : ""}${a.systemPrompt !== undefined ? `, system prompt ${code(a.systemPrompt)}` : ""}`;
+    return `Asks the client's model for ${code(a.field)} (string${id}) when the caller leaves it out, through sampling/createMessage (capability \`sampling\`${extra}): ${code(a.message)}; ${without}`;
+  }
+  if (a.from === "roots") return `Asks the client for its roots for ${code(a.field)} (string${id}: the first root's ${a.schema.format === "uri" ? "file:// URI" : "path"}) when the caller leaves it out, through roots/list (capability \`roots\`); ${without}`;
+  return `Asks the user for ${code(a.field)} (${String(a.schema.type)}${id}) when the caller leaves it out, through a form (capability \`elicitation\`): ${code(a.message)}; a decline runs nothing; ${without}`;
 }

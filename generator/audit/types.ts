@@ -1,7 +1,7 @@
 // The manifest as plain data: what kervan.manifest.json holds and what AUDIT.md and the
 // changelog are rendered from. Older manifests may lack the optional fields.
 import type { Json } from "../../templates/runtime/types.js";
-import type { Effects } from "../model/ir.js";
+import type { AskIR, Effects } from "../model/ir.js";
 
 export type { Effects };
 
@@ -22,8 +22,12 @@ export interface ManifestTool {
   task?: "optional" | "required";
   /** Asks the user before anything runs, with this message. */
   confirm?: { message: string; inputKey?: string };
-  /** Inputs the user is asked for when the caller leaves them out (the form's schema for each). */
-  ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
+  /**
+   * Inputs asked for when the caller leaves them out, in spec order: from the user (elicitation form,
+   * schema is the form's), the client's model (from: sampling; message is the prompt) or its roots.
+   * optional: a client without the capability is served without the input.
+   */
+  ask?: AskIR[];
   /** A task-augmented call asks before the task is created. */
   questions?: "before-task" | "one-at-a-time";
   /** Its kind's normalized config, as plain data. */

@@ -82,6 +82,29 @@ function promptSchema(asked: Json[]): Json {
   };
 }
 
+const ASK_KEY = { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: "The id of the input request that asks it (default: the field's name)." };
+const ASK_OPTIONAL = { type: "boolean", description: "When the client cannot answer this kind of request (it did not declare the capability), run without the input instead of refusing the call (-32021 / a tool error)." };
+
+/** One `ask` entry: a question to the user, a sampling prompt, or the client's roots. */
+function askEntry(): Json[] {
+  const entry = (required: string, own: Record<string, Json>): Json => ({
+    type: "object",
+    additionalProperties: false,
+    required: [required],
+    properties: { ...own, inputKey: ASK_KEY, optional: ASK_OPTIONAL },
+  });
+  return [
+    { type: "string", minLength: 1 },
+    entry("message", { message: { type: "string", minLength: 1, description: "The question (form elicitation); {field} shows another input, quoted." } }),
+    entry("sample", {
+      sample: { type: "string", minLength: 1, description: "A prompt for the client's model (sampling/createMessage); {field} shows another input, quoted. The input takes the answer's text." },
+      maxTokens: { type: "integer", minimum: 1, maximum: 100000, description: "The most tokens the model may produce (1000)." },
+      systemPrompt: { type: "string", minLength: 1, description: "The system prompt of the sampling request." },
+    }),
+    entry("roots", { roots: { const: true, description: "Ask the client for its roots (roots/list): the input takes the first root's path, or its file:// URI when the property has format: uri." } }),
+  ];
+}
+
 export function specSchema(): Record<string, Json> {
   const kindProps: Record<string, Json> = {};
   const extraProps: Record<string, Json> = {};
@@ -161,10 +184,10 @@ export function specSchema(): Record<string, Json> {
           },
           ask: {
             type: "object",
-            description: "Inputs to ask the user for (form elicitation) when the caller leaves them out: field -> question, or {message, inputKey}. Each names an optional input property of a primitive type.",
+            description: "Inputs asked for when the caller leaves them out: field -> a question to the user (form elicitation; a string or {message}), {sample} (the client's model answers the prompt) or {roots: true} (the client's first root). Each names an optional input property of a primitive type (a string for sample and roots).",
             propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
             minProperties: 1,
-            additionalProperties: { oneOf: question("The id of the input request that asks it (default: the field's name).") },
+            additionalProperties: { oneOf: askEntry() },
           },
           questions: {
             enum: ["in-task", "before-task", "one-at-a-time"],

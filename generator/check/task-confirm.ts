@@ -4,7 +4,7 @@
 // task tool that asks something. Asked fields are checked against the input schema (ask.ts).
 import type { Json } from "../../templates/runtime/types.js";
 import { allKinds } from "../kinds/index.js";
-import { resolveAsk } from "./ask.js";
+import { askText, resolveAsk } from "./ask.js";
 import type { AnyKind, RawTool, RuleContext } from "../kinds/types.js";
 
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
@@ -76,7 +76,8 @@ export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleConte
   const message = messageOf(confirm);
   if (message !== undefined) checkPlaceholders(message, names, "the confirmation message", typeof confirm === "string" ? `${ctx.pointer}/confirm` : `${ctx.pointer}/confirm/message`, ctx);
   for (const [field, entry] of Object.entries(ask ?? {})) {
-    const text = messageOf(entry);
-    if (text !== undefined) checkPlaceholders(text, names, `the question for '${field}'`, typeof entry === "string" ? `${ctx.pointer}/ask/${field}` : `${ctx.pointer}/ask/${field}/message`, ctx);
+    const text = askText(entry);
+    const slot = typeof entry === "string" ? "" : entry && typeof entry === "object" && !Array.isArray(entry) && typeof entry.sample === "string" ? "/sample" : "/message";
+    if (text !== undefined) checkPlaceholders(text, names, slot === "/sample" ? `the sampling prompt for '${field}'` : `the question for '${field}'`, `${ctx.pointer}/ask/${field}${slot}`, ctx);
   }
 }

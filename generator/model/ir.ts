@@ -38,8 +38,12 @@ export interface ToolIRBase {
   task?: "optional" | "required";
   /** Asks the user to confirm before it runs. */
   confirm?: { message: string; inputKey?: string };
-  /** Inputs the user is asked for when the caller leaves them out, in spec order; schema is the form's. */
-  ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
+  /**
+   * Inputs asked for when the caller leaves them out, in spec order: from the user (elicitation form,
+   * schema is the form's), the client's model (from: sampling; message is the prompt) or its roots.
+   * optional: a client without the capability is served without the input.
+   */
+  ask?: AskIR[];
   /** A task-augmented call asks before the task is created (absent: inside the task). */
   questions?: "before-task" | "one-at-a-time";
   origin: Origin;
@@ -120,4 +124,16 @@ export interface ServerIR {
   origin: Origin;
   /** Input files and their sha256, for the manifest and the cache. */
   inputs: Record<string, string>;
+}
+
+/** One asked input (ask:). */
+export interface AskIR {
+  field: string;
+  message: string;
+  schema: Record<string, Json>;
+  inputKey?: string;
+  from?: "sampling" | "roots";
+  maxTokens?: number;
+  systemPrompt?: string;
+  optional?: true;
 }

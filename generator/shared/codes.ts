@@ -122,6 +122,7 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV437", "an asked input is not one string, number, integer or boolean (all an elicitation form asks for)"),
       e("KV438", "an asked input has the confirmation's input request id, or shares its request id with another"),
       e("KV439", "`questions` on a tool that does not run as a task or asks nothing, or one-at-a-time without `ask`"),
+      e("KV440", "an input asked from sampling (`sample:`) or the client's roots (`roots: true`) is not of type string"),
     ],
   },
   {

@@ -545,7 +545,7 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
-function handleCall(core, params, era, signal, notify, principal = "local", elicit) {
+function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool2 = core.tools.get(name);
@@ -554,7 +554,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (core.modes && (tool2.task !== void 0 || tool2.confirm !== void 0 || tool2.ask !== void 0)) return core.modes.run({ tool: tool2, args, params, ctx, principal, ...elicit ? { elicit } : {} });
+  if (core.modes && (tool2.task !== void 0 || tool2.confirm !== void 0 || tool2.ask !== void 0)) return core.modes.run({ tool: tool2, args, params, ctx, principal, ...asker ? { asker } : {} });
   return callTool(tool2, args, ctx);
 }
 function resourceNotFound(params) {
@@ -842,8 +842,53 @@ var init_prompts = __esm({
   }
 });
 
+// templates/runtime/client-requests.ts
+function canElicit(capabilities) {
+  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
+  const e = capabilities.elicitation;
+  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
+}
+var ClientRequests;
+var init_client_requests = __esm({
+  "templates/runtime/client-requests.ts"() {
+    init_jsonrpc();
+    ClientRequests = class {
+      next = 1;
+      waiting = /* @__PURE__ */ new Map();
+      /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
+      ask(send2, method, params, signal, owner) {
+        const id = `kervan-${this.next++}`;
+        return new Promise((resolve, reject) => {
+          const onAbort = () => {
+            this.waiting.delete(id);
+            reject(new Error(`${method} abandoned: the call was cancelled`));
+          };
+          if (signal.aborted) return onAbort();
+          signal.addEventListener("abort", onAbort, { once: true });
+          this.waiting.set(id, { owner, take: (answer2) => {
+            signal.removeEventListener("abort", onAbort);
+            if (answer2.error !== void 0) {
+              const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
+              reject(new Error(`the client answered ${method} with an error: ${message2}`));
+            } else resolve(answer2.result);
+          } });
+          send2({ jsonrpc: "2.0", id, method, params });
+        });
+      }
+      /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
+      deliver(id, answer2, owner) {
+        const waiter = this.waiting.get(String(id));
+        if (!waiter || waiter.owner !== owner) return false;
+        this.waiting.delete(String(id));
+        waiter.take(answer2);
+        return true;
+      }
+    };
+  }
+});
+
 // templates/runtime/legacy.ts
-function serveLegacy(core, method, params, signal, notify, principal = "local", elicit) {
+function serveLegacy(core, method, params, signal, notify, principal = "local", asker) {
   switch (method) {
     case "initialize": {
       const body = {
@@ -860,7 +905,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
+      return handleCall(core, params, "2025-11-25", signal, notify, principal, asker);
     // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
@@ -874,7 +919,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, elicit);
+      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
     default:
       return methodNotFound(method);
   }
@@ -883,6 +928,7 @@ var init_legacy = __esm({
   "templates/runtime/legacy.ts"() {
     init_protocol();
     init_prompts();
+    init_client_requests();
     init_core();
   }
 });
@@ -958,11 +1004,11 @@ async function observed(core, msg, route2, signal, notify) {
 async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
-    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal, route2.elicit) };
+    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) };
     const requested = requireMeta(params);
     route2.checkModern?.(requested);
     requireSupported(requested);
-    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.elicit) : await serveModern(core, method, params, signal, notify, route2.principal);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) : await serveModern(core, method, params, signal, notify, route2.principal);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
@@ -976,51 +1022,6 @@ var init_dispatch = __esm({
     init_legacy();
     init_modern();
     init_log();
-  }
-});
-
-// templates/runtime/client-requests.ts
-function canElicit(capabilities) {
-  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
-  const e = capabilities.elicitation;
-  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
-}
-var ClientRequests;
-var init_client_requests = __esm({
-  "templates/runtime/client-requests.ts"() {
-    init_jsonrpc();
-    ClientRequests = class {
-      next = 1;
-      waiting = /* @__PURE__ */ new Map();
-      /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
-      ask(send2, method, params, signal, owner) {
-        const id = `kervan-${this.next++}`;
-        return new Promise((resolve, reject) => {
-          const onAbort = () => {
-            this.waiting.delete(id);
-            reject(new Error(`${method} abandoned: the call was cancelled`));
-          };
-          if (signal.aborted) return onAbort();
-          signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.set(id, { owner, take: (answer2) => {
-            signal.removeEventListener("abort", onAbort);
-            if (answer2.error !== void 0) {
-              const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
-              reject(new Error(`the client answered ${method} with an error: ${message2}`));
-            } else resolve(answer2.result);
-          } });
-          send2({ jsonrpc: "2.0", id, method, params });
-        });
-      }
-      /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
-      deliver(id, answer2, owner) {
-        const waiter = this.waiting.get(String(id));
-        if (!waiter || waiter.owner !== owner) return false;
-        this.waiting.delete(String(id));
-        waiter.take(answer2);
-        return true;
-      }
-    };
   }
 });
 
@@ -1136,10 +1137,10 @@ var init_http_asks = __esm({
         if (this.declared.size >= MAX_PRINCIPALS) this.declared.delete(this.declared.keys().next().value);
         this.declared.set(principal, isObject(params) ? params.capabilities : void 0);
       }
-      /** How a call may ask this principal's client, or undefined when it cannot. */
-      elicitFor(principal, notify, call) {
-        if (!notify || !canElicit(this.declared.get(principal))) return void 0;
-        return (params) => this.requests.ask(notify, "elicitation/create", params, call.signal, principal);
+      /** How a call may ask this principal's client (what it declared, and its call's stream), or undefined when it cannot. */
+      askerFor(principal, notify, call) {
+        if (!notify || !this.declared.has(principal)) return void 0;
+        return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
       }
       deliver(principal, id, answer2) {
         return this.requests.deliver(id, answer2, principal);
@@ -1418,8 +1419,8 @@ data: ${JSON.stringify(message2)}
 `);
     } : void 0;
     if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
-    const elicit = legacy && msg.method === "tools/call" ? asks.elicitFor(principal.id, notify, call2) : void 0;
-    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...elicit ? { elicit } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const asker = legacy && msg.method === "tools/call" ? asks.askerFor(principal.id, notify, call2) : void 0;
+    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...asker ? { asker } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, call2, notify);
@@ -2971,8 +2972,8 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const elicit = legacy && canElicit(legacyCaps) ? (p) => asks.ask((m) => send2(JSON.stringify(m)), "elicitation/create", p, call.signal) : void 0;
-      return await dispatch(core, msg, { legacy, principal: "stdio", ...elicit ? { elicit } : {} }, call, notify);
+      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out) => send2(JSON.stringify(out)), m, p, call.signal) } : void 0;
+      return await dispatch(core, msg, { legacy, principal: "stdio", ...asker ? { asker } : {} }, call, notify);
     } finally {
       done = true;
       releaseCall(call);

@@ -546,7 +546,7 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
-function handleCall(core, params, era, signal, notify, principal = "local", elicit) {
+function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool4 = core.tools.get(name);
@@ -555,7 +555,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", elic
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (core.modes && (tool4.task !== void 0 || tool4.confirm !== void 0 || tool4.ask !== void 0)) return core.modes.run({ tool: tool4, args, params, ctx, principal, ...elicit ? { elicit } : {} });
+  if (core.modes && (tool4.task !== void 0 || tool4.confirm !== void 0 || tool4.ask !== void 0)) return core.modes.run({ tool: tool4, args, params, ctx, principal, ...asker ? { asker } : {} });
   return callTool(tool4, args, ctx);
 }
 function resourceNotFound(params) {
@@ -843,8 +843,53 @@ var init_prompts = __esm({
   }
 });
 
+// templates/runtime/client-requests.ts
+function canElicit(capabilities) {
+  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
+  const e = capabilities.elicitation;
+  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
+}
+var ClientRequests;
+var init_client_requests = __esm({
+  "templates/runtime/client-requests.ts"() {
+    init_jsonrpc();
+    ClientRequests = class {
+      next = 1;
+      waiting = /* @__PURE__ */ new Map();
+      /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
+      ask(send2, method, params, signal, owner) {
+        const id = `kervan-${this.next++}`;
+        return new Promise((resolve2, reject) => {
+          const onAbort = () => {
+            this.waiting.delete(id);
+            reject(new Error(`${method} abandoned: the call was cancelled`));
+          };
+          if (signal.aborted) return onAbort();
+          signal.addEventListener("abort", onAbort, { once: true });
+          this.waiting.set(id, { owner, take: (answer) => {
+            signal.removeEventListener("abort", onAbort);
+            if (answer.error !== void 0) {
+              const message2 = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
+              reject(new Error(`the client answered ${method} with an error: ${message2}`));
+            } else resolve2(answer.result);
+          } });
+          send2({ jsonrpc: "2.0", id, method, params });
+        });
+      }
+      /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
+      deliver(id, answer, owner) {
+        const waiter = this.waiting.get(String(id));
+        if (!waiter || waiter.owner !== owner) return false;
+        this.waiting.delete(String(id));
+        waiter.take(answer);
+        return true;
+      }
+    };
+  }
+});
+
 // templates/runtime/legacy.ts
-function serveLegacy(core, method, params, signal, notify, principal = "local", elicit) {
+function serveLegacy(core, method, params, signal, notify, principal = "local", asker) {
   switch (method) {
     case "initialize": {
       const body = {
@@ -861,7 +906,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
+      return handleCall(core, params, "2025-11-25", signal, notify, principal, asker);
     // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
@@ -875,7 +920,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, elicit);
+      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
     default:
       return methodNotFound(method);
   }
@@ -884,6 +929,7 @@ var init_legacy = __esm({
   "templates/runtime/legacy.ts"() {
     init_protocol();
     init_prompts();
+    init_client_requests();
     init_core();
   }
 });
@@ -959,11 +1005,11 @@ async function observed(core, msg, route2, signal, notify) {
 async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
-    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal, route2.elicit) };
+    if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) };
     const requested = requireMeta(params);
     route2.checkModern?.(requested);
     requireSupported(requested);
-    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.elicit) : await serveModern(core, method, params, signal, notify, route2.principal);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) : await serveModern(core, method, params, signal, notify, route2.principal);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
@@ -977,51 +1023,6 @@ var init_dispatch = __esm({
     init_legacy();
     init_modern();
     init_log();
-  }
-});
-
-// templates/runtime/client-requests.ts
-function canElicit(capabilities) {
-  if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
-  const e = capabilities.elicitation;
-  return Object.keys(e).length === 0 || isObject(e.form) || !("url" in e);
-}
-var ClientRequests;
-var init_client_requests = __esm({
-  "templates/runtime/client-requests.ts"() {
-    init_jsonrpc();
-    ClientRequests = class {
-      next = 1;
-      waiting = /* @__PURE__ */ new Map();
-      /** Sends one request through `send` and resolves with the client's result; rejects on its error or on abort. */
-      ask(send2, method, params, signal, owner) {
-        const id = `kervan-${this.next++}`;
-        return new Promise((resolve2, reject) => {
-          const onAbort = () => {
-            this.waiting.delete(id);
-            reject(new Error(`${method} abandoned: the call was cancelled`));
-          };
-          if (signal.aborted) return onAbort();
-          signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.set(id, { owner, take: (answer) => {
-            signal.removeEventListener("abort", onAbort);
-            if (answer.error !== void 0) {
-              const message2 = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
-              reject(new Error(`the client answered ${method} with an error: ${message2}`));
-            } else resolve2(answer.result);
-          } });
-          send2({ jsonrpc: "2.0", id, method, params });
-        });
-      }
-      /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
-      deliver(id, answer, owner) {
-        const waiter = this.waiting.get(String(id));
-        if (!waiter || waiter.owner !== owner) return false;
-        this.waiting.delete(String(id));
-        waiter.take(answer);
-        return true;
-      }
-    };
   }
 });
 
@@ -1137,10 +1138,10 @@ var init_http_asks = __esm({
         if (this.declared.size >= MAX_PRINCIPALS) this.declared.delete(this.declared.keys().next().value);
         this.declared.set(principal, isObject(params) ? params.capabilities : void 0);
       }
-      /** How a call may ask this principal's client, or undefined when it cannot. */
-      elicitFor(principal, notify, call) {
-        if (!notify || !canElicit(this.declared.get(principal))) return void 0;
-        return (params) => this.requests.ask(notify, "elicitation/create", params, call.signal, principal);
+      /** How a call may ask this principal's client (what it declared, and its call's stream), or undefined when it cannot. */
+      askerFor(principal, notify, call) {
+        if (!notify || !this.declared.has(principal)) return void 0;
+        return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
       }
       deliver(principal, id, answer) {
         return this.requests.deliver(id, answer, principal);
@@ -1419,8 +1420,8 @@ data: ${JSON.stringify(message2)}
 `);
     } : void 0;
     if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
-    const elicit = legacy && msg.method === "tools/call" ? asks.elicitFor(principal.id, notify, call2) : void 0;
-    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...elicit ? { elicit } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const asker = legacy && msg.method === "tools/call" ? asks.askerFor(principal.id, notify, call2) : void 0;
+    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...asker ? { asker } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, call2, notify);
@@ -2972,8 +2973,8 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const elicit = legacy && canElicit(legacyCaps) ? (p) => asks.ask((m) => send2(JSON.stringify(m)), "elicitation/create", p, call.signal) : void 0;
-      return await dispatch(core, msg, { legacy, principal: "stdio", ...elicit ? { elicit } : {} }, call, notify);
+      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out) => send2(JSON.stringify(out)), m, p, call.signal) } : void 0;
+      return await dispatch(core, msg, { legacy, principal: "stdio", ...asker ? { asker } : {} }, call, notify);
     } finally {
       done = true;
       releaseCall(call);
@@ -3227,14 +3228,18 @@ import { randomBytes as randomBytes3 } from "node:crypto";
 // templates/runtime/tasks/call-modes.ts
 init_jsonrpc();
 init_tools();
-init_client_requests();
 
 // templates/runtime/confirm/mrtr.ts
 init_jsonrpc();
 import { randomBytes as randomBytes2 } from "node:crypto";
 
 // templates/runtime/confirm/questions.ts
+init_client_requests();
+
+// templates/runtime/confirm/answers.ts
+init_client_requests();
 init_jsonrpc();
+import { fileURLToPath } from "node:url";
 
 // templates/runtime/confirm/confirm.ts
 init_jsonrpc();
@@ -3280,6 +3285,88 @@ function notConfirmed(tool4, response, message2) {
   return { content: [{ type: "text", text: `${tool4} did not run: ${why} (asked: ${message2}).` }], isError: true };
 }
 
+// templates/runtime/confirm/answers.ts
+var DEFAULT_MAX_TOKENS = 1e3;
+function askKind(ask) {
+  return ask.from ?? "elicitation";
+}
+function capabilityOf(kind) {
+  return { [kind]: {} };
+}
+function canAnswer(kind, capabilities) {
+  if (kind === "elicitation") return canElicit(capabilities);
+  return isObject(capabilities) && isObject(capabilities[kind]);
+}
+function askRequest(ask, args) {
+  switch (askKind(ask)) {
+    case "sampling":
+      return {
+        method: "sampling/createMessage",
+        params: {
+          messages: [{ role: "user", content: { type: "text", text: renderMessage(ask.message, args) } }],
+          maxTokens: ask.maxTokens ?? DEFAULT_MAX_TOKENS,
+          ...ask.systemPrompt !== void 0 ? { systemPrompt: ask.systemPrompt } : {}
+        }
+      };
+    case "roots":
+      return { method: "roots/list", params: {} };
+    default:
+      return {
+        method: "elicitation/create",
+        params: {
+          mode: "form",
+          message: renderMessage(ask.message, args),
+          requestedSchema: { type: "object", properties: { [ask.field]: ask.schema }, required: [ask.field] }
+        }
+      };
+  }
+}
+function askedText(ask, args) {
+  const kind = askKind(ask);
+  if (kind === "roots") return "the client's roots (roots/list)";
+  return kind === "sampling" ? `the client's model (sampling): ${renderMessage(ask.message, args)}` : renderMessage(ask.message, args);
+}
+var ROLES = /* @__PURE__ */ new Set(["user", "assistant"]);
+function readElicitation(ask, answer) {
+  const action = isObject(answer) ? answer.action : void 0;
+  const content = action === "accept" && isObject(answer) && isObject(answer.content) ? answer.content : void 0;
+  if (content && Object.hasOwn(content, ask.field) && content[ask.field] !== null && content[ask.field] !== void 0) return { ok: true, value: content[ask.field] };
+  return { ok: false, why: action === "decline" ? "the user declined to give it" : action === "cancel" ? "the user dismissed the question" : "the answer did not carry it" };
+}
+function readSampling(answer) {
+  if (!isObject(answer) || typeof answer.model !== "string" || !ROLES.has(answer.role) || !isObject(answer.content) || typeof answer.content.type !== "string") {
+    return { ok: false, why: "the client's answer is not a sampling result (CreateMessageResult: role, content, model)" };
+  }
+  const content = answer.content;
+  const type = String(content.type);
+  if (type !== "text") return { ok: false, why: `the model answered with ${/^[a-z_]{1,20}$/.test(type) ? type : "other"} content, not text` };
+  if (typeof content.text !== "string") return { ok: false, why: "the client's answer is not a sampling result (its text content has no text)" };
+  return { ok: true, value: content.text };
+}
+function readRoots(ask, answer) {
+  const roots = isObject(answer) && Array.isArray(answer.roots) ? answer.roots : void 0;
+  const valid = roots?.every((r) => isObject(r) && typeof r.uri === "string" && r.uri.startsWith("file://") && (r.name === void 0 || typeof r.name === "string"));
+  if (!roots || !valid) return { ok: false, why: "the client's answer is not a roots list (ListRootsResult: roots, each with a file:// uri)" };
+  if (roots.length === 0) return { ok: true };
+  const uri = roots[0].uri;
+  if (ask.schema.format === "uri") return { ok: true, value: uri };
+  try {
+    return { ok: true, value: fileURLToPath(uri) };
+  } catch {
+    return { ok: false, why: "the client's first root is not a local file URI" };
+  }
+}
+function readAnswer(ask, answer) {
+  switch (askKind(ask)) {
+    case "sampling":
+      return readSampling(answer);
+    case "roots":
+      return readRoots(ask, answer);
+    default:
+      return readElicitation(ask, answer);
+  }
+}
+
 // templates/runtime/confirm/questions.ts
 var FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
 function shown(message2) {
@@ -3290,22 +3377,35 @@ function shown(message2) {
 function askKey(ask) {
   return ask.inputKey ?? ask.field;
 }
-function askRequest(ask, args) {
-  return {
-    method: "elicitation/create",
-    params: {
-      mode: "form",
-      message: renderMessage(ask.message, args),
-      requestedSchema: { type: "object", properties: { [ask.field]: ask.schema }, required: [ask.field] }
-    }
-  };
-}
 function hasQuestions(tool4) {
   return tool4.confirm !== void 0 || (tool4.ask?.length ?? 0) > 0;
 }
-function nextRound(tool4, args, confirmed) {
-  const left = (tool4.ask ?? []).filter((a) => !Object.hasOwn(args, a.field));
-  const missing = tool4.questions === "one-at-a-time" ? left.slice(0, 1) : left;
+var NONE = /* @__PURE__ */ new Set();
+function unaskable(tool4, capabilities) {
+  return new Set((tool4.ask ?? []).filter((a) => a.optional && !canAnswer(askKind(a), capabilities)).map((a) => a.field));
+}
+function missingCapabilities(tool4, args, capabilities) {
+  const required = {};
+  const what = [];
+  for (const a of tool4.ask ?? []) {
+    const kind = askKind(a);
+    if (a.optional || Object.hasOwn(args, a.field) || canAnswer(kind, capabilities)) continue;
+    Object.assign(required, capabilityOf(kind));
+    what.push(`${a.field} from ${SOURCE[kind]} (${kind})`);
+  }
+  if (tool4.confirm && !canElicit(capabilities)) {
+    Object.assign(required, capabilityOf("elicitation"));
+    what.push("a confirmation from the user (elicitation)");
+  }
+  return what.length ? { required, what } : void 0;
+}
+var SOURCE = { elicitation: "the user", sampling: "the client's model", roots: "the client's roots" };
+function nextRound(tool4, args, confirmed, skip = NONE) {
+  const left = (tool4.ask ?? []).filter((a) => !Object.hasOwn(args, a.field) && !skip.has(a.field));
+  const waiting = new Set(left.map((a) => a.field));
+  const ready = left.filter((a) => ![...shown(a.message)].some((f) => f !== a.field && waiting.has(f)));
+  const now = ready.length > 0 ? ready : left;
+  const missing = tool4.questions === "one-at-a-time" ? now.slice(0, 1) : now;
   const out = {};
   for (const a of missing) out[askKey(a)] = askRequest(a, args);
   if (tool4.confirm && !confirmed) {
@@ -3314,47 +3414,48 @@ function nextRound(tool4, args, confirmed) {
   }
   return Object.keys(out).length > 0 ? out : void 0;
 }
-function notGiven(tool4, ask, answer, message2) {
-  const action = isObject(answer) ? answer.action : void 0;
-  const why = action === "decline" ? "the user declined to give it" : action === "cancel" ? "the user dismissed the question" : "the answer did not carry it";
-  return { content: [{ type: "text", text: `${tool4} did not run: it needs ${ask.field} from the user, and ${why} (asked: ${message2}).` }], isError: true };
+function notGiven(tool4, ask, why, asked) {
+  return { content: [{ type: "text", text: `${tool4} did not run: it needs ${ask.field} from ${SOURCE[askKind(ask)]}, and ${why} (asked: ${asked}).` }], isError: true };
 }
 function settle(tool4, args, asked, answers) {
   const values = {};
+  const skipped = [];
   let confirmed = false;
   for (const key2 of asked) {
     const answer = answers[key2];
     const ask = tool4.ask?.find((a) => askKey(a) === key2);
     if (ask) {
-      const content = isObject(answer) && answer.action === "accept" && isObject(answer.content) ? answer.content : void 0;
-      if (!content || !Object.hasOwn(content, ask.field) || content[ask.field] === null) return { ok: false, result: notGiven(tool4.name, ask, answer, renderMessage(ask.message, args)) };
-      values[ask.field] = content[ask.field];
+      const read2 = readAnswer(ask, answer);
+      if (!read2.ok) return { ok: false, result: notGiven(tool4.name, ask, read2.why, askedText(ask, args)) };
+      if (read2.value !== void 0) values[ask.field] = read2.value;
+      else if (ask.optional) skipped.push(ask.field);
+      else return { ok: false, result: notGiven(tool4.name, ask, "the client lists no roots", askedText(ask, args)) };
     } else if (tool4.confirm && key2 === inputKey(tool4.confirm)) {
       if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool4.name, answer, renderMessage(tool4.confirm.message, args)) };
       confirmed = true;
     }
   }
-  return { ok: true, values, confirmed };
+  return { ok: true, values, confirmed, skipped };
 }
 function unsealedValues(tool4, args, answers) {
   const values = {};
   for (const ask of tool4.ask ?? []) {
     if (Object.hasOwn(args, ask.field)) continue;
-    const answer = answers[askKey(ask)];
-    if (!isObject(answer) || answer.action !== "accept" || !isObject(answer.content)) continue;
-    const value = answer.content[ask.field];
-    if (value !== void 0 && value !== null) values[ask.field] = value;
+    const read2 = readAnswer(ask, answers[askKey(ask)]);
+    if (read2.ok && read2.value !== void 0) values[ask.field] = read2.value;
   }
   return values;
 }
-async function askAll(tool4, args, ask) {
+async function askAll(tool4, args, ask, unasked = NONE) {
   let merged = args;
   let confirmed = false;
-  for (let round = nextRound(tool4, merged, confirmed); round; round = nextRound(tool4, merged, confirmed)) {
+  const skip = new Set(unasked);
+  for (let round = nextRound(tool4, merged, confirmed, skip); round; round = nextRound(tool4, merged, confirmed, skip)) {
     const settled = settle(tool4, merged, Object.keys(round), await ask(round));
     if (!settled.ok) return settled;
     merged = { ...merged, ...settled.values };
     confirmed ||= settled.confirmed;
+    for (const field2 of settled.skipped) skip.add(field2);
   }
   return { ok: true, args: merged };
 }
@@ -3411,21 +3512,24 @@ function openState(key2, token, expected) {
 
 // templates/runtime/confirm/mrtr.ts
 var STATE_TTL_MS = 10 * 6e4;
+var strings = (v) => Array.isArray(v) ? v.filter((k) => typeof k === "string") : [];
 function carried(data) {
   const d = isObject(data) ? data : {};
   return {
     values: isObject(d.values) ? d.values : {},
     confirmed: d.confirmed === true,
-    asked: Array.isArray(d.asked) ? d.asked.filter((k) => typeof k === "string") : []
+    asked: strings(d.asked),
+    skipped: strings(d.skipped)
   };
 }
-async function questionRound({ tool: tool4, args, params, principal, key: key2, consume, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+async function questionRound({ tool: tool4, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
   const digest = argsDigest(args);
-  const issue = (values, confirmed) => {
+  const unasked = unaskable(tool4, capabilities);
+  const issue = (values, confirmed, skipped = []) => {
     const merged = { ...args, ...values };
-    const requests = nextRound(tool4, merged, confirmed);
+    const requests = nextRound(tool4, merged, confirmed, /* @__PURE__ */ new Set([...unasked, ...skipped]));
     if (!requests) return { run: true, args: merged };
-    const data = { values, confirmed, asked: Object.keys(requests) };
+    const data = { values, confirmed, asked: Object.keys(requests), skipped };
     const nonce2 = randomBytes2(16).toString("base64url");
     return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { tool: tool4.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
   };
@@ -3439,10 +3543,10 @@ async function questionRound({ tool: tool4, args, params, principal, key: key2, 
   }
   const so_far = carried(opened.claims.data);
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {};
-  if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed);
+  if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed, so_far.skipped);
   const settled = settle(tool4, { ...args, ...so_far.values }, so_far.asked, responses);
   if (!settled.ok) return { run: false, result: settled.result };
-  return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed);
+  return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed, [...so_far.skipped, ...settled.skipped]);
 }
 
 // templates/runtime/tasks/manager.ts
@@ -3631,53 +3735,52 @@ async function serveTaskMethod(tasks, method, params, principal) {
 }
 
 // templates/runtime/tasks/call-modes.ts
-function elicitationRequired(tool4) {
-  return missingCapability({ elicitation: {} }, `${tool4} asks the user before it runs, which needs form elicitation`);
-}
-function messages(requests) {
-  return Object.values(requests).map((r) => String(r.params.message)).join(" / ");
-}
-async function elicitAll(tool4, args, elicit) {
-  const first = nextRound(tool4, args, false);
-  if (!first) return { ok: true, args };
-  if (!elicit) {
-    return { ok: false, result: { content: [{ type: "text", text: `${tool4.name} did not run: it asks the user first (${messages(first)}), and this connection cannot ask (the client declared no elicitation capability at initialize, or over HTTP its call does not accept an event stream to carry the question).` }], isError: true } };
-  }
+async function askClient(tool4, args, asker, unasked) {
+  if (!nextRound(tool4, args, false, unasked)) return { ok: true, args };
+  if (!asker) return { ok: false, result: cannotAsk(tool4, ["answers from the client"], void 0) };
   try {
     return await askAll(tool4, args, async (requests) => {
       const answers = {};
-      for (const [key2, request] of Object.entries(requests)) answers[key2] = await elicit(request.params);
+      for (const [key2, request] of Object.entries(requests)) answers[key2] = await asker.request(request.method, request.params);
       return answers;
-    });
+    }, unasked);
   } catch (err) {
     return { ok: false, result: { content: [{ type: "text", text: `${tool4.name} did not run: the question could not be asked (${err instanceof Error ? err.message : String(err)}).` }], isError: true } };
   }
 }
-async function runCall(modes, { tool: tool4, args, params, ctx, principal, elicit }) {
+function cannotAsk(tool4, what, asker, capabilities = []) {
+  const why = asker ? `the client declared no ${capabilities.join(" or ")} capability at initialize` : "this connection cannot carry the question (over HTTP the call must accept an event stream)";
+  return { content: [{ type: "text", text: `${tool4.name} did not run: it needs ${what.join(", ")}, and ${why}.` }], isError: true };
+}
+async function runCall(modes, { tool: tool4, args, params, ctx, principal, asker }) {
   const modern = ctx.era === "2026-07-28";
   const asTask = modern && tool4.task !== void 0 && modes.tasks !== void 0 && declaresTasks(params);
   if (tool4.task === "required" && !asTask) throw tasksRequired();
-  if (modern && nextRound(tool4, args, false) && !canElicit(clientCapabilities(params))) throw elicitationRequired(tool4.name);
+  const capabilities = modern ? clientCapabilities(params) : asker?.capabilities;
+  const missing = hasQuestions(tool4) ? missingCapabilities(tool4, args, capabilities) : void 0;
+  if (missing && modern) throw missingCapability(missing.required, `${tool4.name} needs ${missing.what.join(", ")}`);
   if (hasQuestions(tool4) && !tool4.validateInput(args)) return callTool(tool4, args, ctx);
-  if (!hasQuestions(tool4)) return asTask ? startTask(modes.tasks, tool4, args, ctx, principal, false) : callTool(tool4, args, ctx);
-  if (asTask && tool4.questions !== "before-task") return startTask(modes.tasks, tool4, args, ctx, principal, true);
+  if (missing) return cannotAsk(tool4, missing.what, asker, Object.keys(missing.required));
+  if (!hasQuestions(tool4)) return asTask ? startTask(modes.tasks, tool4, args, ctx, principal, void 0) : callTool(tool4, args, ctx);
+  const unasked = unaskable(tool4, capabilities);
+  if (asTask && tool4.questions !== "before-task") return startTask(modes.tasks, tool4, args, ctx, principal, unasked);
   let ready;
   if (modern) {
-    const round = await questionRound({ tool: tool4, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    const round = await questionRound({ tool: tool4, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
     if (!round.run) return round.result;
     ready = round.args;
   } else {
-    const asked = await elicitAll(tool4, args, elicit);
+    const asked = await askClient(tool4, args, asker, unasked);
     if (!asked.ok) return asked.result;
     ready = asked.args;
   }
-  return asTask ? startTask(modes.tasks, tool4, ready, ctx, principal, false) : callTool(tool4, ready, ctx);
+  return asTask ? startTask(modes.tasks, tool4, ready, ctx, principal, void 0) : callTool(tool4, ready, ctx);
 }
-async function startTask(tasks, tool4, args, ctx, principal, ask) {
+async function startTask(tasks, tool4, args, ctx, principal, unasked) {
   const record = await tasks.start(tool4.name, principal, async (work) => {
     let ready = args;
-    if (ask) {
-      const asked = await askAll(tool4, args, (requests) => work.ask(requests));
+    if (unasked) {
+      const asked = await askAll(tool4, args, (requests) => work.ask(requests), unasked);
       if (!asked.ok) return asked.result;
       ready = asked.args;
     }

@@ -1,6 +1,6 @@
-// Requests this server sends to its client (2025-11-25 elicitation/create over stdio and Streamable
-// HTTP, for questions): ids of our own, answers matched back by id (and, over HTTP, by the principal
-// that was asked), abandoned when the call is aborted.
+// Requests this server sends to its client (2025-11-25 elicitation/create, sampling/createMessage and
+// roots/list, over stdio and Streamable HTTP, for questions): ids of our own, answers matched back by id
+// (and, over HTTP, by the principal that was asked), abandoned when the call is aborted.
 import { isObject, type RequestId } from "./jsonrpc.js";
 
 export interface ClientAnswer {

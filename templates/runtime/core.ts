@@ -3,7 +3,7 @@ import type { Telemetry } from "./telemetry-hook.js";
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
-import type { CallContext, Era, Modes, ServerDef, SignalSource, ToolDef } from "./types.js";
+import type { CallContext, ClientAsker, Era, Modes, ServerDef, SignalSource, ToolDef } from "./types.js";
 
 /** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
 export type Notify = (message: Record<string, unknown>) => void;
@@ -96,7 +96,7 @@ export function handleCall(
   signal: SignalSource,
   notify?: Notify,
   principal = "local",
-  elicit?: (params: Record<string, unknown>) => Promise<unknown>,
+  asker?: ClientAsker,
 ): Promise<Record<string, unknown>> {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
@@ -106,7 +106,7 @@ export function handleCall(
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (core.modes && (tool.task !== undefined || tool.confirm !== undefined || tool.ask !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(elicit ? { elicit } : {}) });
+  if (core.modes && (tool.task !== undefined || tool.confirm !== undefined || tool.ask !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(asker ? { asker } : {}) });
   return callTool(tool, args, ctx);
 }
 

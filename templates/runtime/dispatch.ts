@@ -7,7 +7,7 @@ import { serveLegacy } from "./legacy.js";
 import { serveModern } from "./modern.js";
 import { describeError, log } from "./log.js";
 import type { Core, Notify } from "./core.js";
-import type { SignalSource } from "./types.js";
+import type { ClientAsker, SignalSource } from "./types.js";
 
 export interface Route {
   /** True when the transport has placed this request in the initialize era (no modern _meta). */
@@ -21,8 +21,8 @@ export interface Route {
    * the process; HTTP: the token's subject where auth is on, else the client's address.
    */
   principal?: string;
-  /** Sends the client an elicitation/create request (2025-11-25 on stdio, client declared elicitation). */
-  elicit?: (params: Record<string, unknown>) => Promise<unknown>;
+  /** 2025-11-25: asks the client (elicitation, sampling, roots) where the connection can carry requests to it. */
+  asker?: ClientAsker;
 }
 
 /** Dispatch, reported to the server's telemetry when it has one (a span and a duration per request). */
@@ -51,12 +51,12 @@ async function observed(core: Core, msg: JsonRpcRequest, route: Route, signal: S
 async function run(core: Core, msg: JsonRpcRequest, route: Route, signal: SignalSource, notify?: Notify): Promise<Reply> {
   const { method, params } = msg;
   try {
-    if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route.principal, route.elicit) };
+    if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route.principal, route.asker) };
     const requested = requireMeta(params); // -32602 before header checks: a missing _meta is not a header problem
     route.checkModern?.(requested);
     requireSupported(requested);
     const result = isLegacyVersion(requested)
-      ? await serveLegacy(core, method, params, signal, notify, route.principal, route.elicit)
+      ? await serveLegacy(core, method, params, signal, notify, route.principal, route.asker)
       : await serveModern(core, method, params, signal, notify, route.principal);
     return { result };
   } catch (err) {

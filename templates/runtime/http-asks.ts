@@ -1,14 +1,14 @@
-// 2025-11-25 questions over Streamable HTTP. This server keeps no session, so what a 2025 client
+// 2025-11-25 questions (elicitation, sampling, roots) over Streamable HTTP. This server keeps no session, so what a 2025 client
 // declared at initialize is remembered for its principal (the token's subject, else the client
 // address; the latest initialize wins, a bounded number of principals). A tools/call from a principal
-// that declared elicitation, on a POST that accepts an event stream, sends its elicitation/create
-// requests on that call's own SSE stream; the client answers with a POST of the JSON-RPC response,
+// that initialized, on a POST that accepts an event stream, sends the requests its client declared it
+// can answer on that call's own SSE stream; the client answers with a POST of the JSON-RPC response,
 // which is taken only from the same principal. With several replicas the answer must reach the
 // replica that asked (a principal routed to one replica); elsewhere it is accepted and dropped, and
 // the question waits until the client closes the call's stream.
-import { canElicit, ClientRequests, type ClientAnswer } from "./client-requests.js";
+import { ClientRequests, type ClientAnswer } from "./client-requests.js";
 import { isObject, type RequestId } from "./jsonrpc.js";
-import type { SignalSource } from "./types.js";
+import type { ClientAsker, SignalSource } from "./types.js";
 
 const MAX_PRINCIPALS = 4096;
 
@@ -23,10 +23,10 @@ export class HttpAsks {
     this.declared.set(principal, isObject(params) ? params.capabilities : undefined);
   }
 
-  /** How a call may ask this principal's client, or undefined when it cannot. */
-  elicitFor(principal: string, notify: ((message: Record<string, unknown>) => void) | undefined, call: SignalSource): ((params: Record<string, unknown>) => Promise<unknown>) | undefined {
-    if (!notify || !canElicit(this.declared.get(principal))) return undefined;
-    return (params) => this.requests.ask(notify, "elicitation/create", params, call.signal, principal);
+  /** How a call may ask this principal's client (what it declared, and its call's stream), or undefined when it cannot. */
+  askerFor(principal: string, notify: ((message: Record<string, unknown>) => void) | undefined, call: SignalSource): ClientAsker | undefined {
+    if (!notify || !this.declared.has(principal)) return undefined;
+    return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
   }
 
   deliver(principal: string, id: RequestId, answer: ClientAnswer): boolean {

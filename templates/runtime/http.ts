@@ -140,9 +140,9 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       : undefined;
     // A 2025-11-25 client's questions go on this call's event stream (see http-asks.ts).
     if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
-    const elicit = legacy && msg.method === "tools/call" ? asks.elicitFor(principal.id, notify, call) : undefined;
+    const asker = legacy && msg.method === "tools/call" ? asks.askerFor(principal.id, notify, call) : undefined;
     const route = legacy
-      ? { legacy, transport: "tcp" as const, principal: principal.id, ...(elicit ? { elicit } : {}) }
+      ? { legacy, transport: "tcp" as const, principal: principal.id, ...(asker ? { asker } : {}) }
       : { legacy, transport: "tcp" as const, principal: principal.id, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
     let reply;
     try {

@@ -1,13 +1,14 @@
 // MCP 2025-11-25 (initialize era): 2025 result shapes, no resultType, serverInfo _meta or cache hints.
 import { negotiateLegacy } from "./protocol.js";
-import type { SignalSource } from "./types.js";
+import type { ClientAsker, SignalSource } from "./types.js";
 import { getPrompt, listPrompts } from "./prompts.js";
+import { canElicit } from "./client-requests.js";
 import { handleCall, methodNotFound, rejectCursor, resourceNotFound, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
 /** The result, or a promise of it (tools/call); may throw an RpcError at once: callers await it inside their try. */
-export function serveLegacy(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local", elicit?: (params: Record<string, unknown>) => Promise<unknown>): Record<string, unknown> | Promise<Record<string, unknown>> {
+export function serveLegacy(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local", asker?: ClientAsker): Record<string, unknown> | Promise<Record<string, unknown>> {
   switch (method) {
     case "initialize": {
       const body: Record<string, unknown> = {
@@ -24,7 +25,7 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
       rejectCursor(params);
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
-      return handleCall(core, params, "2025-11-25", signal, notify, principal, elicit);
+      return handleCall(core, params, "2025-11-25", signal, notify, principal, asker);
     // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
     case "prompts/list":
       rejectCursor(params);
@@ -38,7 +39,8 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
     case "resources/read":
       return resourceNotFound(params);
     case "prompts/get":
-      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, elicit);
+      // A prompt asks the user only (elicitation/create), where the client declared it.
+      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : undefined);
     default:
       return methodNotFound(method);
   }

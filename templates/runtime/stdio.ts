@@ -3,7 +3,7 @@
 import { classify, errorMessage, INTERNAL_ERROR, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
 import { hasModernMeta, negotiateLegacy } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
-import { canElicit, ClientRequests } from "./client-requests.js";
+import { ClientRequests } from "./client-requests.js";
 import { log } from "./log.js";
 import { isShuttingDown, releaseCall, shutdown, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
@@ -62,9 +62,9 @@ export function startStdio(core: Core): void {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      // A 2025-11-25 confirmation is an elicitation/create request to the client, if it declared elicitation.
-      const elicit = legacy && canElicit(legacyCaps) ? (p: Record<string, unknown>) => asks.ask((m) => send(JSON.stringify(m)), "elicitation/create", p, call.signal) : undefined;
-      return await dispatch(core, msg, { legacy, principal: "stdio", ...(elicit ? { elicit } : {}) }, call, notify);
+      // A 2025-11-25 question is a request to the client (elicitation/create, sampling/createMessage, roots/list), as it declared at initialize.
+      const asker = legacy ? { capabilities: legacyCaps, request: (m: string, p: Record<string, unknown>) => asks.ask((out) => send(JSON.stringify(out)), m, p, call.signal) } : undefined;
+      return await dispatch(core, msg, { legacy, principal: "stdio", ...(asker ? { asker } : {}) }, call, notify);
     } finally {
       done = true;
       releaseCall(call);

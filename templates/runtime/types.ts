@@ -100,10 +100,25 @@ export interface AskDef {
   field: string;
   /** The id of the input request that asks it (default: the field's name). */
   inputKey?: string;
-  /** The question; `{field}` renders another argument quoted and escaped. */
+  /**
+   * The question (elicitation) or the prompt (sampling); `{field}` renders another argument quoted and
+   * escaped. Empty for roots.
+   */
   message: string;
   /** The property's schema as the elicitation form carries it (a primitive: string, number, integer, boolean). */
   schema: Record<string, unknown>;
+  /**
+   * Who answers: the user through a form (elicitation, the default), the client's model
+   * (sampling/createMessage; the input takes the answer's text) or the client's roots (roots/list; the
+   * input takes the first root's path, or its file:// URI for a `format: uri` property).
+   */
+  from?: "sampling" | "roots";
+  /** sampling: the most tokens the model may produce. */
+  maxTokens?: number;
+  /** sampling: the system prompt. */
+  systemPrompt?: string;
+  /** The client cannot answer this kind of request (capability not declared): leave the input out and run. */
+  optional?: true;
 }
 
 export interface ConfirmDef {
@@ -195,8 +210,16 @@ export interface ModeCall {
   params: Record<string, unknown> | undefined;
   ctx: CallContext;
   principal: string;
-  /** 2025-11-25 over stdio, for a client that declared elicitation: sends it an elicitation/create request. */
-  elicit?: (params: Record<string, unknown>) => Promise<unknown>;
+  /** 2025-11-25, on a connection that can carry requests to the client: what it declared, and how to ask it. */
+  asker?: ClientAsker;
+}
+
+/** Requests to a 2025-11-25 client (elicitation/create, sampling/createMessage, roots/list). */
+export interface ClientAsker {
+  /** The capabilities the client declared at initialize. */
+  capabilities: unknown;
+  /** Sends one request and resolves with the client's result; rejects on its error or when the call ends. */
+  request(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface Modes {

@@ -163,12 +163,20 @@ describe("asked inputs and tasks", () => {
 describe("asked inputs in AUDIT.md and the manifest", () => {
   it("names each asked field, its question and form type, and where a task asks", () => {
     const audit = readFileSync(join(dirname(bundle), "AUDIT.md"), "utf8");
-    expect(audit).toContain("| Asks the user for inputs | `greet_later`, `greet_now`, `write_note` |");
-    expect(audit).toContain("- Asks the user for `text` (string) when the caller leaves it out: `What should the note at {path} say?`; a decline runs nothing");
+    expect(audit).toContain("| Asks the user for inputs | `greet_later`, `greet_now`, `sign_note`, `write_note` |");
+    expect(audit).toContain("| Asks the client's model or roots for inputs | `sign_note`, `title_note` |");
+    expect(audit).toContain("- Asks the user for `text` (string) when the caller leaves it out, through a form (capability `elicitation`): `What should the note at {path} say?`; a decline runs nothing; a client that did not declare it is refused");
+    expect(audit).toContain("- Asks the client's model for `title` (string, input request id `suggest`) when the caller leaves it out, through sampling/createMessage (capability `sampling`, at most 20 tokens, system prompt `Answer with the title only.`): `Suggest a title for a note about {topic}.`; a client that did not declare it is refused");
+    expect(audit).toContain("- Asks the client for its roots for `folder` (string, input request id `workspace`: the first root's path) when the caller leaves it out, through roots/list (capability `roots`); a client that did not declare it is refused");
+    expect(audit).toContain("- Asks the client's model for `motto` (string) when the caller leaves it out, through sampling/createMessage (capability `sampling`, at most 16 tokens): `Write a four-word motto.`; a client that did not declare it is served without the input");
     expect(audit).toContain("- As a task, asks its questions before the task is created (a multi round-trip request)");
     expect(audit).toContain("is served once (its nonce is recorded in the task store)");
     const manifest = JSON.parse(readFileSync(join(dirname(bundle), "kervan.manifest.json"), "utf8")) as { tools: { name: string; ask?: unknown; questions?: string }[] };
     const greet = manifest.tools.find((t) => t.name === "greet_later")!;
     expect(greet).toMatchObject({ questions: "before-task", ask: [{ field: "name", message: "Who should be greeted?", schema: { type: "string" } }] });
+    expect(manifest.tools.find((t) => t.name === "title_note")!.ask).toEqual([
+      { field: "title", message: "Suggest a title for a note about {topic}.", schema: { type: "string", description: "The title; asked from the client's model when left out." }, inputKey: "suggest", from: "sampling", maxTokens: 20, systemPrompt: "Answer with the title only." },
+      { field: "folder", message: "", schema: { type: "string", description: "The folder to write in; the client's first root when left out." }, inputKey: "workspace", from: "roots" },
+    ]);
   });
 });

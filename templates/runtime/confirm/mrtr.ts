@@ -8,7 +8,7 @@
 // Answers without a state: asked values are taken (plain user data), a confirmation never is.
 import { randomBytes } from "node:crypto";
 import { INVALID_PARAMS, isObject, RpcError } from "../jsonrpc.js";
-import { nextRound, settle, unsealedValues, type Asking } from "./questions.js";
+import { nextRound, settle, unaskable, unsealedValues, type Asking } from "./questions.js";
 import { argsDigest, openState, sealState } from "./seal.js";
 
 /** How long a question stays answerable. */
@@ -27,6 +27,8 @@ export interface RoundInput {
   principal: string;
   key: Buffer;
   consume: ConsumeState;
+  /** The client capabilities this request declares: an optional input the client cannot answer is not asked. */
+  capabilities?: unknown;
   ttlMs?: number;
   now?: number;
 }
@@ -36,24 +38,30 @@ interface Carried {
   values: Record<string, unknown>;
   confirmed: boolean;
   asked: string[];
+  /** Optional inputs an answer left out (an empty roots list): not asked again. */
+  skipped: string[];
 }
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((k): k is string => typeof k === "string") : []);
 
 function carried(data: unknown): Carried {
   const d = isObject(data) ? data : {};
   return {
     values: isObject(d.values) ? d.values : {},
     confirmed: d.confirmed === true,
-    asked: Array.isArray(d.asked) ? d.asked.filter((k): k is string => typeof k === "string") : [],
+    asked: strings(d.asked),
+    skipped: strings(d.skipped),
   };
 }
 
-export async function questionRound({ tool, args, params, principal, key, consume, ttlMs = STATE_TTL_MS, now = Date.now() }: RoundInput): Promise<Round> {
+export async function questionRound({ tool, args, params, principal, key, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }: RoundInput): Promise<Round> {
   const digest = argsDigest(args);
-  const issue = (values: Record<string, unknown>, confirmed: boolean): Round => {
+  const unasked = unaskable(tool, capabilities);
+  const issue = (values: Record<string, unknown>, confirmed: boolean, skipped: string[] = []): Round => {
     const merged = { ...args, ...values };
-    const requests = nextRound(tool, merged, confirmed);
+    const requests = nextRound(tool, merged, confirmed, new Set([...unasked, ...skipped]));
     if (!requests) return { run: true, args: merged };
-    const data: Carried = { values, confirmed, asked: Object.keys(requests) };
+    const data: Carried = { values, confirmed, asked: Object.keys(requests), skipped };
     const nonce = randomBytes(16).toString("base64url");
     return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key, { tool: tool.name, args: digest, principal, exp: now + ttlMs, nonce, data }) } };
   };
@@ -67,8 +75,8 @@ export async function questionRound({ tool, args, params, principal, key, consum
   }
   const so_far = carried(opened.claims.data);
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {};
-  if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed);
+  if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed, so_far.skipped);
   const settled = settle(tool, { ...args, ...so_far.values }, so_far.asked, responses);
   if (!settled.ok) return { run: false, result: settled.result };
-  return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed);
+  return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed, [...so_far.skipped, ...settled.skipped]);
 }
