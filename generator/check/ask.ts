@@ -50,12 +50,6 @@ export function askText(entry: Json | undefined): string | undefined {
   return src && src.from !== "roots" ? src.message : undefined;
 }
 
-/** Asked inputs always given by the time the tool runs (those not marked optional: true). */
-export function alwaysAsked(tool: RawTool): string[] {
-  const raw = tool.ask as Json | undefined;
-  return isRecord(raw) ? Object.keys(raw).filter((f) => !(isRecord(raw[f]) && raw[f].optional === true)) : [];
-}
-
 export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx: RuleContext): ToolIR["ask"] {
   const raw = tool.ask as Json | undefined;
   if (!isRecord(raw)) return undefined;

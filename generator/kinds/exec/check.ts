@@ -4,7 +4,7 @@ import type { RawTool, RuleContext } from "../types.js";
 import { checkInputSchema, checkPlaceholders, type ContractProblem, type ScalarType } from "./input-contract.js";
 import { flatArgs, isGroup, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 import { checkGroups, groupFields } from "./groups.js";
-import { alwaysAsked } from "../../check/ask.js";
+import { alwaysAsked } from "../../shared/asked.js";
 
 type ExecBlock = { argv?: Json; paths?: { fields?: string[]; allow?: string[]; deny?: string[] }; env?: { set?: Record<string, string> } };
 
@@ -61,7 +61,7 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
     fields = Object.fromEntries(names.map((n) => [n, "string" as const]));
   } else {
     // An asked input (ask:) may be optional too: the user gives it before the command runs.
-    const asked = alwaysAsked(tool); // an optional: true one may be left out, like any optional input
+    const asked = alwaysAsked(tool.ask); // an optional: true one may be left out, like any optional input
     fields = checkInputSchema(tool.input, problems, new Set([...guards, ...asked]));
     if (fields) checkPlaceholders(names, tool.input, problems, guards);
   }

@@ -5,7 +5,7 @@ import { SANDBOX_DEFAULTS, type SandboxConfig } from "../../../templates/kinds/e
 import { inferInputSchema } from "./input-contract.js";
 import { flatArgs, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldType } from "../../../templates/kinds/exec/config.js";
-import { alwaysAsked } from "../../check/ask.js";
+import { alwaysAsked } from "../../shared/asked.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
 export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
@@ -59,7 +59,7 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
   const setEnv: Record<string, string> = {};
   for (const k of Object.keys(exec.env?.set ?? {}).sort()) setEnv[k] = exec.env.set[k];
   // An asked input (ask:) is optional in the schema but always given by the time the command runs.
-  const asked = alwaysAsked(tool); // an optional: true one may be left out, like any optional input
+  const asked = alwaysAsked(tool.ask); // an optional: true one may be left out, like any optional input
   const required = new Set([...((inputSchema.required ?? []) as string[]), ...asked]);
   const optional = Object.keys(fields).filter((n) => !required.has(n));
   const config: ExecIRConfig = {
