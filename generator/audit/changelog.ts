@@ -97,7 +97,7 @@ function diffAsk(a: ManifestTool, b: ManifestTool, out: Change[]): void {
     const capability = y?.from ?? "elicitation";
     const why =
       y && !y.optional && (x === undefined || x.optional || (x.from ?? "elicitation") !== capability)
-        ? `asks for ${field} ${x === undefined ? "now" : `through ${capability} now`}: callers that leave it out from clients without ${capability} are refused`
+        ? `asks for ${field} ${x === undefined ? "now" : (x.from ?? "elicitation") !== capability ? `through ${capability} now` : "from every client now"}: callers that leave it out from clients without ${capability} are refused`
         : undefined;
     out.push({ path: ["Asks for", field], change: x === undefined ? "added" : y === undefined ? "removed" : "changed", ...(x ? { old: x.message } : {}), ...(y ? { new: y.message } : {}), ...(why ? { breaking: why } : {}) });
   }

@@ -195,5 +195,12 @@ describe("kervan changelog", () => {
     expect(why([note], [{ ...note, message: "Why delete this note?" }])).toEqual(["Asks for reason: not breaking"]);
     expect(why([note], undefined)).toEqual(["Asks for reason: not breaking"]);
     expect(why([note], [note])).toEqual([]);
+    // Asked from the client: a new needed input, or one now asked through another capability, is breaking; an optional one is not.
+    const sampled = { ...note, from: "sampling" as const, message: "Suggest a reason." };
+    expect(why(undefined, [sampled])).toEqual(["Asks for reason: asks for reason now: callers that leave it out from clients without sampling are refused"]);
+    expect(why(undefined, [{ ...sampled, optional: true }])).toEqual(["Asks for reason: not breaking"]);
+    expect(why([note], [sampled])).toEqual(["Asks for reason: asks for reason through sampling now: callers that leave it out from clients without sampling are refused"]);
+    expect(why([{ ...sampled, optional: true }], [sampled])).toEqual(["Asks for reason: asks for reason from every client now: callers that leave it out from clients without sampling are refused"]);
+    expect(why([sampled], [{ ...sampled, optional: true }])).toEqual(["Asks for reason: not breaking"]);
   });
 });
