@@ -1,14 +1,15 @@
 // Inputs asked from the client rather than the user (ask: with sample: or roots: true) against a
 // generated server: under 2026-07-28 as input_required rounds (sampling/createMessage, roots/list) whose
 // answers are checked before anything runs, asked only as far as the client declared the capability;
-// under 2025-11-25 over stdio as requests to the client, as it declared at initialize.
+// inside a task as its input_required; under 2025-11-25 over stdio as requests to the client, as it
+// declared at initialize.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
-import { generateJobs, rpc } from "../helpers/rpc.js";
+import { generateJobs, rpc, TASKS, waitStatus } from "../helpers/rpc.js";
 import { spawnRaw, type RawServer } from "../runtime/raw.js";
 
 let server: HttpServer;
@@ -93,6 +94,18 @@ describe("inputs from the client's model and roots through MRTR", () => {
     const first = (await call("sign_note", { arguments: {} }, { caps: { sampling: {} } })).result as unknown as Round;
     const done = await call("sign_note", { arguments: {}, inputResponses: { motto: sampled("Keep calm, carry on") }, requestState: first.requestState }, { caps: { sampling: {} } });
     expect(done.result).toMatchObject({ structuredContent: { stdout: "signed motto Keep calm, carry on\n" } });
+  });
+
+  it("inside a task: the task waits input_required for what the client can answer, and runs with it", async () => {
+    const caps = { sampling: {}, extensions: { [TASKS]: {} } };
+    const created = await call("sign_note", { arguments: {} }, { caps });
+    expect(created.result).toMatchObject({ resultType: "task" });
+    const taskId = String(created.result!.taskId);
+    const asked = await waitStatus(server.url, taskId, ["input_required"], { caps });
+    expect(Object.values(asked.inputRequests as Record<string, { method: string }>).map((r) => r.method)).toEqual(["sampling/createMessage"]);
+    await rpc(server.url, "tasks/update", { taskId, inputResponses: { motto: sampled("Tasks wait for answers") } }, { caps });
+    const done = await waitStatus(server.url, taskId, ["completed", "failed", "cancelled"], { caps });
+    expect(done).toMatchObject({ status: "completed", result: { structuredContent: { stdout: "signed motto Tasks wait for answers\n" } } });
   });
 
   it("keeps the state bound: other arguments or a second use are refused, and nothing runs", async () => {

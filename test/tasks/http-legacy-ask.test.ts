@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
@@ -65,6 +66,23 @@ describe("2025-11-25 questions over Streamable HTTP", () => {
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("declared no elicitation capability");
     expect(existsSync(path)).toBe(true);
+    await client.close();
+  });
+
+  it("asks the client's model and roots on the call's stream when the client declared sampling and roots", async () => {
+    const folder = mkdtempSync(join(dir, "root-"));
+    const client = new Client({ name: "kervan-test", version: "0.0.0" }, { versionNegotiation: { mode: "legacy" }, capabilities: { sampling: {}, roots: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler("sampling/createMessage", async (request) => {
+      asked.push(JSON.stringify((request.params as { messages: unknown[] }).messages));
+      return { role: "assistant", content: { type: "text", text: "Over the Wire" }, model: "test-model", stopReason: "endTurn" } as never;
+    });
+    client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: pathToFileURL(folder).href, name: "workspace" }] }) as never);
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const result = await client.callTool({ name: "title_note", arguments: { topic: "http" } });
+    expect(result.isError).toBeFalsy();
+    expect(asked).toEqual([JSON.stringify([{ role: "user", content: { type: "text", text: 'Suggest a title for a note about "http".' } }])]);
+    expect(readFileSync(join(folder, "title.txt"), "utf8")).toBe("Over the Wire (http)");
     await client.close();
   });
 });
