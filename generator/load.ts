@@ -6,13 +6,14 @@ import type { Diagnostic } from "./model/diagnostic.js";
 import type { LoadedSpec, Position, SourceFile } from "./model/spec.js";
 import { sha256 } from "./shared/hash.js";
 import { inspectAliases, unshare } from "./shared/yaml-aliases.js";
+import { keySegment, lazyReadings } from "./shared/yaml-positions.js";
 import { READ_LIMITS, ReadRefused, readRegularBytes, readRegularFile, sizeText } from "./shared/read-bounded.js";
 
 export function escapePointer(segment: string | number): string {
   return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-interface Parsed {
+export interface Parsed {
   doc: unknown;
   positions: Record<string, Position>;
   keyPositions: Record<string, Position>;
@@ -32,51 +33,79 @@ function mergeable(value: unknown, document: Document): boolean {
 
 const isMergeKey = (v: unknown) => v === "<<" || (typeof v === "symbol" && v.description === "<<");
 
-function parseWithPositions(text: string): Parsed {
+/** Keys YAML allows but a spec does not: a list, a mapping or an alias as a key; a merge key (<<) on anything but mappings. */
+function keyProblems(document: Document, at: (offset: number) => Position): Parsed["errors"] {
+  const errors: Parsed["errors"] = [];
+  const visit = (node: unknown): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const keyNode = pair.key as Node | null;
+        if (keyNode && !isScalar(keyNode)) errors.push({ code: "KV108", message: "a key must be plain text, not a list, a mapping or an alias", pos: at(keyNode.range?.[0] ?? 0) });
+        else if (isScalar(keyNode) && isMergeKey(keyNode.value) && !mergeable(pair.value, document)) {
+          errors.push({ code: "KV108", message: "a merge key (<<) takes a mapping, an alias of one, or a list of those", pos: at((pair.value as Node | null)?.range?.[0] ?? keyNode.range?.[0] ?? 0) });
+        }
+        if (pair.value) visit(pair.value);
+      }
+    } else if (isSeq(node)) node.items.forEach(visit);
+  };
+  visit(document.contents);
+  return errors;
+}
+
+/**
+ * Parses YAML/JSON text into data and where each pointer sits. `lazy` (a spec: large, and asked
+ * for few places) finds each place when asked (shared/yaml-positions.ts); otherwise (an included
+ * schema, whose places are all copied into its spec) one walk records every place up front.
+ */
+export function parseWithPositions(text: string, lazy: boolean): Parsed {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true, merge: true, logLevel: "error" });
-  const positions: Record<string, Position> = {};
-  const keyPositions: Record<string, Position> = {};
-  const readings: SourceReadings = { unquoted: {}, flowSplits: {} };
-  const keyErrors: Parsed["errors"] = [];
   const at = (offset: number): Position => {
     const p = lineCounter.linePos(offset);
     return { line: p.line, column: p.col };
   };
+  const keyErrors = keyProblems(document, at);
+  const { positions, keyPositions, ...readings } = lazy ? lazyReadings(document, lineCounter, text) : eagerReadings(document, at, text);
+  return finish(document, positions, keyPositions, readings, keyErrors, at);
+}
+
+function eagerReadings(document: Document, at: (offset: number) => Position, text: string): Pick<Parsed, "positions" | "keyPositions"> & Required<SourceReadings> {
+  const positions: Record<string, Position> = {};
+  const keyPositions: Record<string, Position> = {};
+  const readings: Required<SourceReadings> = { unquoted: {}, flowSplits: {} };
   const source = (n: Node) => (n.range ? text.slice(n.range[0], n.range[1]) : "");
   const walk = (node: unknown, pointer: string): void => {
     if (!node || typeof node !== "object") return;
     const n = node as Node;
     if (n.range) positions[pointer] = at(n.range[0]);
-    if (isScalar(n) && n.type === "PLAIN" && typeof n.value !== "string") readings.unquoted![pointer] = source(n);
+    if (isScalar(n) && n.type === "PLAIN" && typeof n.value !== "string") readings.unquoted[pointer] = source(n);
     if (isMap(n)) {
-      let previous: { pair: Pair; pointer: string } | undefined;
+      let previous: Pair | undefined;
       for (const pair of n.items) {
         if (!isPair(pair)) continue;
-        // A key that is a list or a mapping is refused below; it has no name to point at.
-        const key = isScalar(pair.key) ? (typeof pair.key.value === "symbol" ? "<<" : String(pair.key.value)) : "?";
-        const child = `${pointer}/${escapePointer(key)}`;
+        const child = `${pointer}/${keySegment(pair)}`;
         const keyNode = pair.key as Node | null;
         if (keyNode?.range) keyPositions[child] = at(keyNode.range[0]);
-        if (keyNode && !isScalar(keyNode)) keyErrors.push({ code: "KV108", message: "a key must be plain text, not a list, a mapping or an alias", pos: at(keyNode.range?.[0] ?? 0) });
-        else if (isScalar(keyNode) && isMergeKey(keyNode.value) && !mergeable(pair.value, document)) {
-          keyErrors.push({ code: "KV108", message: "a merge key (<<) takes a mapping, an alias of one, or a list of those", pos: at((pair.value as Node | null)?.range?.[0] ?? keyNode.range?.[0] ?? 0) });
-        }
         // In a flow mapping `{ description: one, two }` the comma ends the value and `two` becomes a key.
-        const before = previous?.pair.value;
+        const before = previous?.value;
         if (n.flow && pair.value === null && isScalar(keyNode) && keyNode.type === "PLAIN" && isScalar(before) && before.type === "PLAIN" && previous) {
-          const previousKey = isScalar(previous.pair.key) ? String(previous.pair.key.value) : "";
-          readings.flowSplits![child] = `${previousKey}: ${JSON.stringify(`${source(before)}, ${source(keyNode)}`)}`;
+          const previousKey = isScalar(previous.key) ? String(previous.key.value) : "";
+          readings.flowSplits[child] = `${previousKey}: ${JSON.stringify(`${source(before)}, ${source(keyNode)}`)}`;
         }
         if (pair.value) walk(pair.value, child);
         else if (keyNode?.range) positions[child] = at(keyNode.range[0]);
-        previous = { pair, pointer: child };
+        previous = pair;
       }
     } else if (isSeq(n)) {
       n.items.forEach((item, i) => walk(item, `${pointer}/${i}`));
     }
   };
   walk(document.contents, "");
+  return { positions, keyPositions, ...readings };
+}
+
+function finish(document: Document, positions: Parsed["positions"], keyPositions: Parsed["keyPositions"], readings: SourceReadings, keyErrors: Parsed["errors"], at: (offset: number) => Position): Parsed {
   // yaml reports its own stack overflow on very deep nesting; said plainly here.
   const plain = (m: string) => (m.startsWith("Maximum call stack size exceeded") ? "the document nests too deeply" : m.split("\n")[0]);
   const errors: Parsed["errors"] = document.errors.map((e) => ({ message: plain(e.message), pos: at(e.pos[0]) }));
@@ -153,7 +182,7 @@ function resolveIncludes(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
         diagnostics.push(diag(read.code, read.problem, spec.file, pos, pointer));
         continue;
       }
-      const parsed = parseWithPositions(read.text);
+      const parsed = parseWithPositions(read.text, false);
       if (parsed.errors.length) {
         const e = parsed.errors[0];
         const what = e.code ? `is refused: ${e.message}` : `is not valid YAML/JSON: ${e.message}`;
@@ -214,7 +243,7 @@ export function loadSource(source: SourceFile, diagnostics: Diagnostic[]): Loade
   const tooLarge = bytes > READ_LIMITS.specBytes;
   const parsed: Parsed = tooLarge
     ? { doc: undefined, positions: {}, keyPositions: {}, readings: {}, errors: [{ message: `the spec is ${bytes} bytes; the limit is ${sizeText(READ_LIMITS.specBytes)}`, pos: { line: 1, column: 1 } }] }
-    : parseWithPositions(source.text);
+    : parseWithPositions(source.text, true);
   const spec: LoadedSpec = {
     file: source.path,
     doc: parsed.doc,
