@@ -2,7 +2,9 @@
 // Operations are taken in a stable order (path, then method), filtered, named, built and then
 // checked by the generator's own check stage: a tool the build would refuse is skipped with the
 // check's reason, so the written spec always builds.
+import { statSync } from "node:fs";
 import { basename, isAbsolute } from "node:path";
+import { prestartCompileWorker, stopSpareCompileWorker } from "../check/compile-pool.js";
 import { readDocument, ImportError, type Doc } from "./read.js";
 import { OperationSkip } from "./refs.js";
 import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";
@@ -126,11 +128,33 @@ async function buildTools(opts: ImportOptions): Promise<Built> {
 }
 
 export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {
+  // A large document's verify compiles its schemas on two threads: the worker starts now, so that
+  // its start-up overlaps the reading; one not used by the end is stopped.
+  if (sizeOf(opts.file) >= PRESTART_BYTES) prestartCompileWorker();
+  try {
+    return await importFrom(opts);
+  } finally {
+    stopSpareCompileWorker();
+  }
+}
+
+/** Document size from which the compile worker is started ahead of need (a few hundred operations). */
+const PRESTART_BYTES = 512 * 1024;
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // the read below names the problem
+  }
+}
+
+async function importFrom(opts: ImportOptions): Promise<ImportResult> {
   // The parsed document (the largest thing in memory) is not referenced past this line.
   const { server, skipped, labels, api, meta, ...rest } = await buildTools(opts);
   let { built } = rest;
   for (let round = 0; round < 4 && built.length; round++) {
-    const refused = verify(specData(api, server, built), built.length);
+    const refused = await verify(specData(api, server, built), built.length);
     if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
     if (!refused.tools.size) break;
     built = built.filter((t, i) => {

@@ -3,7 +3,7 @@
 // and parsing it back (the written text carries the same data: yaml.ts renders exactly this).
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { check } from "../check/index.js";
+import { checkShared } from "../check/index.js";
 
 export interface Refusals {
   /** Tool index -> the first error's code and message. */
@@ -12,13 +12,14 @@ export interface Refusals {
   spec?: string;
 }
 
-export function verify(data: Json, count: number): Refusals {
+/** Many tools' schemas are compiled on two threads (check/compile-pool.ts), with the same judgements. */
+export async function verify(data: Json, count: number): Promise<Refusals> {
   // A JSON round trip gives the plain data a YAML reader would: no undefined members, no shared objects.
   const doc = JSON.parse(JSON.stringify(data)) as unknown;
   const spec: LoadedSpec = { file: "imported.yaml", doc, positions: {}, keyPositions: {}, lines: [], includes: {}, hash: "" };
   const tools = new Map<number, string>();
   let refused: string | undefined;
-  for (const d of check([spec])) {
+  for (const d of await checkShared([spec])) {
     if (d.severity !== "error") continue;
     const m = /^\/tools\/(\d+)(\/|$)/.exec(d.location.pointer);
     const at = m ? d.location.pointer.slice(m[0].length - (m[2] ? 1 : 0)) : "";
