@@ -6,7 +6,7 @@ import type { Diagnostic } from "./model/diagnostic.js";
 import { SpecRefused } from "./shared/refusal.js";
 import { at } from "./check/locate.js";
 import type { EmittedFile, WriteReport } from "./model/output.js";
-import type { LoadedSpec, SourceFile } from "./model/spec.js";
+import type { SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
 import { load } from "./load.js";
 import { check, checkShared } from "./check/index.js";
@@ -15,8 +15,8 @@ import { plan } from "./plan.js";
 import { write } from "./write.js";
 import { lint, strict as strictLint } from "./lint/index.js";
 import { reusable, unchanged } from "./cache.js";
-import { deferCompiles, type DeferredCompiles } from "./check/deferred-compile.js";
-import { validatorsInput, type ValidatorsInput } from "./emit/validators.js";
+import { checkDeferred } from "./check/deferred-compile.js";
+import { validatorsInput } from "./emit/validators.js";
 import { dropEarlyValidators, prestartValidatorsWorker, startValidatorsEarly, stopSpareValidatorsWorker, validatorsWorkerWaiting } from "./emit/off-thread.js";
 import { planServer } from "./plan.js";
 
@@ -120,24 +120,6 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
 /** Spec text from which worker threads are started ahead of need (about two hundred tools). */
 const PRESTART_TEXT = 512 * 1024;
 
-/**
- * A large single-server spec's validators start compiling on the worker right after the load, while
- * this thread checks, lints and emits the rest: from a normalize and plan of the spec as loaded,
- * which the emit compares with its own before it takes the result. Only schemas the limits let
- * ajv see are handed over; a spec the normalize cannot read yet (it fails the check) starts nothing.
- */
-function validatorsEarly(specs: LoadedSpec[], deferred: DeferredCompiles, options: GenerateOptions): void {
-  let input: ValidatorsInput;
-  try {
-    const servers = normalize(specs, []);
-    if (servers.length !== 1) return;
-    input = validatorsInput(planServer(servers[0]!, { outRoot: options.outRoot }));
-  } catch {
-    return;
-  }
-  if (input.schemas.every((s) => deferred.compilable(JSON.stringify(s.schema)))) startValidatorsEarly(input);
-}
-
 async function build(sources: SourceFile[], options: GenerateOptions, started: number): Promise<GenerateResult> {
   const timer = options.stageTime;
   options.stage?.({ stage: "check", done: 0, total: sources.length, tools: 0 });
@@ -147,13 +129,15 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
   // The emit compiles every tool schema anyway: the check presumes they compile, and each way out
   // below settles the presumptions first (check/deferred-compile.ts). Should one be wrong, the
   // answer is the check's on real judgements, as a build without the shortcut gives.
-  const deferred = deferCompiles(specs);
+  const { diagnostics: checked, deferred } = stage("check", timer, () => checkDeferred(specs));
+  diagnostics.push(...checked);
   const settled = async (): Promise<GenerateResult | undefined> =>
     (await deferred.settle(specs)) ? undefined : { diagnostics: [...diagnostics.slice(0, loaded), ...check(specs)], servers: [] };
-  if (validatorsWorkerWaiting()) stage("early validators", timer, () => validatorsEarly(specs, deferred, options));
-  diagnostics.push(...stage("check", timer, () => check(specs)));
   if (diagnostics.some((d) => d.severity === "error")) return (await settled()) ?? { diagnostics, servers: [] };
   const servers = stage("normalize", timer, () => normalize(specs, diagnostics));
+  // A large server's validators start compiling on the worker now, while this thread lints and
+  // emits the rest; the emit takes them (emit/off-thread.ts) for the same plan's input.
+  if (servers.length === 1 && validatorsWorkerWaiting()) startValidatorsEarly(validatorsInput(planServer(servers[0]!, { outRoot: options.outRoot })));
   const tools = servers.reduce((n, s) => n + s.tools.length, 0);
   options.stage?.({ stage: "lint", done: 0, total: servers.length, tools });
   const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...stage("lint", timer, () => lint(specs, servers))];

@@ -12,7 +12,7 @@ import { spareWorker } from "../shared/ts-worker.js";
 export const POOL_SCHEMAS = 200;
 
 /** The distinct tool schemas the check will compile and has not judged yet, by JSON text. */
-export function pendingSchemas(specs: LoadedSpec[]): Map<string, Json> {
+function pendingSchemas(specs: LoadedSpec[]): Map<string, Json> {
   const pending = new Map<string, Json>();
   for (const spec of specs) {
     const tools = (spec.doc as { tools?: unknown } | undefined)?.tools;

@@ -122,9 +122,27 @@ let ajv: Ajv2020 | undefined;
 // Specs repeat schemas (every tool taking one `path`, say): each distinct one is compiled once.
 const compiled = new Map<string, string | undefined>();
 
+/** Set while a check runs that takes every schema it has not judged as compiling (check/deferred-compile.ts). */
+let presumed: Map<string, Json> | undefined;
+
+/** Runs `run` (a check) presuming that each schema it would compile does; returns what it presumed, by JSON text. */
+export function presuming<T>(run: () => T): { result: T; presumed: Map<string, Json> } {
+  const mine = new Map<string, Json>();
+  presumed = mine;
+  try {
+    return { result: run(), presumed: mine };
+  } finally {
+    presumed = undefined;
+  }
+}
+
 /** The schema must compile in strict mode: this catches misspelt keywords and bad regexes at build time. */
 function compiles(schema: Json, problems: SchemaProblem[]): void {
   const key = JSON.stringify(schema);
+  if (!compiled.has(key) && presumed) {
+    presumed.set(key, schema);
+    compiled.set(key, undefined);
+  }
   if (!compiled.has(key)) compiled.set(key, compileError(schema));
   const error = compiled.get(key);
   if (error) problems.push({ code: "KV510", message: `schema does not compile: ${error}`, pointer: "" });

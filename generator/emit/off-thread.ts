@@ -30,21 +30,24 @@ export function stopSpareValidatorsWorker(): void {
   spare.stop();
 }
 
-/** Validators started before the plan was final (startValidatorsEarly), with the input they were started on. */
-let early: { text: string; pending: PendingFile } | undefined;
+/** Validators started before the emit (startValidatorsEarly), with the input they were started on. */
+let early: { input: ValidatorsInput; pending: PendingFile } | undefined;
 
 /**
- * Starts compiling a server's validators now, on the worker started ahead of need, from an input
- * worked out before the check has passed (pipeline.ts). The emit takes the result only when its
- * own input is the same, byte for byte; otherwise it is dropped and compiled again.
+ * Starts compiling a server's validators now, on the worker started ahead of need, as soon as the
+ * pipeline knows them (pipeline.ts: after the normalize, before the lint). The emit takes the result
+ * only for the same input: the same names, the same schema objects; otherwise it is dropped.
  */
 export function startValidatorsEarly(input: ValidatorsInput): void {
   dropEarlyValidators();
   const pending = validatorsModule(input);
-  // Nobody may ever wait for it (the build stops at a diagnostic): a failure is no crash.
+  // Nobody may ever wait for it (--strict stops at a warning): a failure is no crash.
   pending.result.catch(() => {});
-  early = { text: JSON.stringify(input), pending };
+  early = { input, pending };
 }
+
+const sameInput = (a: ValidatorsInput, b: ValidatorsInput): boolean =>
+  a.dir === b.dir && a.specFile === b.specFile && a.schemas.length === b.schemas.length && a.schemas.every((s, i) => s.name === b.schemas[i]!.name && s.schema === b.schemas[i]!.schema);
 
 /** Stops validators started early and not taken. */
 export function dropEarlyValidators(): void {
@@ -56,7 +59,7 @@ export function validatorsModule(input: ValidatorsInput): PendingFile {
   if (early) {
     const started = early;
     early = undefined;
-    if (started.text === JSON.stringify(input)) return started.pending;
+    if (sameInput(started.input, input)) return started.pending;
     started.pending.cancel();
   }
   if (input.schemas.length < OFF_THREAD_SCHEMAS && !spare.waiting) {
