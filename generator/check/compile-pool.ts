@@ -46,9 +46,22 @@ export function stopSpareCompileWorker(): void {
  * Judges the pending schemas of large specs on both threads; returns how many the worker judged.
  * `workerOnly` leaves them all to the worker (for tests: what it computes must be what this thread would).
  */
-export async function judgeSchemas(specs: LoadedSpec[], workerOnly = false): Promise<number> {
+export function judgeSchemas(specs: LoadedSpec[], workerOnly = false): Promise<number> {
+  return startJudging(specs).finish(workerOnly);
+}
+
+export interface Judging {
+  /** Judges on this thread what the worker has not taken yet, then waits for the worker's judgements. */
+  finish(workerOnly?: boolean): Promise<number>;
+}
+
+/**
+ * Starts the worker on the pending schemas of large specs; this thread is free for other work
+ * until it calls finish(). Few schemas and no waiting worker: nothing starts, and finish() judges nothing.
+ */
+export function startJudging(specs: LoadedSpec[]): Judging {
   const pending = pendingSchemas(specs);
-  if (!pending.size || (pending.size < POOL_SCHEMAS && !spare.waiting)) return 0;
+  if (!pending.size || (pending.size < POOL_SCHEMAS && !spare.waiting)) return { finish: async () => 0 };
   const keys = [...pending.keys()];
   const schemas = [...pending.values()];
   const next = new SharedArrayBuffer(4);
@@ -62,10 +75,14 @@ export async function judgeSchemas(specs: LoadedSpec[], workerOnly = false): Pro
     worker.once("exit", () => resolve([]));
   });
   worker.postMessage({ schemas, next });
-  if (!workerOnly) for (let i = Atomics.add(queue, 0, 1); i < schemas.length; i = Atomics.add(queue, 0, 1)) recordJudgement(keys[i]!, compileError(schemas[i]!));
-  const judgedThere = await theirs;
-  for (const [i, error] of judgedThere) recordJudgement(keys[i]!, error);
-  void worker.terminate();
-  keys.forEach((key, i) => judged(key) || recordJudgement(key, compileError(schemas[i]!)));
-  return judgedThere.length;
+  return {
+    async finish(workerOnly = false) {
+      if (!workerOnly) for (let i = Atomics.add(queue, 0, 1); i < schemas.length; i = Atomics.add(queue, 0, 1)) recordJudgement(keys[i]!, compileError(schemas[i]!));
+      const judgedThere = await theirs;
+      for (const [i, error] of judgedThere) recordJudgement(keys[i]!, error);
+      void worker.terminate();
+      keys.forEach((key, i) => judged(key) || recordJudgement(key, compileError(schemas[i]!)));
+      return judgedThere.length;
+    },
+  };
 }

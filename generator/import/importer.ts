@@ -12,7 +12,7 @@ import { buildTool, type ImportedTool, type Operation } from "./tool.js";
 import { limitBroken } from "./limits.js";
 import { renderSpec, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
-import { verify } from "./verify.js";
+import { startVerify } from "./verify.js";
 
 export { ImportError };
 
@@ -153,10 +153,16 @@ async function importFrom(opts: ImportOptions): Promise<ImportResult> {
   // The parsed document (the largest thing in memory) is not referenced past this line.
   const { server, skipped, labels, api, meta, ...rest } = await buildTools(opts);
   let { built } = rest;
+  let text: string | undefined;
+  const render = () => renderSpec(api, server, built, [...skipped].sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
   for (let round = 0; round < 4 && built.length; round++) {
-    const refused = await verify(specData(api, server, built), built.length);
+    const verifying = startVerify(specData(api, server, built), built.length);
+    // While a worker judges the schemas, this thread writes the spec as it is if nothing is refused.
+    text = render();
+    const refused = await verifying.refusals();
     if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
     if (!refused.tools.size) break;
+    text = undefined;
     built = built.filter((t, i) => {
       const why = refused.tools.get(i);
       if (why) skipped.push({ operation: labels.get(t.name)!, reason: why });
@@ -168,7 +174,8 @@ async function importFrom(opts: ImportOptions): Promise<ImportResult> {
     if (!reasons) throw new ImportError("no-operations", `${opts.file} describes no operations to import (webhooks and callbacks are not imported)`);
     throw new ImportError("no-operations", `no operation of ${opts.file} could be imported: ${reasons}`);
   }
-  const text = renderSpec(api, server, built, skipped.sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
+  skipped.sort((a, b) => byCodeUnit(a.operation, b.operation));
+  text ??= render();
   const bytes = Buffer.byteLength(text);
   if (bytes > READ_LIMITS.specBytes) throw new ImportError("spec-too-large", `the imported spec would be ${bytes} bytes; kervan reads specs of at most ${sizeText(READ_LIMITS.specBytes)}: narrow it with --include-tags, --include-ops or --exclude-ops`);
   return { server, text, tools: built.map((t) => t.name), skipped };

@@ -3,7 +3,8 @@
 // and parsing it back (the written text carries the same data: yaml.ts renders exactly this).
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { checkShared } from "../check/index.js";
+import { check } from "../check/index.js";
+import { startJudging } from "../check/compile-pool.js";
 
 export interface Refusals {
   /** Tool index -> the first error's code and message. */
@@ -12,14 +13,27 @@ export interface Refusals {
   spec?: string;
 }
 
-/** Many tools' schemas are compiled on two threads (check/compile-pool.ts), with the same judgements. */
-export async function verify(data: Json, count: number): Promise<Refusals> {
+/**
+ * Starts judging the spec's schemas on a worker thread (check/compile-pool.ts) and returns the
+ * refusals when asked: this thread is free meanwhile, and joins the judging when it asks.
+ */
+export function startVerify(data: Json, count: number): { refusals(): Promise<Refusals> } {
   // A JSON round trip gives the plain data a YAML reader would: no undefined members, no shared objects.
   const doc = JSON.parse(JSON.stringify(data)) as unknown;
   const spec: LoadedSpec = { file: "imported.yaml", doc, positions: {}, keyPositions: {}, lines: [], includes: {}, hash: "" };
+  const judging = startJudging([spec]);
+  return {
+    async refusals() {
+      await judging.finish();
+      return refusalsOf(check([spec]), count);
+    },
+  };
+}
+
+function refusalsOf(diagnostics: ReturnType<typeof check>, count: number): Refusals {
   const tools = new Map<number, string>();
   let refused: string | undefined;
-  for (const d of await checkShared([spec])) {
+  for (const d of diagnostics) {
     if (d.severity !== "error") continue;
     const m = /^\/tools\/(\d+)(\/|$)/.exec(d.location.pointer);
     const at = m ? d.location.pointer.slice(m[0].length - (m[2] ? 1 : 0)) : "";
