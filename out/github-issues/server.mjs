@@ -1520,7 +1520,14 @@ data: ${body}
     }
     if (raw === null) {
       sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
-      return void res.on("finish", () => req.destroy());
+      let dropped = 0;
+      const close = () => req.destroy();
+      req.on("data", (chunk) => {
+        if ((dropped += chunk.length) > 2 * MAX_BODY_BYTES) close();
+      });
+      req.on("end", close);
+      req.resume();
+      return void res.on("finish", () => setTimeout(close, DRAIN_MS).unref());
     }
     let value;
     try {
@@ -1597,7 +1604,7 @@ Content-Length: 0\r
     })
   );
 }
-var MAX_BODY_BYTES, ENDPOINT, SSE_HEADERS, reported, CALL;
+var MAX_BODY_BYTES, DRAIN_MS, ENDPOINT, SSE_HEADERS, reported, CALL;
 var init_http = __esm({
   "templates/runtime/http.ts"() {
     init_http_asks();
@@ -1614,6 +1621,7 @@ var init_http = __esm({
     init_cancel();
     init_health();
     MAX_BODY_BYTES = 4 * 1024 * 1024;
+    DRAIN_MS = 5e3;
     ENDPOINT = "/mcp";
     SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
     reported = /* @__PURE__ */ new WeakSet();

@@ -21,6 +21,8 @@ import type { Principal } from "./auth/types.js";
 import { serveHealth } from "./health.js";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** How long a refused oversize body is still read (and dropped) before the connection closes. */
+const DRAIN_MS = 5_000;
 const ENDPOINT = "/mcp";
 
 export interface HttpOptions {
@@ -219,7 +221,16 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     }
     if (raw === null) {
       sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
-      return void res.on("finish", () => req.destroy());
+      // Read and drop what the client is still sending (at most twice the limit, for at most a few
+      // seconds) so it reads this answer instead of a connection reset; then close.
+      let dropped = 0;
+      const close = () => req.destroy();
+      req.on("data", (chunk: Buffer) => {
+        if ((dropped += chunk.length) > 2 * MAX_BODY_BYTES) close();
+      });
+      req.on("end", close);
+      req.resume();
+      return void res.on("finish", () => setTimeout(close, DRAIN_MS).unref());
     }
     let value: unknown;
     try {
