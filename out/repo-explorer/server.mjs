@@ -3968,7 +3968,6 @@ function stateKeyFrom(def, fallback, env = tasksEnv()) {
 }
 
 // templates/runtime/confirm/prompt-questions.ts
-init_client_requests();
 init_jsonrpc();
 function refused(result) {
   const content = Array.isArray(result.content) ? result.content[0] : void 0;
@@ -3983,7 +3982,8 @@ async function askForPrompt(modes, { prompt, args, params, era, principal, elici
   const first = nextRound(asking, args, false);
   if (!first) return { run: true, args };
   if (era === "2026-07-28") {
-    if (!canElicit(clientCapabilities(params))) throw missingCapability({ elicitation: {} }, `prompt ${prompt.name} asks the user for ${Object.keys(first).join(", ")}, which needs form elicitation`);
+    const missing = missingCapabilities(asking, args, clientCapabilities(params));
+    if (missing) throw missingCapability(missing.required, `prompt ${prompt.name} needs ${missing.what.join(", ")}`);
     const round = await questionRound({ tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
     if (round.run) return round;
     if (round.result.resultType === "input_required") return round;

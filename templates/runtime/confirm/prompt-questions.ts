@@ -4,12 +4,11 @@
 // 2025-11-25 elicitation/create requests, where the client declared elicitation. A prompt has no
 // tool error to report with, so an answer that does not give the value, or a client that cannot be
 // asked, is -32602 with the reason, and nothing is rendered.
-import { canElicit } from "../client-requests.js";
 import { INVALID_PARAMS, isObject, RpcError } from "../jsonrpc.js";
 import { clientCapabilities, missingCapability } from "../tasks/methods.js";
 import type { PromptAsked, PromptCall } from "../types.js";
 import { questionRound, type ConsumeState } from "./mrtr.js";
-import { askAll, nextRound, type Asking, type Requests } from "./questions.js";
+import { askAll, missingCapabilities, nextRound, type Asking, type Requests } from "./questions.js";
 
 export interface PromptModes {
   stateKey: Buffer;
@@ -34,7 +33,8 @@ export async function askForPrompt(modes: PromptModes, { prompt, args, params, e
   const first = nextRound(asking, args, false);
   if (!first) return { run: true, args };
   if (era === "2026-07-28") {
-    if (!canElicit(clientCapabilities(params))) throw missingCapability({ elicitation: {} }, `prompt ${prompt.name} asks the user for ${Object.keys(first).join(", ")}, which needs form elicitation`);
+    const missing = missingCapabilities(asking, args, clientCapabilities(params));
+    if (missing) throw missingCapability(missing.required, `prompt ${prompt.name} needs ${missing.what.join(", ")}`);
     const round = await questionRound({ tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
     if (round.run) return round;
     if (round.result.resultType === "input_required") return round;
