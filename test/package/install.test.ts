@@ -4,6 +4,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumerProject, pack, ROOT, type Packed } from "./consumer.js";
 
@@ -39,16 +40,23 @@ describe("kervan installed from its tarball into another project", () => {
     if (packed) rmSync(join(packed.tarball, ".."), { recursive: true, force: true });
   });
 
-  it("ships only what runs: the CLI, the generator, the templates, the spec schema, README and LICENSE", () => {
+  it("ships only what runs: the CLI, the generator (its sources and its prebuilt dist/), the templates, the spec schema, README and LICENSE", () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths).toContain("bin/kervan.mjs");
+    expect(paths).toContain("dist/cli.mjs");
+    expect(paths).toContain("dist/inputs.json");
     expect(paths).toContain("kervan.schema.json");
     expect(paths).toContain("LICENSE");
     expect(paths).toContain("README.md");
     expect(paths).toContain("templates/runtime/index.ts");
     expect(paths).toContain("generator/cli.ts");
-    const extra = paths.filter((p) => !/^(bin\/kervan\.mjs|generator\/.+\.ts|templates\/.+\.ts|kervan\.schema\.json|README\.md|LICENSE|package\.json)$/.test(p));
+    const extra = paths.filter((p) => !/^(bin\/(kervan|prebuild|prebuilt)\.mjs|dist\/[\w-]+\.mjs|dist\/inputs\.json|generator\/.+\.ts|templates\/.+\.ts|kervan\.schema\.json|README\.md|LICENSE|package\.json)$/.test(p));
     expect(extra).toEqual([]);
+  }, SLOW);
+
+  it("runs the prebuilt generator there: every file dist/inputs.json names is installed with its bytes", async () => {
+    const { prebuiltEntry } = (await import(pathToFileURL(join(ROOT, "bin/prebuilt.mjs")).href)) as { prebuiltEntry(root: string): string | undefined };
+    expect(prebuiltEntry(join(project, "node_modules/kervan"))).toBe(pathToFileURL(join(project, "node_modules/kervan/dist/cli.mjs")).href);
   }, SLOW);
 
   it("hoists the bundled package into the project, as npm does", () => {
