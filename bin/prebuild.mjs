@@ -95,6 +95,18 @@ function put(file, bytes) {
   return true;
 }
 
+/** Whether `name` is a file another build that is still running is writing. */
+function inFlight(name) {
+  const pid = Number(/\.(\d+)\.tmp$/.exec(name)?.[1]);
+  if (!pid || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const old = readStamp(ROOT);
 if (old && old.esbuild === esbuildVersion && stampHolds(ROOT, old)) {
   process.stderr.write(`${DIST}/ is up to date\n`);
@@ -105,7 +117,7 @@ if (old && old.esbuild === esbuildVersion && stampHolds(ROOT, old)) {
   rmSync(join(ROOT, STAMP), { force: true });
   const written = files.filter((f) => put(f.path, f.bytes)).length;
   const keep = new Set(files.map((f) => f.path));
-  for (const name of readdirSync(join(ROOT, DIST))) if (!keep.has(`${DIST}/${name}`)) rmSync(join(ROOT, DIST, name), { recursive: true, force: true });
+  for (const name of readdirSync(join(ROOT, DIST))) if (!keep.has(`${DIST}/${name}`) && !inFlight(name)) rmSync(join(ROOT, DIST, name), { recursive: true, force: true });
   const stamp = {
     entry,
     esbuild: esbuildVersion,

@@ -1,7 +1,7 @@
 // dist/ holds the generator prebuilt to plain JavaScript (bin/prebuild.mjs), so that a command does
 // not transpile TypeScript at every start. It is a cache, trusted only while it matches: its stamp,
-// dist/inputs.json, records a sha256 of every source file bundled into it (and of dist's own files);
-// one changed, missing or added byte anywhere (an edit, a git pull, a half-written build) and
+// dist/inputs.json, records a sha256 of every source file bundled into it and of dist's own files;
+// when one of them is missing or has other bytes (an edit, a git pull, a half-written build),
 // prebuiltEntry answers undefined, so bin/kervan.mjs runs the TypeScript sources instead.
 // Content hashes, not modification times: an installed package has the times of its extraction.
 import { createHash } from "node:crypto";
