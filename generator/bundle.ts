@@ -5,7 +5,7 @@
 import { build, type Plugin } from "esbuild";
 import { builtinModules } from "node:module";
 import { join, posix } from "node:path";
-import type { EmittedFile, BundleResult } from "./model/output.js";
+import type { EmittedFile, BundleResult, LaterFile } from "./model/output.js";
 import type { ServerPlan } from "./model/plan.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { runtimeModules } from "./kinds/index.js";
@@ -15,9 +15,12 @@ import { bundledPackages, installedPackages } from "./bundle-packages.js";
 // Named like the checked-in folder so comments in the bundle point at the real emitted sources.
 const VIRTUAL_ROOT = join(PACKAGE_ROOT, "out");
 
-/** Serves emitted files from memory under a fixed virtual folder. */
-function emittedFiles(files: EmittedFile[]): Plugin {
-  const byPath = new Map(files.map((f) => [join(VIRTUAL_ROOT, f.path), f.contents]));
+/**
+ * Serves emitted files from memory under a fixed virtual folder. A file still being emitted
+ * (LaterFile) is served when it is done: the bundle starts before the long parts of the emit end.
+ */
+function emittedFiles(files: Array<EmittedFile | LaterFile>): Plugin {
+  const byPath = new Map<string, string | Promise<string>>(files.map((f) => [join(VIRTUAL_ROOT, f.path), f.contents]));
   return {
     name: "kervan-emitted",
     setup(b) {
@@ -28,9 +31,16 @@ function emittedFiles(files: EmittedFile[]): Plugin {
         if (!byPath.has(path) && path.endsWith(".js")) path = path.slice(0, -3) + ".ts";
         return byPath.has(path) ? { path } : { errors: [{ text: `emitted file not found: ${args.path}` }] };
       });
-      b.onLoad({ filter: /.*/ }, (args) => {
-        const contents = byPath.get(args.path);
-        if (contents === undefined) return undefined;
+      b.onLoad({ filter: /.*/ }, async (args) => {
+        const pending = byPath.get(args.path);
+        if (pending === undefined) return undefined;
+        let contents: string;
+        try {
+          contents = await pending;
+        } catch {
+          // The emit failed; the pipeline reports its error, not this one.
+          return { errors: [{ text: `the emit of ${args.path} failed` }] };
+        }
         // Packages resolve from Kervan's own root: the virtual folder may not exist on disk yet.
         return { contents, loader: args.path.endsWith(".ts") ? "ts" : "js", resolveDir: PACKAGE_ROOT };
       });
@@ -51,7 +61,7 @@ const CJS_REQUIRE = '\nimport { createRequire as __kervanCreateRequire } from "n
 
 const needsRequire = (plan: ServerPlan): boolean => plan.server.tasks?.store === "redis" || plan.server.telemetry === "otlp";
 
-export async function bundleServer(plan: ServerPlan, files: EmittedFile[]): Promise<BundleResult> {
+export async function bundleServer(plan: ServerPlan, files: Array<EmittedFile | LaterFile>): Promise<BundleResult> {
   const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
   const alias = runtimeAliases();
   const packages = installedPackages(Object.values(alias));

@@ -1,6 +1,7 @@
 // The only file that knows the stage order:
 // load -> check -> normalize -> lint -> plan -> emit -> bundle -> manifest + audit -> write.
-// (Bundling runs on the emitted sources in memory, before write, so `--check` compares the bundle too.)
+// (Bundling runs on the emitted sources in memory, before write, so `--check` compares the bundle too;
+// it starts while the emit's long parts still run.)
 // Under `--verbose` each stage reports its name and time.
 import type { Diagnostic } from "./model/diagnostic.js";
 import { SpecRefused } from "./shared/refusal.js";
@@ -68,11 +69,26 @@ export async function buildServer(p: ServerPlan, outRoot: string | undefined, ti
   if (previous) return { files: previous, cached: true };
   // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
   // spec with errors never needs them.
-  const [{ emitServer }, { bundleServer }, { buildManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
+  const [{ startEmit }, { bundleServer }, { buildManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   onStage?.("emit");
-  const files = await stage(`emit ${p.dir}`, timer, () => emitServer(p));
+  const emitStarted = performance.now();
+  const emission = startEmit(p);
+  // The bundle starts on the entry and the tool modules while the types and the validators are
+  // still being emitted (emit/index.ts); it waits for what it imports. Its bytes are the same.
+  const bundling = bundleServer(p, emission.files);
+  bundling.catch(() => {}); // awaited below, after the emit: a failure meanwhile is no unhandled rejection
+  let files: EmittedFile[];
+  try {
+    files = await emission.done;
+  } catch (e) {
+    // The emit's error is the one to report; the bundle, left waiting on it, fails too.
+    await bundling.catch(() => {});
+    throw e;
+  }
+  timer?.(`emit ${p.dir}`, performance.now() - emitStarted);
   onStage?.("bundle");
-  const bundle = await stage(`bundle ${p.dir}`, timer, () => bundleServer(p, files));
+  // The time the bundle takes beyond the emit.
+  const bundle = await stage(`bundle ${p.dir}`, timer, () => bundling);
   const manifestAndAudit = stage(`manifest + audit ${p.dir}`, timer, () => buildManifestAndAudit(p, files, bundle));
   return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
 }

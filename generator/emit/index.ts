@@ -1,24 +1,58 @@
 // emit: one emitter per artifact of a server.
-import type { EmittedFile } from "../model/output.js";
+import type { EmittedFile, LaterFile } from "../model/output.js";
 import type { ServerPlan } from "../model/plan.js";
-import { emitValidatorDeclarations, validatorsInput } from "./validators.js";
+import { emitValidatorDeclarations, validatorsInput, validatorsPath } from "./validators.js";
 import { validatorsModule } from "./off-thread.js";
-import { emitTypes } from "./types.js";
+import { emitTypes, typesPath } from "./types.js";
 import { emitToolModule } from "./tool-module.js";
 import { emitEntry } from "./entry.js";
 import { emitTsconfig } from "./tsconfig.js";
 
-export async function emitServer(plan: ServerPlan): Promise<EmittedFile[]> {
+/** A server's emit under way. */
+export interface Emission {
+  /**
+   * Every file of the server: the entry and the tool modules at once, the two long ones (the
+   * validators, compiled by ajv; the types, by json-schema-to-typescript) when they are done. The
+   * bundle starts on these (pipeline.ts) while the long ones are still being emitted.
+   */
+  files: Array<EmittedFile | LaterFile>;
+  /** Every file, once all are done; rejects as the emit fails. */
+  done: Promise<EmittedFile[]>;
+}
+
+/** Starts a server's emit; throws at once when the entry or a tool module cannot be emitted. */
+export function startEmit(plan: ServerPlan): Emission {
   // Started first: a large server's validators compile on another thread meanwhile.
-  const validators = validatorsModule(validatorsInput(plan));
+  const input = validatorsInput(plan);
+  const validators = validatorsModule(input);
+  let code: EmittedFile[];
   try {
-    const entry = emitEntry(plan);
-    const tools = plan.tools.map((t) => emitToolModule(plan, t));
-    const types = await emitTypes(plan);
-    const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
-    return [entry, ...tools, types, await validators.result, emitValidatorDeclarations(plan.dir, plan.server.origin.file, names), emitTsconfig(plan)];
+    code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t))];
   } catch (e) {
     validators.cancel();
     throw e;
   }
+  const types = emitTypes(plan);
+  types.catch(() => validators.cancel());
+  const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
+  const small = [emitValidatorDeclarations(plan.dir, plan.server.origin.file, names), emitTsconfig(plan)];
+  return {
+    files: [...code, later(typesPath(plan.dir), types), later(validatorsPath(input.dir), validators.result), ...small],
+    // The types first, then the validators: should both fail, the error reported is always the same.
+    done: types.then(async (t) => [...code, t, await validators.result, ...small]),
+  };
+}
+
+/** Every file of a server, once emitted. */
+export async function emitServer(plan: ServerPlan): Promise<EmittedFile[]> {
+  return startEmit(plan).done;
+}
+
+function later(path: string, file: Promise<EmittedFile>): LaterFile {
+  const contents = file.then((f) => {
+    if (f.path !== path) throw new Error(`emitted ${f.path} where ${path} was announced`);
+    return f.contents;
+  });
+  contents.catch(() => {});
+  return { path, contents };
 }

@@ -105,6 +105,9 @@ async function typeAt(schema: Record<string, Json>, name: string, origin: { file
   }
 }
 
+/** Where a server's types module is emitted. */
+export const typesPath = (dir: string): string => `${dir}/src/types.ts`;
+
 export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
   const parts: string[] = [];
   for (const t of plan.tools) {
@@ -113,5 +116,5 @@ export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
     if (t.outputType && t.tool.outputSchema) parts.push(await typeAt(t.tool.outputSchema, t.outputType, { file, pointer: `${pointer}/output/schema` }));
   }
   const body = indentTypes(parts.join("\n\n"));
-  return { path: `${plan.dir}/src/types.ts`, contents: `${header(plan.server.origin.file)}\n\n${body}` };
+  return { path: typesPath(plan.dir), contents: `${header(plan.server.origin.file)}\n\n${body}` };
 }

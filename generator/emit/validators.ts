@@ -45,6 +45,9 @@ export function emitValidators(plan: ServerPlan): EmittedFile[] {
   return [emitValidatorsModule(validatorsInput(plan)), emitValidatorDeclarations(plan.dir, plan.server.origin.file, names)];
 }
 
+/** Where a server's validators module is emitted. */
+export const validatorsPath = (dir: string): string => `${dir}/src/validators.mjs`;
+
 /** src/validators.mjs. */
 export function emitValidatorsModule(input: ValidatorsInput): EmittedFile {
   const ajv = new Ajv2020({
@@ -77,7 +80,7 @@ export function emitValidatorsModule(input: ValidatorsInput): EmittedFile {
   }
   const code = esmOnly(standaloneCode.default(ajv, exports));
   const tail = aliases.length ? `\n${aliases.join("\n")}\n` : "";
-  return { path: `${input.dir}/src/validators.mjs`, contents: `${header(input.specFile)}\n${code}${tail}` };
+  return { path: validatorsPath(input.dir), contents: `${header(input.specFile)}\n${code}${tail}` };
 }
 
 /** src/validators.d.mts: declarations, so the typed tool modules see each validator as the runtime's Validator. */

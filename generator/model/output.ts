@@ -6,6 +6,13 @@ export interface EmittedFile {
   contents: string;
 }
 
+/** A file still being emitted: its path is known now, its contents come when it is done. */
+export interface LaterFile {
+  path: string;
+  /** Rejects as the emit fails (handled: nobody need wait for it). */
+  contents: Promise<string>;
+}
+
 export interface WriteReport {
   written: string[];
   unchanged: string[];
