@@ -108,9 +108,19 @@ async function typeAt(schema: Record<string, Json>, name: string, origin: { file
 /** Where a server's types module is emitted. */
 export const typesPath = (dir: string): string => `${dir}/src/types.ts`;
 
+/** How long the types emit runs before it lets other work on this thread go on (ms). */
+const TURN_MS = 8;
+
 export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
   const parts: string[] = [];
+  let turn = performance.now();
   for (const t of plan.tools) {
+    // json-schema-to-typescript awaits only promises, which never let I/O in: the bundle running
+    // meanwhile (pipeline.ts) would wait for this whole loop to be served its files.
+    if (performance.now() - turn > TURN_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turn = performance.now();
+    }
     const { file, pointer } = t.tool.origin;
     parts.push(await typeAt(t.tool.inputSchema, t.inputType, { file, pointer: `${pointer}/input` }));
     if (t.outputType && t.tool.outputSchema) parts.push(await typeAt(t.tool.outputSchema, t.outputType, { file, pointer: `${pointer}/output/schema` }));
