@@ -14,6 +14,7 @@ import { check, checkShared } from "./check/index.js";
 import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
 import { write } from "./write.js";
+import { Staging } from "./write-staging.js";
 import { lint, strict as strictLint } from "./lint/index.js";
 import { reusable, unchanged } from "./cache.js";
 import { checkDeferred } from "./check/deferred-compile.js";
@@ -64,7 +65,7 @@ function stage<T>(name: string, timer: Timer, run: () => T): T {
 }
 
 /** Emits and bundles one server, or reuses the previous output when its input hash is unchanged. */
-export async function buildServer(p: ServerPlan, outRoot: string | undefined, timer?: Timer, onStage?: (stage: "emit" | "bundle") => void): Promise<{ files: EmittedFile[]; cached: boolean }> {
+export async function buildServer(p: ServerPlan, outRoot: string | undefined, timer?: Timer, onStage?: (stage: "emit" | "bundle") => void, staging?: Staging): Promise<{ files: EmittedFile[]; cached: boolean }> {
   const previous = outRoot ? stage(`cache ${p.dir}`, timer, () => reusable(outRoot, p)) : undefined;
   if (previous) return { files: previous, cached: true };
   // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
@@ -87,8 +88,11 @@ export async function buildServer(p: ServerPlan, outRoot: string | undefined, ti
   }
   timer?.(`emit ${p.dir}`, performance.now() - emitStarted);
   onStage?.("bundle");
+  // While esbuild finishes, this thread writes the sources ahead (write-staging.ts).
+  const staged = staging?.stage(files);
   // The time the bundle takes beyond the emit.
   const bundle = await stage(`bundle ${p.dir}`, timer, () => bundling);
+  await staged;
   const manifestAndAudit = stage(`manifest + audit ${p.dir}`, timer, () => buildManifestAndAudit(p, files, bundle));
   return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
 }
@@ -125,9 +129,12 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   // the load; if it is not used by the end, it is stopped.
   const large = sources.reduce((n, s) => n + s.text.length, 0) >= PRESTART_TEXT;
   if (large) prestartValidatorsWorker();
+  // Nothing is staged for --check, which writes nothing.
+  const staging = options.check ? undefined : new Staging(options.outRoot);
   try {
-    return await build(sources, options, started);
+    return await build(sources, options, started, staging);
   } finally {
+    staging?.discard();
     dropEarlyValidators();
     stopSpareValidatorsWorker();
   }
@@ -136,7 +143,7 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
 /** Spec text from which worker threads are started ahead of need (about two hundred tools). */
 const PRESTART_TEXT = 512 * 1024;
 
-async function build(sources: SourceFile[], options: GenerateOptions, started: number): Promise<GenerateResult> {
+async function build(sources: SourceFile[], options: GenerateOptions, started: number, staging: Staging | undefined): Promise<GenerateResult> {
   const timer = options.stageTime;
   options.stage?.({ stage: "check", done: 0, total: sources.length, tools: 0 });
   const diagnostics: Diagnostic[] = [];
@@ -171,7 +178,7 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
     const onStage = (stage: "emit" | "bundle") => options.stage?.({ stage, server: p.server.name, done, total: emitPlan.servers.length, tools });
     let built: Awaited<ReturnType<typeof buildServer>>;
     try {
-      built = await buildServer(p, options.check ? undefined : options.outRoot, timer, onStage);
+      built = await buildServer(p, options.check ? undefined : options.outRoot, timer, onStage, staging);
     } catch (e) {
       const refused = await settled();
       if (refused) return refused;
@@ -188,6 +195,6 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
   }
   const names = emitPlan.servers.map((p) => p.dir);
   options.stage?.({ stage: "write", done: names.length, total: names.length, tools });
-  const report = stage("write", timer, () => write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers }));
+  const report = stage("write", timer, () => write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers, staging }));
   return { diagnostics: warnings, report, servers: names };
 }

@@ -1,10 +1,11 @@
 // write: put emitted files under the output root, only touching what changed, and removing
 // files a server no longer has. In check mode nothing is written: differences are reported.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { EmittedFile, WriteReport } from "./model/output.js";
 import { generatedServers } from "./manifest.js";
 import { byCodeUnit } from "./shared/order.js";
+import type { Staging } from "./write-staging.js";
 
 function filesUnder(root: string, dir: string, out: string[]): void {
   if (!existsSync(dir)) return;
@@ -19,6 +20,8 @@ export interface WriteOptions {
   check: boolean;
   /** Remove generated server folders whose spec is gone (only when every spec was given). */
   pruneServers: boolean;
+  /** Files written ahead into a staging folder (write-staging.ts): moved into place, not written again. */
+  staging?: Staging;
 }
 
 export function write(root: string, files: EmittedFile[], servers: string[], options: WriteOptions): WriteReport {
@@ -30,8 +33,14 @@ export function write(root: string, files: EmittedFile[], servers: string[], opt
   for (const file of [...files].sort((a, b) => byCodeUnit(a.path, b.path))) {
     const target = join(root, file.path);
     const folder = dirname(target);
+    const known = options.check ? undefined : options.staging?.known(file.path);
+    if (known === "unchanged") {
+      report.unchanged.push(file.path);
+      continue;
+    }
+    const staged = known?.staged;
     let current: string | undefined;
-    if (!created.has(folder)) {
+    if (staged === undefined && !created.has(folder)) {
       try {
         current = readFileSync(target, "utf8");
       } catch {
@@ -53,7 +62,9 @@ export function write(root: string, files: EmittedFile[], servers: string[], opt
       }
       present.add(folder);
     }
-    writeFileSync(target, file.contents);
+    // A staged file differed from the output when it was staged.
+    if (staged !== undefined) renameSync(staged, target);
+    else writeFileSync(target, file.contents);
     report.written.push(file.path);
   }
   const dirs = new Set(servers);

@@ -15,7 +15,7 @@ export const STAGES: [name: string, pattern: string][] = [
   ["emit", "emit/"],
   ["bundle", "bundle(-packages)?\\.ts$"],
   ["manifest and audit", "(manifest\\.ts|fingerprint\\.ts|audit/)"],
-  ["write", "write\\.ts$"],
+  ["write", "write(-staging)?\\.ts$"],
   ["cache", "cache\\.ts$"],
   ["pipeline", "pipeline\\.ts$"],
   ["import (kervan import: descriptions to specs)", "import/"],
