@@ -140,6 +140,23 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   }
 }
 
+/**
+ * Starts a single server's validators from its spec before the check has judged it. The check and
+ * the normalize never change the loaded data (test/generator/frozen-specs.test.ts), so what a
+ * valid spec gives here is what it gives after the check; an invalid one may give anything or
+ * throw, and its build stops at the check, dropping whatever started.
+ */
+function guessValidators(specs: ReturnType<typeof load>, outRoot: string): void {
+  let input: ReturnType<typeof validatorsInput> | undefined;
+  try {
+    const servers = normalize(specs, []);
+    if (servers.length === 1) input = validatorsInput(planServer(servers[0]!, { outRoot }));
+  } catch {
+    return; // not a valid spec: the check says why
+  }
+  if (input) startValidatorsEarly(input);
+}
+
 /** Spec text from which worker threads are started ahead of need (about two hundred tools). */
 const PRESTART_TEXT = 512 * 1024;
 
@@ -149,6 +166,9 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
   const diagnostics: Diagnostic[] = [];
   const specs = stage("load", timer, () => load(sources, diagnostics));
   const loaded = diagnostics.length;
+  // A large spec's validators start compiling on the worker now, on a guess that the spec passes
+  // the check (most do); the emit takes them only for the same input, and a build that stops drops them.
+  if (specs.length === 1 && !loaded && validatorsWorkerWaiting()) guessValidators(specs, options.outRoot);
   // The emit compiles every tool schema anyway: the check presumes they compile, and each way out
   // below settles the presumptions first (check/deferred-compile.ts). Should one be wrong, the
   // answer is the check's on real judgements, as a build without the shortcut gives.
@@ -158,8 +178,8 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
     (await deferred.settle(specs)) ? undefined : { diagnostics: [...diagnostics.slice(0, loaded), ...check(specs)], servers: [] };
   if (diagnostics.some((d) => d.severity === "error")) return (await settled()) ?? { diagnostics, servers: [] };
   const servers = stage("normalize", timer, () => normalize(specs, diagnostics));
-  // A large server's validators start compiling on the worker now, while this thread lints and
-  // emits the rest; the emit takes them (emit/off-thread.ts) for the same plan's input.
+  // Not started from a guess above: a large server's validators start compiling on the worker now,
+  // while this thread lints and emits the rest; the emit takes them (emit/off-thread.ts) for the same input.
   if (servers.length === 1 && validatorsWorkerWaiting()) startValidatorsEarly(validatorsInput(planServer(servers[0]!, { outRoot: options.outRoot })));
   const tools = servers.reduce((n, s) => n + s.tools.length, 0);
   options.stage?.({ stage: "lint", done: 0, total: servers.length, tools });

@@ -35,8 +35,8 @@ let early: { input: ValidatorsInput; pending: PendingFile } | undefined;
 
 /**
  * Starts compiling a server's validators now, on the worker started ahead of need, as soon as the
- * pipeline knows them (pipeline.ts: after the normalize, before the lint). The emit takes the result
- * only for the same input: the same names, the same schema objects; otherwise it is dropped.
+ * pipeline can tell them (pipeline.ts: from the loaded spec, before the check). The emit takes the
+ * result only for the same input: the same names, the same schemas; otherwise it is dropped.
  */
 export function startValidatorsEarly(input: ValidatorsInput): void {
   dropEarlyValidators();
@@ -46,8 +46,16 @@ export function startValidatorsEarly(input: ValidatorsInput): void {
   early = { input, pending };
 }
 
+/**
+ * The same names and schemas: the same objects (normalize hands the spec's own schema objects on),
+ * else the same JSON (validators started from a guess, before the check, come from another normalize).
+ */
 const sameInput = (a: ValidatorsInput, b: ValidatorsInput): boolean =>
-  a.dir === b.dir && a.specFile === b.specFile && a.schemas.length === b.schemas.length && a.schemas.every((s, i) => s.name === b.schemas[i]!.name && s.schema === b.schemas[i]!.schema);
+  a.dir === b.dir &&
+  a.specFile === b.specFile &&
+  a.schemas.length === b.schemas.length &&
+  a.schemas.every((s, i) => s.name === b.schemas[i]!.name) &&
+  (a.schemas.every((s, i) => s.schema === b.schemas[i]!.schema) || JSON.stringify(a.schemas) === JSON.stringify(b.schemas));
 
 /** Stops validators started early and not taken. */
 export function dropEarlyValidators(): void {

@@ -82,9 +82,9 @@ describe("the check's schema compiles deferred to the emit", () => {
   });
 });
 
-// A large spec's validators start compiling right after the normalize, before the lint (pipeline.ts,
-// emit/off-thread.ts); the worker waiting for them is what generate() starts for a large spec
-// text, started here by hand so the specs can stay small.
+// A large spec's validators start compiling from the loaded spec, on a guess made before the check
+// (pipeline.ts, emit/off-thread.ts); the worker waiting for them is what generate() starts for a
+// large spec text, started here by hand so the specs can stay small.
 describe("validators started early", () => {
   it("give the same server as validators compiled at the emit", async () => {
     const source = spec("early", OFF_THREAD_SCHEMAS / 2 + 5, {});
@@ -105,6 +105,16 @@ describe("validators started early", () => {
     expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
   });
 
+  it("from a guess on a spec the check refuses end in the check's diagnostics", async () => {
+    for (const extra of ["  - name: broken\n    description: 7\n    exec: { argv: [/bin/true] }\n", "prompts: 3\n"]) {
+      const source = spec("guess_bad", OFF_THREAD_SCHEMAS / 2 + 5, {}, extra);
+      prestartValidatorsWorker();
+      const result = await build([source]);
+      expect(codes(result.diagnostics).length).toBeGreaterThan(0);
+      expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
+    }
+  });
+
   it("are taken only for the same input, else compiled again", async () => {
     const input = (n: number): ValidatorsInput => ({
       dir: "x",
@@ -114,7 +124,7 @@ describe("validators started early", () => {
     const one = input(1);
     startValidatorsEarly(one);
     expect(await validatorsModule(one).result).toEqual(emitValidatorsModule(one));
-    // Equal schemas, but other objects: compiled again, to the same bytes.
+    // Equal schemas in other objects (the guess's normalize made them): the same bytes.
     startValidatorsEarly(one);
     expect(await validatorsModule(input(1)).result).toEqual(emitValidatorsModule(one));
     startValidatorsEarly(one);
