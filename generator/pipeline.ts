@@ -147,14 +147,12 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
  * throw, and its build stops at the check, dropping whatever started.
  */
 function guessValidators(specs: ReturnType<typeof load>, outRoot: string): void {
-  let input: ReturnType<typeof validatorsInput> | undefined;
   try {
     const servers = normalize(specs, []);
-    if (servers.length === 1) input = validatorsInput(planServer(servers[0]!, { outRoot }));
+    if (servers.length === 1) startValidatorsEarly(validatorsInput(planServer(servers[0]!, { outRoot })));
   } catch {
-    return; // not a valid spec: the check says why
+    // Not a valid spec: the check says why.
   }
-  if (input) startValidatorsEarly(input);
 }
 
 /** Spec text from which worker threads are started ahead of need (about two hundred tools). */

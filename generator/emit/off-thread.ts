@@ -84,6 +84,12 @@ export function validatorsModule(input: ValidatorsInput): PendingFile {
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the validators worker stopped (exit code ${code}) before it answered`)));
   }).finally(() => void worker.terminate());
-  worker.postMessage(input);
+  try {
+    worker.postMessage(input);
+  } catch (e) {
+    // Data the structured clone refuses: the worker would wait forever (and keep the process alive).
+    void worker.terminate();
+    throw e;
+  }
   return { result, cancel: () => void worker.terminate() };
 }
