@@ -32,34 +32,47 @@ export function inputHash(plan: ServerPlan): string {
 
 /** The manifest and AUDIT.md; AUDIT.md is rendered from the manifest's own data and listed in its outputs. */
 export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bundle: BundleResult): [EmittedFile, EmittedFile] {
+  return prepareManifestAndAudit(plan, files)(bundle);
+}
+
+/**
+ * buildManifestAndAudit in two steps: what the emitted sources decide, computed while the bundle
+ * is still being made (pipeline.ts), then the rest once the bundle is there.
+ */
+export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]): (bundle: BundleResult) => [EmittedFile, EmittedFile] {
   const tools = manifestTools(plan);
   const prompts = manifestPrompts(plan);
-  const data: Manifest = {
-    generator: { name: "kervan", version: generatorVersion() },
-    server: {
-      name: plan.server.name,
-      version: plan.server.version,
-      ...(plan.server.title !== undefined ? { title: plan.server.title } : {}),
-      ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
-      ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
-      ...(plan.server.telemetry !== undefined ? { telemetry: plan.server.telemetry } : {}),
-      ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
-    },
-    inputs: plan.server.inputs,
-    sourceHash: sourceHash(plan.server.inputs),
-    inputHash: inputHash(plan),
-    capabilities: serverCapabilities(tools, plan.server),
-    tools,
-    ...(prompts ? { prompts } : {}),
-    bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
+  const server: Manifest["server"] = {
+    name: plan.server.name,
+    version: plan.server.version,
+    ...(plan.server.title !== undefined ? { title: plan.server.title } : {}),
+    ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
+    ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
+    ...(plan.server.telemetry !== undefined ? { telemetry: plan.server.telemetry } : {}),
+    ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
   };
-  const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };
-  const outputs: Record<string, string> = {};
-  for (const f of [...files, { path: bundle.path, contents: bundle.contents }, audit].sort((a, b) => byCodeUnit(a.path, b.path))) {
-    outputs[f.path.slice(plan.dir.length + 1)] = sha256(f.contents);
-  }
-  const manifest = { ...data, outputs };
-  return [{ path: `${plan.dir}/${MANIFEST}`, contents: JSON.stringify(manifest, null, 2) + "\n" }, audit];
+  const hashes = { sourceHash: sourceHash(plan.server.inputs), inputHash: inputHash(plan) };
+  const capabilities = serverCapabilities(tools, plan.server);
+  const sourceOutputs = new Map(files.map((f) => [f.path, sha256(f.contents)]));
+  return (bundle) => {
+    const data: Manifest = {
+      generator: { name: "kervan", version: generatorVersion() },
+      server,
+      inputs: plan.server.inputs,
+      ...hashes,
+      capabilities,
+      tools,
+      ...(prompts ? { prompts } : {}),
+      bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
+    };
+    const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };
+    const outputs: Record<string, string> = {};
+    for (const f of [...files, { path: bundle.path, contents: bundle.contents }, audit].sort((a, b) => byCodeUnit(a.path, b.path))) {
+      outputs[f.path.slice(plan.dir.length + 1)] = sourceOutputs.get(f.path) ?? sha256(f.contents);
+    }
+    const manifest = { ...data, outputs };
+    return [{ path: `${plan.dir}/${MANIFEST}`, contents: JSON.stringify(manifest, null, 2) + "\n" }, audit];
+  };
 }
 
 /** Server folders under an output root that a previous run generated (they hold a manifest), sorted. */
