@@ -1513,22 +1513,28 @@ data: ${body}
       }
     });
   }
+  function refuseOversize(req, res) {
+    let sent = false;
+    const reply = () => {
+      if (sent) return;
+      sent = true;
+      sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
+    };
+    if (Number(req.headers["content-length"]) > 2 * MAX_BODY_BYTES) return reply();
+    let dropped = 0;
+    req.on("data", (chunk) => {
+      if ((dropped += chunk.length) > 2 * MAX_BODY_BYTES) reply();
+    });
+    req.on("end", reply);
+    setTimeout(reply, DRAIN_MS).unref();
+    req.resume();
+  }
   function answer2(req, res, note, principal, raw) {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
     }
-    if (raw === null) {
-      sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
-      let dropped = 0;
-      const close = () => req.destroy();
-      req.on("data", (chunk) => {
-        if ((dropped += chunk.length) > 2 * MAX_BODY_BYTES) close();
-      });
-      req.on("end", close);
-      req.resume();
-      return void res.on("finish", () => setTimeout(close, DRAIN_MS).unref());
-    }
+    if (raw === null) return refuseOversize(req, res);
     let value;
     try {
       value = JSON.parse(raw.toString("utf8"));

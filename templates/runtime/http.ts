@@ -214,24 +214,35 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     });
   }
 
+  /**
+   * 413 for a body over the limit. What the client is still sending is read and dropped first (at
+   * most twice the limit, for at most DRAIN_MS), so that a client still writing its body reads the
+   * answer instead of a broken connection; the answer then closes the connection. Answered at
+   * once when the declared length is beyond that.
+   */
+  function refuseOversize(req: IncomingMessage, res: Served): void {
+    let sent = false;
+    const reply = () => {
+      if (sent) return;
+      sent = true;
+      sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
+    };
+    if (Number(req.headers["content-length"]) > 2 * MAX_BODY_BYTES) return reply();
+    let dropped = 0;
+    req.on("data", (chunk: Buffer) => {
+      if ((dropped += chunk.length) > 2 * MAX_BODY_BYTES) reply();
+    });
+    req.on("end", reply);
+    setTimeout(reply, DRAIN_MS).unref();
+    req.resume();
+  }
+
   function answer(req: IncomingMessage, res: Served, note: RequestNote, principal: Principal, raw: Buffer | null | "aborted"): void {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
     }
-    if (raw === null) {
-      sendError(res, 413, `Request body too large: limited to ${MAX_BODY_BYTES} bytes`, { connection: "close" });
-      // Read and drop what the client is still sending (at most twice the limit, for at most a few
-      // seconds) so it reads this answer instead of a connection reset; then close.
-      let dropped = 0;
-      const close = () => req.destroy();
-      req.on("data", (chunk: Buffer) => {
-        if ((dropped += chunk.length) > 2 * MAX_BODY_BYTES) close();
-      });
-      req.on("end", close);
-      req.resume();
-      return void res.on("finish", () => setTimeout(close, DRAIN_MS).unref());
-    }
+    if (raw === null) return refuseOversize(req, res);
     let value: unknown;
     try {
       value = JSON.parse(raw.toString("utf8"));

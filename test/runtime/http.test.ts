@@ -134,9 +134,28 @@ describe("raw HTTP", () => {
     expect(list.json.result.ttlMs).toBeUndefined();
   });
 
-  it("rejects bodies over the size limit with 413", async () => {
-    const res = await post("x".repeat(5 * 1024 * 1024), h("tools/list"));
-    expect(res.status).toBe(413);
+  it("rejects bodies over the size limit with 413, read to their end first so the client reads the answer", async () => {
+    // Ten in a row: a server that answered while the client was still writing broke some of them (EPIPE).
+    for (let i = 0; i < 10; i++) {
+      const res = await post("x".repeat(5 * 1024 * 1024), h("tools/list"));
+      expect(res.status).toBe(413);
+      expect(res.headers.connection).toBe("close");
+    }
+  });
+
+  it("rejects a chunked body over the size limit with 413 once it has been sent", async () => {
+    const url = new URL(server.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...h("tools/list") } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      req.on("error", reject);
+      const chunk = "x".repeat(256 * 1024);
+      for (let i = 0; i < 20; i++) req.write(chunk); // 5 MiB, no declared length
+      req.end();
+    });
+    expect(status).toBe(413);
   });
 
   it("aborts a call when the client closes the connection", async () => {
