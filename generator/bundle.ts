@@ -59,10 +59,29 @@ function runtimeAliases(): Record<string, string> {
  */
 const CJS_REQUIRE = '\nimport { createRequire as __kervanCreateRequire } from "node:module";\nconst require = __kervanCreateRequire(import.meta.url);';
 
-const needsRequire = (plan: ServerPlan): boolean => plan.server.tasks?.store === "redis" || plan.server.telemetry === "otlp";
+/** What the bundle takes from a server's plan: plain data, so that a worker thread can bundle it (bundle-off-thread.ts). */
+export interface BundleTarget {
+  dir: string;
+  server: string;
+  /** The spec the server came from (named in the header). */
+  specFile: string;
+  /** Whether the bundle needs a `require` (CJS_REQUIRE). */
+  require: boolean;
+}
 
-export async function bundleServer(plan: ServerPlan, files: Array<EmittedFile | LaterFile>): Promise<BundleResult> {
-  const entry = join(VIRTUAL_ROOT, plan.dir, "src/server.ts");
+export const bundleTarget = (plan: ServerPlan): BundleTarget => ({
+  dir: plan.dir,
+  server: plan.server.name,
+  specFile: plan.server.origin.file,
+  require: plan.server.tasks?.store === "redis" || plan.server.telemetry === "otlp",
+});
+
+export function bundleServer(plan: ServerPlan, files: Array<EmittedFile | LaterFile>): Promise<BundleResult> {
+  return bundleFiles(bundleTarget(plan), files);
+}
+
+export async function bundleFiles(target: BundleTarget, files: Array<EmittedFile | LaterFile>): Promise<BundleResult> {
+  const entry = join(VIRTUAL_ROOT, target.dir, "src/server.ts");
   const alias = runtimeAliases();
   const packages = installedPackages(Object.values(alias));
   const result = await build({
@@ -73,11 +92,11 @@ export async function bundleServer(plan: ServerPlan, files: Array<EmittedFile | 
     platform: "node",
     format: "esm",
     target: "node20",
-    outfile: join(VIRTUAL_ROOT, plan.dir, "server.mjs"),
+    outfile: join(VIRTUAL_ROOT, target.dir, "server.mjs"),
     alias,
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
     plugins: [emittedFiles(files), packages.plugin],
-    banner: { js: `${header(plan.server.origin.file)}\n` + (needsRequire(plan) ? CJS_REQUIRE : "") },
+    banner: { js: `${header(target.specFile)}\n` + (target.require ? CJS_REQUIRE : "") },
     legalComments: "inline",
     metafile: true,
     logLevel: "silent",
@@ -88,5 +107,5 @@ export async function bundleServer(plan: ServerPlan, files: Array<EmittedFile | 
   });
   // Installed packages are the inputs under node_modules/ (Kervan's own files and the emitted sources are not).
   const inputs = Object.keys(result.metafile.inputs).filter((i) => i.startsWith("node_modules/")).map((i) => packages.realPath(join(PACKAGE_ROOT, i)));
-  return { server: plan.server.name, path: `${plan.dir}/server.mjs`, contents: result.outputFiles[0].text, packages: bundledPackages(inputs) };
+  return { server: target.server, path: `${target.dir}/server.mjs`, contents: result.outputFiles[0].text, packages: bundledPackages(inputs) };
 }

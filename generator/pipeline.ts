@@ -15,6 +15,7 @@ import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
 import { write } from "./write.js";
 import { Staging } from "./write-staging.js";
+import { bundleSomewhere, prestartBundleWorker, stopSpareBundleWorker } from "./bundle-off-thread.js";
 import { lint, strict as strictLint } from "./lint/index.js";
 import { reusable, unchanged } from "./cache.js";
 import { checkDeferred } from "./check/deferred-compile.js";
@@ -70,13 +71,13 @@ export async function buildServer(p: ServerPlan, outRoot: string | undefined, ti
   if (previous) return { files: previous, cached: true };
   // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
   // spec with errors never needs them.
-  const [{ startEmit }, { bundleServer }, { prepareManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
+  const [{ startEmit }, { bundleTarget }, { prepareManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   onStage?.("emit");
   const emitStarted = performance.now();
   const emission = startEmit(p);
   // The bundle starts on the entry and the tool modules while the types and the validators are
   // still being emitted (emit/index.ts); it waits for what it imports. Its bytes are the same.
-  const bundling = bundleServer(p, emission.files);
+  const bundling = bundleSomewhere(bundleTarget(p), emission.files);
   bundling.catch(() => {}); // awaited below, after the emit: a failure meanwhile is no unhandled rejection
   let files: EmittedFile[];
   try {
@@ -129,10 +130,13 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
       return { diagnostics: [], report, servers: names };
     }
   }
-  // A large spec's validators worker (emit/off-thread.ts) starts now, so that its start-up overlaps
-  // the load; if it is not used by the end, it is stopped.
+  // A large spec's validators worker (emit/off-thread.ts) and bundle worker (bundle-off-thread.ts)
+  // start now, so that their start-up overlaps the load; one not used by the end is stopped.
   const large = sources.reduce((n, s) => n + s.text.length, 0) >= PRESTART_TEXT;
-  if (large) prestartValidatorsWorker();
+  if (large) {
+    prestartValidatorsWorker();
+    prestartBundleWorker();
+  }
   // Nothing is staged for --check, which writes nothing.
   const staging = options.check ? undefined : new Staging(options.outRoot);
   try {
@@ -141,6 +145,7 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
     staging?.discard();
     dropEarlyValidators();
     stopSpareValidatorsWorker();
+    stopSpareBundleWorker();
   }
 }
 

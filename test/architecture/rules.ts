@@ -13,7 +13,7 @@ export const STAGES: [name: string, pattern: string][] = [
   ["lint", "lint/"],
   ["plan", "plan\\.ts$"],
   ["emit", "emit/"],
-  ["bundle", "bundle(-packages)?\\.ts$"],
+  ["bundle", "bundle(-packages|-thread|-off-thread)?\\.ts$"],
   ["manifest and audit", "(manifest\\.ts|fingerprint\\.ts|audit/)"],
   ["write", "write(-staging)?\\.ts$"],
   ["cache", "cache\\.ts$"],

@@ -9,7 +9,8 @@ import { load } from "../../generator/load.js";
 import { normalize } from "../../generator/normalize.js";
 import { planServer } from "../../generator/plan.js";
 import { emitServer, startEmit } from "../../generator/emit/index.js";
-import { bundleServer } from "../../generator/bundle.js";
+import { bundleServer, bundleTarget } from "../../generator/bundle.js";
+import { bundleSomewhere, prestartBundleWorker } from "../../generator/bundle-off-thread.js";
 import { validatorsPath } from "../../generator/emit/validators.js";
 import type { EmittedFile, LaterFile } from "../../generator/model/output.js";
 import { PACKAGE_ROOT } from "../../generator/paths.js";
@@ -66,6 +67,31 @@ describe("the bundle overlaps the emit", () => {
     const bundling = bundleServer(plan, files.map((f) => (f === validators ? h.later : f)));
     await until(h.asked);
     h.fail();
+    await expect(bundling).rejects.toThrow(/the emit of .*validators\.mjs failed/);
+  });
+
+  it("on the worker a large spec gets, gives the same bytes, waiting for a file sent later", async () => {
+    const files = await emitServer(plan);
+    const whole = await bundleServer(plan, files);
+    const validators = files.find((f) => f.path === validatorsPath(plan.dir))!;
+    let release: (s: string) => void = () => {};
+    const later = { path: validators.path, contents: new Promise<string>((resolve) => (release = resolve)) };
+    prestartBundleWorker();
+    const bundling = bundleSomewhere(bundleTarget(plan), files.map((f) => (f === validators ? later : f)));
+    release(validators.contents);
+    const there = await bundling;
+    expect(there).toEqual(whole);
+  });
+
+  it("on the worker, fails with a plain error when a file it waits for fails to emit", async () => {
+    const files = await emitServer(plan);
+    const validators = files.find((f) => f.path === validatorsPath(plan.dir))!;
+    let fail: (e: Error) => void = () => {};
+    const later = { path: validators.path, contents: new Promise<string>((_, reject) => (fail = reject)) };
+    later.contents.catch(() => {});
+    prestartBundleWorker();
+    const bundling = bundleSomewhere(bundleTarget(plan), files.map((f) => (f === validators ? later : f)));
+    fail(new Error("the emit failed"));
     await expect(bundling).rejects.toThrow(/the emit of .*validators\.mjs failed/);
   });
 
