@@ -13,6 +13,7 @@ import { limitBroken } from "./limits.js";
 import { renderSpec, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { startVerify } from "./verify.js";
+import type { Json } from "../../templates/runtime/types.js";
 
 export { ImportError };
 
@@ -37,6 +38,8 @@ export interface Skipped {
 export interface ImportResult {
   server: string;
   text: string;
+  /** What `text` reads back as (the spec as data). */
+  data: Json;
   tools: string[];
   skipped: Skipped[];
 }
@@ -178,5 +181,5 @@ async function importFrom(opts: ImportOptions): Promise<ImportResult> {
   text ??= render();
   const bytes = Buffer.byteLength(text);
   if (bytes > READ_LIMITS.specBytes) throw new ImportError("spec-too-large", `the imported spec would be ${bytes} bytes; kervan reads specs of at most ${sizeText(READ_LIMITS.specBytes)}: narrow it with --include-tags, --include-ops or --exclude-ops`);
-  return { server, text, tools: built.map((t) => t.name), skipped };
+  return { server, text, data: specData(api, server, built), tools: built.map((t) => t.name), skipped };
 }

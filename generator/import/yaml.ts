@@ -1,11 +1,11 @@
 // Writes the imported spec as YAML for review: a header naming the source, base URL, secrets and
-// skipped operations; each tool's notes above it; each input's place beside it. Short schemas are
-// written in flow style, as hand-written specs are.
-import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
+// skipped operations; each tool's notes above it; each input's place above its key. Short schemas
+// are written in flow style, as hand-written specs are (yaml-writer.ts).
 import type { Json } from "../../templates/runtime/types.js";
 import type { Doc } from "./read.js";
 import type { ImportedTool } from "./tool.js";
 import { cleanText } from "./describe.js";
+import { writeYaml, type Path } from "./yaml-writer.js";
 
 interface Meta {
   file: string;
@@ -15,9 +15,6 @@ interface Meta {
   version: string;
   profile: string;
 }
-
-const FLOW_WIDTH = 90;
-const FLOW_BUDGET = FLOW_WIDTH - 20;
 
 function header(server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string[] {
   const lines = [
@@ -43,29 +40,6 @@ function header(server: string, tools: ImportedTool[], skipped: Array<{ operatio
   return lines;
 }
 
-/**
- * Short collections are written in flow style: `{ type: string }` rather than a block. Returns the
- * node's length as flow text, roughly (each scalar and its punctuation), measured bottom-up in one
- * pass; a collection within FLOW_BUDGET becomes flow unless one of its keys carries a comment (a
- * comment needs a line of its own).
- */
-function flowSmall(node: unknown): number {
-  if (isScalar(node)) return String(node.value).length + 3;
-  if (isMap(node)) {
-    let size = 2;
-    for (const pair of node.items) size += flowSmall(pair.key) + flowSmall(pair.value);
-    if (size <= FLOW_BUDGET && !node.items.some((p) => isScalar(p.key) && (p.key.commentBefore || p.key.comment))) node.flow = true;
-    return size;
-  }
-  if (isSeq(node)) {
-    let size = 2;
-    for (const item of node.items) size += flowSmall(item);
-    if (size <= FLOW_BUDGET) node.flow = true;
-    return size;
-  }
-  return 4;
-}
-
 /** The spec as data: what renderSpec writes and what the check stage judges. */
 export function specData(api: Doc, server: string, tools: ImportedTool[]): Json {
   const instructions = cleanText(api.info?.description, 600);
@@ -81,24 +55,14 @@ export function specData(api: Doc, server: string, tools: ImportedTool[]): Json 
 }
 
 export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string {
-  const doc = new Document(specData(api, server, tools), { aliasDuplicateObjects: false });
-  doc.commentBefore = ` yaml-language-server: $schema=../kervan.schema.json\n${header(server, tools, skipped, meta).join("\n")}`;
-  const list = doc.get("tools", true);
-  tools.forEach((t, i) => {
-    const props = doc.getIn(["tools", i, "input", "properties"], true);
-    if (isMap(props)) {
-      for (const pair of (props as YAMLMap).items) {
-        const key = pair.key as Scalar;
-        const place = t.places[String(key.value)];
-        if (place) key.commentBefore = ` ${place}`;
-      }
-    }
-    if (isSeq(list) && t.notes.length) {
-      const item = list.items[i] as YAMLMap;
-      item.commentBefore = t.notes.map((n) => ` ${n}`).join("\n");
-    }
-  });
-  flowSmall(doc.contents);
-  const text = doc.toString({ lineWidth: 110, minContentWidth: 40, flowCollectionPadding: true });
-  return text.endsWith("\n") ? text : `${text}\n`;
+  // Comments: each tool's notes above its list item, each input property's place above its key.
+  const commentAt = (path: Path): string[] | undefined => {
+    if (path[0] !== "tools") return undefined;
+    const t = tools[path[1] as number];
+    if (path.length === 2) return t.notes.length ? t.notes.map((n) => ` ${n}`) : undefined;
+    if (path.length !== 5 || path[2] !== "input" || path[3] !== "properties") return undefined;
+    const place = Object.hasOwn(t.places, path[4]) ? t.places[path[4]] : undefined;
+    return place ? [` ${place}`] : undefined;
+  };
+  return writeYaml(specData(api, server, tools), { header: [" yaml-language-server: $schema=../kervan.schema.json", ...header(server, tools, skipped, meta)], commentAt });
 }

@@ -1,7 +1,8 @@
 // A representative part of the real-document corpus (`npm run corpus` runs all of it): every 25th
 // API of the vendored APIs.guru sample is imported and built with the generator, and GitHub's REST
 // description (about 1,000 operations) is imported and checked. Each document builds or is
-// refused with a named reason; the refusal reasons are printed by count.
+// refused with a named reason; the refusal reasons are printed by count. Each written spec must read
+// back as exactly the imported data (corpus.ts readsBack).
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -5,6 +5,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { importOpenApi, ImportError } from "../../generator/import/importer.js";
 import { generate } from "../../generator/pipeline.js";
+import { parseWithPositions } from "../../generator/load.js";
+import { parse } from "yaml";
 
 export type Outcome =
   | { id: string; status: "built"; tools: number; skipped: number; importMs: number; genMs: number }
@@ -17,7 +19,7 @@ export interface CorpusOptions {
   build: boolean;
 }
 
-/** Imports one document (written to `dir`) and builds the result. A build failure is a bug in the importer. */
+/** Imports one document (written to `dir`) and builds the result. A build failure, or a written spec that reads back as other data, is a bug in the importer. */
 export async function importAndBuild(id: string, text: string, opts: CorpusOptions): Promise<Outcome> {
   const base = join(opts.dir, id.replace(/[^A-Za-z0-9._-]+/g, "_"));
   mkdirSync(base, { recursive: true });
@@ -33,6 +35,8 @@ export async function importAndBuild(id: string, text: string, opts: CorpusOptio
     return { id, status: "failed", message: `import crashed: ${(e as Error).stack}` };
   }
   const importMs = performance.now() - t0;
+  const readBack = readsBack(result.text, result.data);
+  if (readBack) return { id, status: "failed", message: readBack };
   const spec = join(base, "spec.yaml");
   writeFileSync(spec, result.text);
   const t1 = performance.now();
@@ -40,6 +44,16 @@ export async function importAndBuild(id: string, text: string, opts: CorpusOptio
   const errors = gen.diagnostics.filter((d) => d.severity === "error");
   if (errors.length || !gen.report) return { id, status: "failed", message: `kervan gen refused the import: ${errors.slice(0, 3).map((d) => `${d.code} ${d.message} (${d.location.pointer})`).join("; ")}` };
   return { id, status: "built", tools: result.tools.length, skipped: result.skipped.length, importMs, genMs: performance.now() - t1 };
+}
+
+/** Why the written spec does not read back (with kervan's loader and with the `yaml` package) as exactly the imported data, if it does not. */
+export function readsBack(text: string, data: unknown): string | undefined {
+  const loaded = parseWithPositions(text, true);
+  if (loaded.errors.length) return `the written spec does not parse: ${loaded.errors[0].message} (line ${loaded.errors[0].pos.line})`;
+  const want = JSON.stringify(data);
+  if (JSON.stringify(loaded.doc) !== want) return "the written spec reads back (kervan's loader) as other data than was imported";
+  if (JSON.stringify(parse(text)) !== want) return "the written spec reads back (the yaml package) as other data than was imported";
+  return undefined;
 }
 
 /** Refusal reasons by count, most frequent first, as printed lines. */
