@@ -86,130 +86,138 @@ function foldable(text: string, i: number): boolean {
   return before !== undefined && after !== undefined && before !== "\\" && !/\s/.test(before) && !NO_LINE_START.test(after);
 }
 
-/** Splits rendered scalar text into lines of at most `first` then `rest` characters where it can. */
+/** Splits rendered scalar text into lines of at most `first` then `rest` characters where it can (greedy; a word longer than a line stays whole). */
 function fold(text: string, first: number, rest: number): string[] {
   const lines: string[] = [];
   let start = 0;
-  let prev = -1;
   let room = first;
-  for (let i = text.indexOf(" "); i !== -1; i = text.indexOf(" ", i + 1)) {
-    if (!foldable(text, i)) continue;
-    if (i - start > room && prev > start) {
-      lines.push(text.slice(start, prev));
-      start = prev + 1;
-      room = rest;
-    }
-    prev = i;
-  }
-  if (text.length - start > room && prev > start) {
-    lines.push(text.slice(start, prev));
-    start = prev + 1;
+  while (text.length - start > room) {
+    let cut = -1;
+    for (let i = text.lastIndexOf(" ", start + room); i > start && cut < 0; i = text.lastIndexOf(" ", i - 1)) if (foldable(text, i)) cut = i;
+    for (let i = text.indexOf(" ", start + room + 1); i !== -1 && cut < 0; i = text.indexOf(" ", i + 1)) if (foldable(text, i)) cut = i;
+    if (cut < 0) break;
+    lines.push(text.slice(start, cut));
+    start = cut + 1;
+    room = rest;
   }
   lines.push(text.slice(start));
   return lines;
 }
 
 const isObject = (v: unknown): v is Record<string, Json | undefined> => typeof v === "object" && v !== null && !Array.isArray(v);
-const entries = (o: Record<string, Json | undefined>) => Object.keys(o).filter((k) => o[k] !== undefined);
 /** Comment text on one line each: line breaks split it, other characters YAML forbids are escaped. */
 const commentLines = (lines: readonly string[]) => lines.flatMap((l) => l.split(/\r\n|[\r\n\u2028\u2029\x85]/)).map((l) => l.replace(FORBIDDEN_ALL, hex));
+const PADS: string[] = [];
+const pad = (n: number) => (PADS[n] ??= " ".repeat(n));
+
+/** One writing: the lines so far, where it is, and each string's rendering (texts repeat a lot). */
+interface Writer {
+  out: string[];
+  path: Array<string | number>;
+  commentAt: (path: Path) => readonly string[] | undefined;
+  block: Map<string, string>;
+  flow: Map<string, string>;
+}
+
+function text(w: Writer, v: Json | undefined, flow: boolean): string {
+  if (typeof v !== "string") return scalar(v, flow);
+  const known = (flow ? w.flow : w.block).get(v);
+  if (known !== undefined) return known;
+  const made = plainSafe(v, flow) ? v : quoted(v);
+  (flow ? w.flow : w.block).set(v, made);
+  return made;
+}
+
+/** What is left of `room` once `v` is written in flow style (the estimate of FLOW_BUDGET), or -1: too long, or an entry carries a comment. */
+function flowRoom(w: Writer, v: Json | undefined, room: number): number {
+  if (Array.isArray(v)) {
+    room -= 2;
+    for (let i = 0; i < v.length && room >= 0; i++) {
+      w.path.push(i);
+      room = w.commentAt(w.path) ? -1 : flowRoom(w, v[i], room);
+      w.path.pop();
+    }
+    return room;
+  }
+  if (isObject(v)) {
+    room -= 2;
+    for (const k in v) {
+      if (room < 0) break;
+      if (v[k] === undefined) continue;
+      w.path.push(k);
+      room = w.commentAt(w.path) ? -1 : flowRoom(w, v[k], room - k.length - 3);
+      w.path.pop();
+    }
+    return room;
+  }
+  return room - (typeof v === "string" ? v.length : String(v).length) - 3;
+}
+
+function flowText(w: Writer, v: Json | undefined): string {
+  if (Array.isArray(v)) return v.length ? `[ ${v.map((x) => flowText(w, x)).join(", ")} ]` : "[]";
+  if (!isObject(v)) return text(w, v, true);
+  const pairs: string[] = [];
+  for (const k in v) if (v[k] !== undefined) pairs.push(`${text(w, k, true)}: ${flowText(w, v[k])}`);
+  return pairs.length ? `{ ${pairs.join(", ")} }` : "{}";
+}
+
+/** Writes `v` after `lead` (a key and its colon, or a list dash); nested blocks at `indent`. */
+function value(w: Writer, lead: string, v: Json | undefined, indent: number, dash: boolean): void {
+  if (typeof v === "object" && v !== null) {
+    if (flowRoom(w, v, FLOW_BUDGET) >= 0) w.out.push(`${lead} ${flowText(w, v)}`);
+    else if (dash) block(w, v, indent, `${lead} `);
+    else {
+      w.out.push(lead);
+      block(w, v, indent, pad(indent));
+    }
+    return;
+  }
+  const t = text(w, v, false);
+  if (typeof v !== "string" || lead.length + 1 + t.length <= WIDTH) {
+    w.out.push(`${lead} ${t}`);
+    return;
+  }
+  const lines = fold(t, Math.max(WIDTH - lead.length - 1, MIN_CONTENT / 2), Math.max(WIDTH - indent, MIN_CONTENT));
+  w.out.push(`${lead} ${lines[0]}`);
+  for (let i = 1; i < lines.length; i++) w.out.push(pad(indent) + lines[i]);
+}
+
+/** A block list or map at `indent`; its first line starts with `first` (a dash when it is a list item). */
+function block(w: Writer, v: Json[] | Record<string, Json | undefined>, indent: number, first: string): void {
+  const list = Array.isArray(v);
+  const keys = list ? undefined : Object.keys(v);
+  const count = keys ? keys.length : (v as Json[]).length;
+  let start = first;
+  for (let i = 0; i < count; i++) {
+    const key = keys ? keys[i] : i;
+    const item = (v as Record<string | number, Json | undefined>)[key];
+    if (keys && item === undefined) continue;
+    w.path.push(key);
+    const comments = w.commentAt(w.path);
+    if (comments?.length) {
+      if (start.trim()) w.out.push(start.trimEnd());
+      start = pad(indent);
+      for (const line of commentLines(comments)) w.out.push(`${start}#${line}`);
+    }
+    if (!keys) value(w, `${start}-`, item ?? null, indent + 2, true);
+    else {
+      const k = text(w, key as string, false);
+      if (k.length <= LONG_KEY) value(w, `${start}${k}:`, item, indent + 2, false);
+      else {
+        w.out.push(`${start}? ${k}`);
+        value(w, `${pad(indent)}:`, item, indent + 2, false);
+      }
+    }
+    w.path.pop();
+    start = pad(indent);
+  }
+}
 
 export function writeYaml(data: Json, options: WriteOptions = {}): string {
-  const out: string[] = [];
-  const path: Array<string | number> = [];
-  const commentAt = options.commentAt ?? (() => undefined);
-  const pad = (n: number) => " ".repeat(n);
-
-  /** The flow text of a collection within FLOW_BUDGET with no commented entry, else undefined. */
-  function flowText(v: Json): string | undefined {
-    let size = 0;
-    const walk = (v: Json | undefined): string | undefined => {
-      if (Array.isArray(v)) {
-        size += 2;
-        const items: string[] = [];
-        for (let i = 0; i < v.length && size <= FLOW_BUDGET; i++) {
-          path.push(i);
-          const text = commentAt(path) ? undefined : walk(v[i]);
-          path.pop();
-          if (text === undefined) return undefined;
-          items.push(text);
-        }
-        return size > FLOW_BUDGET ? undefined : items.length ? `[ ${items.join(", ")} ]` : "[]";
-      }
-      if (isObject(v)) {
-        size += 2;
-        const pairs: string[] = [];
-        for (const k of entries(v)) {
-          size += k.length + 3;
-          if (size > FLOW_BUDGET) return undefined;
-          path.push(k);
-          const text = commentAt(path) ? undefined : walk(v[k]);
-          path.pop();
-          if (text === undefined) return undefined;
-          pairs.push(`${scalar(k, true)}: ${text}`);
-        }
-        return size > FLOW_BUDGET ? undefined : pairs.length ? `{ ${pairs.join(", ")} }` : "{}";
-      }
-      size += String(v).length + 3;
-      return size > FLOW_BUDGET ? undefined : scalar(v, true);
-    };
-    return walk(v);
-  }
-
-  /** Writes `v` after `lead` (a key and its colon, or a list dash); nested blocks at `indent`. */
-  function value(lead: string, v: Json | undefined, indent: number, dash: boolean): void {
-    if (Array.isArray(v) || isObject(v)) {
-      const flow = flowText(v);
-      if (flow !== undefined) out.push(`${lead} ${flow}`);
-      else if (dash) block(v, indent, `${lead} `);
-      else {
-        out.push(lead);
-        block(v, indent, pad(indent));
-      }
-      return;
-    }
-    const text = scalar(v, false);
-    if (typeof v !== "string" || lead.length + 1 + text.length <= WIDTH) {
-      out.push(`${lead} ${text}`);
-      return;
-    }
-    const lines = fold(text, Math.max(WIDTH - lead.length - 1, MIN_CONTENT / 2), Math.max(WIDTH - indent, MIN_CONTENT));
-    out.push(`${lead} ${lines[0]}`);
-    for (let i = 1; i < lines.length; i++) out.push(pad(indent) + lines[i]);
-  }
-
-  /** A block list or map at `indent`; its first line starts with `first` (a dash when it is a list item). */
-  function block(v: Json[] | Record<string, Json | undefined>, indent: number, first: string): void {
-    const keys = Array.isArray(v) ? null : entries(v);
-    const count = keys ? keys.length : (v as Json[]).length;
-    for (let i = 0; i < count; i++) {
-      const key = keys ? keys[i] : i;
-      let start = i === 0 ? first : pad(indent);
-      path.push(key);
-      const comments = commentAt(path);
-      if (comments?.length) {
-        if (start.trim()) {
-          out.push(start.trimEnd());
-          start = pad(indent);
-        }
-        for (const line of commentLines(comments)) out.push(`${pad(indent)}#${line}`);
-      }
-      const item = (v as Record<string | number, Json | undefined>)[key];
-      if (typeof key === "number") value(`${start}-`, item ?? null, indent + 2, true);
-      else {
-        const k = scalar(key, false);
-        if (k.length <= LONG_KEY) value(`${start}${k}:`, item, indent + 2, false);
-        else {
-          out.push(`${start}? ${k}`);
-          value(`${pad(indent)}:`, item, indent + 2, false);
-        }
-      }
-      path.pop();
-    }
-  }
-
-  if (options.header?.length) out.push(...commentLines(options.header).map((l) => `#${l}`), "");
-  if (Array.isArray(data) ? data.length : isObject(data) ? entries(data).length : 0) block(data as Json[], 0, "");
-  else out.push(typeof data === "string" ? quoted(data) : Array.isArray(data) ? "[]" : isObject(data) ? "{}" : scalar(data, false));
-  return `${out.join("\n")}\n`;
+  const w: Writer = { out: [], path: [], commentAt: options.commentAt ?? (() => undefined), block: new Map(), flow: new Map() };
+  if (options.header?.length) w.out.push(...commentLines(options.header).map((l) => `#${l}`), "");
+  const entries = Array.isArray(data) ? data.length : isObject(data) ? Object.values(data).filter((x) => x !== undefined).length : 0;
+  if (entries) block(w, data as Json[], 0, "");
+  else w.out.push(typeof data === "string" ? quoted(data) : Array.isArray(data) ? "[]" : isObject(data) ? "{}" : scalar(data, false));
+  return `${w.out.join("\n")}\n`;
 }
