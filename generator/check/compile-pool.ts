@@ -86,3 +86,65 @@ export function startJudging(specs: LoadedSpec[]): Judging {
     },
   };
 }
+
+/** Judges schemas as they are made (streamJudging). */
+export interface StreamJudging {
+  /** Sends the schemas among these that need a judgement to the worker. */
+  add(schemas: unknown[]): void;
+  /** Waits for the worker's judgements and records them. */
+  finish(): Promise<void>;
+  /** Stops the worker (after finish(), or instead of it when the caller gives up). */
+  stop(): void;
+}
+
+/**
+ * Judges schemas on the worker started ahead of need while the caller is still making them
+ * (`kervan import`, while it converts operations), so the judging starts with the first tool
+ * instead of after the last one. The same judgements as judgeSchemas (the same compileError, on the
+ * same JSON): recorded by finish(), they stand for the check that follows. Without a waiting worker,
+ * nothing is judged here: the check judges what it needs.
+ */
+export function streamJudging(): StreamJudging {
+  if (!spare.waiting) return { add() {}, finish: async () => {}, stop() {} };
+  const worker = spare.take();
+  worker.ref();
+  const keys: string[] = [];
+  const sent = new Set<string>();
+  let batch: Json[] = [];
+  const theirs = new Promise<[number, string | undefined][]>((resolve) => {
+    worker.once("message", resolve);
+    worker.once("error", () => resolve([]));
+    worker.once("exit", () => resolve([]));
+  });
+  const flush = () => {
+    if (batch.length) worker.postMessage({ stream: batch });
+    batch = [];
+  };
+  return {
+    add(schemas) {
+      for (const schema of schemas) {
+        if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) continue;
+        const key = JSON.stringify(schema);
+        if (sent.has(key) || judged(key) || !compileCandidate(schema as Json)) continue;
+        sent.add(key);
+        keys.push(key);
+        // Judged as the check reads it: plain JSON data (no undefined members, no shared objects).
+        batch.push(JSON.parse(key) as Json);
+      }
+      if (batch.length >= STREAM_BATCH) flush();
+    },
+    async finish() {
+      flush();
+      worker.postMessage({ end: true });
+      // A worker that fails leaves its schemas unjudged; the check judges them.
+      for (const [i, error] of await theirs) recordJudgement(keys[i]!, error);
+      void worker.terminate();
+    },
+    stop() {
+      void worker.terminate();
+    },
+  };
+}
+
+/** Schemas sent to the worker at a time while streaming. */
+const STREAM_BATCH = 16;

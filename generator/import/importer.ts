@@ -4,7 +4,7 @@
 // check's reason, so the written spec always builds.
 import { statSync } from "node:fs";
 import { basename, isAbsolute } from "node:path";
-import { prestartCompileWorker, stopSpareCompileWorker } from "../check/compile-pool.js";
+import { prestartCompileWorker, stopSpareCompileWorker, streamJudging, type StreamJudging } from "../check/compile-pool.js";
 import { readDocument, ImportError, type Doc } from "./read.js";
 import { OperationSkip } from "./refs.js";
 import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";
@@ -86,7 +86,7 @@ interface Built {
 }
 
 /** Reads the document and builds one tool per wanted operation. Returns only what the spec needs: the document itself can go. */
-async function buildTools(opts: ImportOptions): Promise<Built> {
+async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<Built> {
   const { doc, version } = await readDocument(opts.file);
   const server = opts.name ?? serverName(doc, opts.file);
   if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(server)) throw new ImportError("bad-name", `server name ${JSON.stringify(server)} must be lower-case letters, digits, '.', '_' or '-' (at most 64)`);
@@ -120,6 +120,8 @@ async function buildTools(opts: ImportOptions): Promise<Built> {
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
       built.push(t);
+      // The schemas the check compiles (verify.ts): judged on the worker while the rest converts.
+      judging.add([t.tool.input, (t.tool.output as { schema?: unknown } | undefined)?.schema]);
     } catch (e) {
       if (e instanceof OperationSkip) skipped.push({ operation: label(o), reason: e.message });
       else if (e instanceof RangeError) skipped.push({ operation: label(o), reason: `its schemas nest too deeply to convert (${e.message})` });
@@ -153,15 +155,26 @@ function sizeOf(file: string): number {
 }
 
 async function importFrom(opts: ImportOptions): Promise<ImportResult> {
+  const judging = streamJudging();
+  try {
+    return await importJudged(opts, judging);
+  } finally {
+    judging.stop();
+  }
+}
+
+async function importJudged(opts: ImportOptions, judging: StreamJudging): Promise<ImportResult> {
   // The parsed document (the largest thing in memory) is not referenced past this line.
-  const { server, skipped, labels, api, meta, ...rest } = await buildTools(opts);
+  const { server, skipped, labels, api, meta, ...rest } = await buildTools(opts, judging);
   let { built } = rest;
-  let text: string | undefined;
   const render = () => renderSpec(api, server, built, [...skipped].sort((a, b) => byCodeUnit(a.operation, b.operation)), meta);
+  // While the worker judges the last schemas streamed to it, this thread writes the spec as it is
+  // if nothing is refused.
+  let text = built.length ? render() : undefined;
+  await judging.finish();
   for (let round = 0; round < 4 && built.length; round++) {
     const verifying = startVerify(specData(api, server, built), built.length);
-    // While a worker judges the schemas, this thread writes the spec as it is if nothing is refused.
-    text = render();
+    text ??= render();
     const refused = await verifying.refusals();
     if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
     if (!refused.tools.size) break;

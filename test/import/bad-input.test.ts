@@ -64,6 +64,36 @@ describe("kervan import refuses bad input by name", () => {
     expect(readFileSync(join(dir, "limits.yaml"), "utf8")).toMatch(/get_small/);
   });
 
+  // A large document (over 512 KiB) has its schemas judged on a worker while its operations are
+  // still being converted (check/compile-pool.ts streamJudging); a small one by the check itself.
+  // Either way, an operation whose schema does not compile is skipped with the same reason.
+  it("an operation whose schema does not compile is skipped with the check's reason, in a small and in a large document", () => {
+    const reasons: string[] = [];
+    for (const [name, count] of [["small", 3], ["large", 300]] as const) {
+      const paths: Record<string, unknown> = {};
+      for (let i = 0; i < count; i++) {
+        // A negative minLength passes the conversion and fails ajv's meta-schema in the compile.
+        const schema = { type: "string", minLength: i === 1 ? -1 : i };
+        paths[`/items${i}`] = { get: { operationId: `getItem${i}`, summary: `Get item ${i}`, description: "Reads one item. ".repeat(120), parameters: [{ name: "q", in: "query", schema }], responses: { "200": { description: "ok" } } } };
+      }
+      const file = join(dir, `uncompilable-${name}.json`);
+      writeFileSync(file, JSON.stringify({ openapi: "3.0.3", info: { title: "Patterns", version: "1" }, servers: [{ url: "https://patterns.example.com" }], paths }));
+      if (name === "large") expect(readFileSync(file).length).toBeGreaterThan(512 * 1024);
+      const out = join(dir, `uncompilable-${name}.yaml`);
+      const r = kervan(["import", file, "--out", out, "--max-tools", "1000"]);
+      expect(r.code, r.stderr).toBe(0);
+      noStack(r.stderr);
+      const reason = /GET \/items1 \(getItem1\): (.*)/.exec(r.stderr)?.[1];
+      expect(reason).toMatch(/kervan would refuse it: KV510 schema does not compile: .*minLength must be >= 0/);
+      reasons.push(reason!);
+      const text = readFileSync(out, "utf8");
+      expect(text).toMatch(/name: get_item0\n/);
+      expect(text).not.toMatch(/name: get_item1\n/);
+      expect(text).toMatch(/name: get_item2\n/);
+    }
+    expect(reasons[1]).toBe(reasons[0]);
+  });
+
   it("a document with more operations than the profile allows stops and lists tags to choose from", () => {
     const paths = Object.fromEntries(
       Array.from({ length: 45 }, (_, i) => [`/r${i}`, { get: { operationId: `get${i}`, tags: [i % 3 ? "items" : "admin"], responses: { "200": { description: "ok" } } } }]),
