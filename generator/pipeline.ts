@@ -66,7 +66,15 @@ function stage<T>(name: string, timer: Timer, run: () => T): T {
 }
 
 /** Emits and bundles one server, or reuses the previous output when its input hash is unchanged. */
-export async function buildServer(p: ServerPlan, outRoot: string | undefined, timer?: Timer, onStage?: (stage: "emit" | "bundle") => void, staging?: Staging): Promise<{ files: EmittedFile[]; cached: boolean }> {
+export async function buildServer(
+  p: ServerPlan,
+  outRoot: string | undefined,
+  timer?: Timer,
+  onStage?: (stage: "emit" | "bundle") => void,
+  staging?: Staging,
+  /** Work of the caller's to do while the bundle finishes (the lint). */
+  meanwhile?: () => void,
+): Promise<{ files: EmittedFile[]; cached: boolean }> {
   const previous = outRoot ? stage(`cache ${p.dir}`, timer, () => reusable(outRoot, p)) : undefined;
   if (previous) return { files: previous, cached: true };
   // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
@@ -95,6 +103,7 @@ export async function buildServer(p: ServerPlan, outRoot: string | undefined, ti
   const manifestStarted = performance.now();
   const finishManifest = prepareManifestAndAudit(p, files);
   const manifestPrepared = performance.now() - manifestStarted;
+  meanwhile?.();
   // The time the bundle takes beyond the emit.
   const bundle = await stage(`bundle ${p.dir}`, timer, () => bundling);
   await staged;
@@ -189,10 +198,22 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
   // while this thread lints and emits the rest; the emit takes them (emit/off-thread.ts) for the same input.
   if (servers.length === 1 && validatorsWorkerWaiting()) startValidatorsEarly(validatorsInput(planServer(servers[0]!, { outRoot: options.outRoot })));
   const tools = servers.reduce((n, s) => n + s.tools.length, 0);
-  options.stage?.({ stage: "lint", done: 0, total: servers.length, tools });
-  const warnings = [...diagnostics.filter((d) => d.severity === "warning"), ...stage("lint", timer, () => lint(specs, servers))];
+  // The lint judges wording and shape and decides nothing the build makes: it runs while the first
+  // server's bundle finishes (buildServer's `meanwhile`), when this thread would wait, unless
+  // --strict needs its warnings first. Every way out below has its warnings.
+  const checkWarnings = diagnostics.filter((d) => d.severity === "warning");
+  let linted: Diagnostic[] | undefined;
+  const runLint = (): void => {
+    if (linted) return;
+    options.stage?.({ stage: "lint", done: 0, total: servers.length, tools });
+    linted = stage("lint", timer, () => lint(specs, servers));
+  };
+  const warnings = (): Diagnostic[] => {
+    runLint();
+    return [...checkWarnings, ...linted!];
+  };
   // --strict holds every warning, the check stage's too, to the bar of an error.
-  if (options.strict && warnings.length) return (await settled()) ?? { diagnostics: strictLint(warnings), servers: [] };
+  if (options.strict && warnings().length) return (await settled()) ?? { diagnostics: strictLint(warnings()), servers: [] };
   const emitPlan = stage("plan", timer, () => plan(servers, { outRoot: options.outRoot }));
   // Several servers: settled before the first is reported built. One: its emit proves most of them.
   if (emitPlan.servers.length !== 1) {
@@ -205,14 +226,14 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
     const onStage = (stage: "emit" | "bundle") => options.stage?.({ stage, server: p.server.name, done, total: emitPlan.servers.length, tools });
     let built: Awaited<ReturnType<typeof buildServer>>;
     try {
-      built = await buildServer(p, options.check ? undefined : options.outRoot, timer, onStage, staging);
+      built = await buildServer(p, options.check ? undefined : options.outRoot, timer, onStage, staging, runLint);
     } catch (e) {
       const refused = await settled();
       if (refused) return refused;
       const spec = e instanceof SpecRefused ? specs.find((s) => s.file === e.file) : undefined;
       if (!spec) throw e;
       const error = e as SpecRefused;
-      return { diagnostics: [...warnings, at(spec, error.code, error.message, error.pointer)], servers: [] };
+      return { diagnostics: [...warnings(), at(spec, error.code, error.message, error.pointer)], servers: [] };
     }
     if (!built.cached) deferred.proved(validatorsInput(p).schemas.map((s) => s.schema));
     const refused = await settled();
@@ -223,5 +244,5 @@ async function build(sources: SourceFile[], options: GenerateOptions, started: n
   const names = emitPlan.servers.map((p) => p.dir);
   options.stage?.({ stage: "write", done: names.length, total: names.length, tools });
   const report = stage("write", timer, () => write(options.outRoot, files, names, { check: options.check, pruneServers: options.pruneServers, staging }));
-  return { diagnostics: warnings, report, servers: names };
+  return { diagnostics: warnings(), report, servers: names };
 }
