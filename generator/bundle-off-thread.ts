@@ -6,7 +6,7 @@
 import type { BundleResult, EmittedFile, LaterFile } from "./model/output.js";
 import type { BundleTarget } from "./bundle.js";
 import type { BundleRequest } from "./bundle-thread.js";
-import { spareWorker } from "./shared/ts-worker.js";
+import { answerOf, spareWorker } from "./shared/ts-worker.js";
 
 const spare = spareWorker(new URL("./bundle-thread.ts", import.meta.url));
 
@@ -26,14 +26,7 @@ export async function bundleSomewhere(target: BundleTarget, files: Array<Emitted
   const worker = spare.take();
   worker.ref();
   const send = (m: BundleRequest) => worker.postMessage(m);
-  const result = new Promise<BundleResult>((resolve, reject) => {
-    worker.once("message", (m: { result?: BundleResult; error?: { message: string; stack?: string } }) => {
-      if (m.result) resolve(m.result);
-      else reject(Object.assign(new Error(m.error?.message), { stack: m.error?.stack }));
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`the bundle worker stopped (exit code ${code}) before it answered`)));
-  }).finally(() => void worker.terminate());
+  const result = answerOf<BundleResult>(worker, "bundle");
   send({ start: { target, files: files.map((f) => (typeof f.contents === "string" ? { path: f.path, contents: f.contents } : { path: f.path })) } });
   for (const f of files) {
     if (typeof f.contents !== "string") {

@@ -4,7 +4,7 @@
 // compiled here, where starting a thread would cost more than it saves.
 import type { EmittedFile } from "../model/output.js";
 import { emitValidatorsModule, type ValidatorsInput } from "./validators.js";
-import { spareWorker } from "../shared/ts-worker.js";
+import { answerOf, spareWorker } from "../shared/ts-worker.js";
 
 /** From this many schemas on, the validators are compiled on a worker thread. */
 export const OFF_THREAD_SCHEMAS = 200;
@@ -76,14 +76,7 @@ export function validatorsModule(input: ValidatorsInput): PendingFile {
   }
   const worker = spare.take();
   worker.ref();
-  const result = new Promise<EmittedFile>((resolve, reject) => {
-    worker.once("message", (m: { file?: EmittedFile; error?: { message: string; stack?: string } }) => {
-      if (m.file) resolve(m.file);
-      else reject(Object.assign(new Error(m.error?.message), { stack: m.error?.stack }));
-    });
-    worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`the validators worker stopped (exit code ${code}) before it answered`)));
-  }).finally(() => void worker.terminate());
+  const result = answerOf<EmittedFile>(worker, "validators");
   try {
     worker.postMessage(input);
   } catch (e) {

@@ -4,7 +4,7 @@ import { emitValidatorsModule, type ValidatorsInput } from "./validators.js";
 
 parentPort!.once("message", (input: ValidatorsInput) => {
   try {
-    parentPort!.postMessage({ file: emitValidatorsModule(input) });
+    parentPort!.postMessage({ result: emitValidatorsModule(input) });
   } catch (e) {
     parentPort!.postMessage({ error: { message: (e as Error)?.message ?? String(e), stack: (e as Error)?.stack } });
   }

@@ -56,3 +56,25 @@ export function spareWorker(module: URL): SpareWorker {
     },
   };
 }
+
+/** What a worker taken for one job posts back: its result, or the error it met. */
+export interface WorkerAnswer<T> {
+  result?: T;
+  error?: { message: string; stack?: string };
+}
+
+/**
+ * The one answer of a worker taken for a job: its result; or a rejection with the error it posted,
+ * an error it threw, or its exit before answering (`what` names it). The worker is stopped once it
+ * has answered.
+ */
+export function answerOf<T>(worker: Worker, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    worker.once("message", (m: WorkerAnswer<T>) => {
+      if (m.error) reject(Object.assign(new Error(m.error.message), { stack: m.error.stack }));
+      else resolve(m.result as T);
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the ${what} worker stopped (exit code ${code}) before it answered`)));
+  }).finally(() => void worker.terminate());
+}
