@@ -7,15 +7,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { EmittedFile } from "./model/output.js";
+import { turns } from "./shared/turns.js";
 
 /** Names of staging folders inside an output root. */
 export const STAGING_PREFIX = ".kervan-staging-";
 
 /** A staging folder this old is a leftover of a killed run, removed by the next run that stages. */
 const LEFTOVER_MS = 3_600_000;
-
-/** How long staging writes before it lets other work on this thread go on (ms). */
-const TURN_MS = 8;
 
 export class Staging {
   private dir: string | undefined;
@@ -34,13 +32,10 @@ export class Staging {
    * I/O in between (esbuild's requests are served on this thread).
    */
   async stage(files: EmittedFile[]): Promise<void> {
-    let turn = performance.now();
+    const turn = turns();
     try {
       for (const file of files) {
-        if (performance.now() - turn > TURN_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          turn = performance.now();
-        }
+        await turn();
         if (this.failed || this.closed) return;
         if (unchanged(join(this.root, file.path), file.contents)) {
           this.same.add(file.path);

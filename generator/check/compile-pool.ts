@@ -6,6 +6,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { compileCandidate, compileError, judged, recordJudgement } from "./schema-limits.js";
+import type { Worker } from "node:worker_threads";
 import { spareWorker } from "../shared/ts-worker.js";
 
 /** From this many distinct schemas to judge on, a worker thread shares the work. */
@@ -69,11 +70,7 @@ export function startJudging(specs: LoadedSpec[]): Judging {
   const worker = spare.take();
   worker.ref();
   // A worker that fails leaves its schemas unjudged; they are judged here below.
-  const theirs = new Promise<[number, string | undefined][]>((resolve) => {
-    worker.once("message", resolve);
-    worker.once("error", () => resolve([]));
-    worker.once("exit", () => resolve([]));
-  });
+  const theirs = judgementsOf(worker);
   worker.postMessage({ schemas, next });
   return {
     async finish(workerOnly = false) {
@@ -85,6 +82,15 @@ export function startJudging(specs: LoadedSpec[]): Judging {
       return judgedThere.length;
     },
   };
+}
+
+/** The judgements a worker posts back: none when it fails (its schemas are then judged on this thread). */
+function judgementsOf(worker: Worker): Promise<[number, string | undefined][]> {
+  return new Promise((resolve) => {
+    worker.once("message", resolve);
+    worker.once("error", () => resolve([]));
+    worker.once("exit", () => resolve([]));
+  });
 }
 
 /** Judges schemas as they are made (streamJudging). */
@@ -111,11 +117,7 @@ export function streamJudging(): StreamJudging {
   const keys: string[] = [];
   const sent = new Set<string>();
   let batch: Json[] = [];
-  const theirs = new Promise<[number, string | undefined][]>((resolve) => {
-    worker.once("message", resolve);
-    worker.once("error", () => resolve([]));
-    worker.once("exit", () => resolve([]));
-  });
+  const theirs = judgementsOf(worker);
   const flush = () => {
     if (batch.length) worker.postMessage({ stream: batch });
     batch = [];

@@ -7,6 +7,7 @@ import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
 import { indentTypes } from "./indent.js";
 import { SpecRefused } from "../shared/refusal.js";
+import { turns } from "../shared/turns.js";
 
 // json-schema-to-typescript calls methods such as hasOwnProperty on every object of the schema, so
 // a property named after a member of Object.prototype broke it. Such names are renamed to
@@ -108,19 +109,13 @@ async function typeAt(schema: Record<string, Json>, name: string, origin: { file
 /** Where a server's types module is emitted. */
 export const typesPath = (dir: string): string => `${dir}/src/types.ts`;
 
-/** How long the types emit runs before it lets other work on this thread go on (ms). */
-const TURN_MS = 8;
-
 export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
   const parts: string[] = [];
-  let turn = performance.now();
+  const turn = turns();
   for (const t of plan.tools) {
     // json-schema-to-typescript awaits only promises, which never let I/O in: the bundle running
     // meanwhile (pipeline.ts) would wait for this whole loop to be served its files.
-    if (performance.now() - turn > TURN_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      turn = performance.now();
-    }
+    await turn();
     const { file, pointer } = t.tool.origin;
     parts.push(await typeAt(t.tool.inputSchema, t.inputType, { file, pointer: `${pointer}/input` }));
     if (t.outputType && t.tool.outputSchema) parts.push(await typeAt(t.tool.outputSchema, t.outputType, { file, pointer: `${pointer}/output/schema` }));
