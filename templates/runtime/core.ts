@@ -15,6 +15,11 @@ export interface Core {
   /** {name, version}, made once: the server a tool's context names. */
   serverId: { name: string; version: string };
   listTools(era: Era): Record<string, unknown>[];
+  /**
+   * What the server declares (DiscoverResult, initialize): exactly the primitives it serves, the same in
+   * both eras; the tasks extension only in 2026-07-28, the era whose tasks methods it serves.
+   */
+  capabilities(era: Era): Record<string, unknown>;
   /** Set at start when the server was generated with telemetry. */
   telemetry?: Telemetry;
   /** Task-augmented and confirmed calls (set at startup for servers that have such tools). */
@@ -32,6 +37,12 @@ export function createCore(def: ServerDef): Core {
     tools,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
+    capabilities(era) {
+      const caps: Record<string, unknown> = { tools: {} };
+      if (def.prompts) caps.prompts = {};
+      if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
+      return caps;
+    },
     listTools(era) {
       let list = lists.get(era);
       if (!list) {
@@ -108,10 +119,6 @@ export function handleCall(
   const ctx = new Context(signal, era, core.serverId, progress);
   if (core.modes && (tool.task !== undefined || tool.confirm !== undefined || tool.ask !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(asker ? { asker } : {}) });
   return callTool(tool, args, ctx);
-}
-
-export function resourceNotFound(params: Record<string, unknown> | undefined): never {
-  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
 }
 
 /** -32601; Streamable HTTP answers it with 404 so clients can tell it from a legacy server's bare 404. */

@@ -14,6 +14,8 @@ export interface Route {
   legacy: boolean;
   /** Transport checks run once the requested version is known (Streamable HTTP header validation). */
   checkModern?: (requested: string) => void;
+  /** The version the transport names apart from the body (Streamable HTTP: the MCP-Protocol-Version header). */
+  declaredVersion?: string;
   /** network.transport for telemetry (default "pipe"). */
   transport?: "pipe" | "tcp";
   /**
@@ -21,6 +23,11 @@ export interface Route {
    * the process; HTTP: the token's subject where auth is on, else the client's address.
    */
   principal?: string;
+  /**
+   * tools/list depends on who asks (auth is on and some tool needs scopes): its cache hint is "private",
+   * so no shared cache hands one principal's list to another.
+   */
+  privateTools?: boolean;
   /** 2025-11-25: asks the client (elicitation, sampling, roots) where the connection can carry requests to it. */
   asker?: ClientAsker;
 }
@@ -52,12 +59,12 @@ async function run(core: Core, msg: JsonRpcRequest, route: Route, signal: Signal
   const { method, params } = msg;
   try {
     if (route.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route.principal, route.asker) };
-    const requested = requireMeta(params); // -32602 before header checks: a missing _meta is not a header problem
+    const requested = requireMeta(params, route.declaredVersion); // -32602 before header checks: a missing _meta is not a header problem
     route.checkModern?.(requested);
     requireSupported(requested);
     const result = isLegacyVersion(requested)
       ? await serveLegacy(core, method, params, signal, notify, route.principal, route.asker)
-      : await serveModern(core, method, params, signal, notify, route.principal);
+      : await serveModern(core, method, params, signal, notify, route.principal, route.privateTools);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);

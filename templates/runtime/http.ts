@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { HttpAsks } from "./http-asks.js";
-import { classify, errorMessage, INVALID_REQUEST, PARSE_ERROR, replyMessage, RpcError, type JsonRpcRequest } from "./jsonrpc.js";
+import { classify, errorMessage, INVALID_REQUEST, PARSE_ERROR, replyMessage, REQUEST_CANCELLED, RpcError, type JsonRpcRequest } from "./jsonrpc.js";
 import { hasModernMeta, isLegacyVersion } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
 import { createHeaderValidator, headerValue } from "./http-headers.js";
@@ -92,6 +92,8 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
   const asks = new HttpAsks();
+  // With auth on, a server whose tools need scopes lists a different set to different principals.
+  const privateTools = opts.gate.mode !== "none" && core.def.tools.some((t) => (t.scopes?.length ?? 0) > 0);
   // Verdicts per Host header value (clients send the same few), bounded: a flood of odd values only clears it.
   const hostVerdicts = new Map<string, boolean>();
   const hostAllowed = (host: string): boolean => {
@@ -142,10 +144,10 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       : undefined;
     // A 2025-11-25 client's questions go on this call's event stream (see http-asks.ts).
     if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
-    const asker = legacy && msg.method === "tools/call" ? asks.askerFor(principal.id, notify, call) : undefined;
+    const asker = legacy && (msg.method === "tools/call" || msg.method === "prompts/get") ? asks.askerFor(principal.id, notify, call) : undefined;
     const route = legacy
       ? { legacy, transport: "tcp" as const, principal: principal.id, ...(asker ? { asker } : {}) }
-      : { legacy, transport: "tcp" as const, principal: principal.id, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested) };
+      : { legacy, transport: "tcp" as const, principal: principal.id, checkModern: (requested: string) => validateHeaders(req.headers, msg, requested), privateTools, ...(version !== undefined ? { declaredVersion: version } : {}) };
     let reply;
     try {
       reply = await dispatch(core, msg, route, call, notify);
@@ -153,10 +155,16 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       releaseCall(call);
     }
     if (call.cancelled && !res.destroyed) {
-      // The spec says a cancelled request gets no answer: end the stream, or accept with no body.
+      // A cancelled request gets no JSON-RPC answer, but a POSTed request is answered with JSON or an
+      // event stream (202 is for notifications): its stream ends with no message. A client that does
+      // not take streams gets an error it can match by id.
       note.outcome = "cancelled";
-      if (!streaming) res.writeHead(202);
-      return void res.end();
+      if (streaming) return void res.end();
+      if (sseOk) {
+        res.writeHead(200, SSE_HEADERS);
+        return void res.end();
+      }
+      return sendJson(res, 200, errorMessage(msg.id, new RpcError(REQUEST_CANCELLED, "Request cancelled by the client")));
     }
     if (res.destroyed || call.aborted) {
       note.outcome = "aborted";
@@ -247,7 +255,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     try {
       value = JSON.parse(raw.toString("utf8"));
     } catch {
-      return sendJson(res, 400, errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
+      return sendJson(res, 400, errorMessage(undefined, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
     }
     const inbound = classify(value);
     if (inbound.kind === "bad") return sendJson(res, 400, errorMessage(inbound.id, inbound.error));
@@ -257,7 +265,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
       if (inbound.kind === "notification") {
         note.method = inbound.msg.method;
         if (inbound.msg.method === "notifications/cancelled") note.outcome = `cancelled_${cancelFrom(principal.id, inbound.msg.params)}`;
-      } else if (inbound.id !== null) {
+      } else if (inbound.id !== undefined) {
         note.outcome = asks.deliver(principal.id, inbound.id, inbound) ? "answer_taken" : "answer_unmatched";
       }
       res.writeHead(202);

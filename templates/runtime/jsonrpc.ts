@@ -5,6 +5,8 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
+/** Implementation-defined (-32000..-32019): a cancelled request's answer to a client that takes no event stream. */
+export const REQUEST_CANCELLED = -32000;
 /** MCP 2026-07-28 codes (the spec reserves -32020..-32099; we emit only the ones it defines). */
 export const HEADER_MISMATCH = -32020;
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
@@ -39,31 +41,41 @@ export class RpcError extends Error {
 
 export type Reply = { result: Record<string, unknown> } | { error: RpcError };
 
-/** Classified inbound message; `bad` carries the error to answer (id null when unreadable). */
+/**
+ * Classified inbound message; `bad` carries the error to answer. An id that could not be read is
+ * undefined: the error then has no id member (both revisions' schema make it optional there, and an
+ * MCP id is never null).
+ */
 export type Inbound =
   | { kind: "request"; msg: JsonRpcRequest }
   | { kind: "notification"; msg: JsonRpcNotification }
-  | { kind: "response"; id: RequestId | null; result?: unknown; error?: unknown }
-  | { kind: "bad"; id: RequestId | null; error: RpcError };
+  | { kind: "response"; id: RequestId | undefined; result?: unknown; error?: unknown }
+  | { kind: "bad"; id: RequestId | undefined; error: RpcError };
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A string, or an integer JSON.parse read exactly: beyond 2^53 a number has already lost digits
+ * (2^70 reads as 1.1805916207174113e+21), so it could not be echoed as sent and is refused.
+ */
 function isId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+  return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
 }
+
+const BAD_ID = "Invalid request: id must be a string or an integer between -(2^53 - 1) and 2^53 - 1";
 
 /** Sorts a parsed JSON value into request / notification / client response / invalid. */
 export function classify(value: unknown): Inbound {
   if (Array.isArray(value)) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Batch messages are not supported", undefined, 400) };
+    return { kind: "bad", id: undefined, error: new RpcError(INVALID_REQUEST, "Batch messages are not supported", undefined, 400) };
   }
   if (!isObject(value)) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "A message must be a JSON object", undefined, 400) };
+    return { kind: "bad", id: undefined, error: new RpcError(INVALID_REQUEST, "A message must be a JSON object", undefined, 400) };
   }
   const hasId = "id" in value;
-  const id = hasId && isId(value.id) ? value.id : null;
+  const id = hasId && isId(value.id) ? value.id : undefined;
   if (typeof value.method !== "string") {
     // A client answering a server request (a confirmation asked over stdio); the transport matches it by id.
     if (hasId && ("result" in value || "error" in value)) return { kind: "response", id, result: value.result, error: value.error };
@@ -76,8 +88,8 @@ export function classify(value: unknown): Inbound {
     return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: params must be an object", undefined, 400) };
   }
   if (!hasId) return { kind: "notification", msg: value as unknown as JsonRpcNotification };
-  if (id === null) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Invalid request: id must be a string or an integer", undefined, 400) };
+  if (id === undefined) {
+    return { kind: "bad", id: undefined, error: new RpcError(INVALID_REQUEST, BAD_ID, undefined, 400) };
   }
   return { kind: "request", msg: value as unknown as JsonRpcRequest };
 }
@@ -98,10 +110,10 @@ export function resultMessage(id: RequestId, result: Record<string, unknown>): s
   return tryStringify({ jsonrpc: "2.0", id, result }) ?? errorMessage(id, new RpcError(INTERNAL_ERROR, UNSERIALIZABLE, undefined, 500));
 }
 
-export function errorMessage(id: RequestId | null | undefined, error: RpcError): string {
+export function errorMessage(id: RequestId | undefined, error: RpcError): string {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
   if (error.data !== undefined) body.data = error.data;
-  // JSON-RPC 2.0: an error for a message whose id could not be read carries id null; undefined omits it.
+  // An error for a message whose id could not be read has no id (MCP: optional in JSONRPCErrorResponse, never null).
   const envelope = (b: Record<string, unknown>) => (id === undefined ? { jsonrpc: "2.0", error: b } : { jsonrpc: "2.0", id, error: b });
   // Error data that cannot be written is dropped; code and message always go out.
   return tryStringify(envelope(body)) ?? JSON.stringify(envelope({ code: error.code, message: error.message }));

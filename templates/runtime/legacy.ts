@@ -3,7 +3,7 @@ import { negotiateLegacy } from "./protocol.js";
 import type { ClientAsker, SignalSource } from "./types.js";
 import { getPrompt, listPrompts } from "./prompts.js";
 import { canElicit } from "./client-requests.js";
-import { handleCall, methodNotFound, rejectCursor, resourceNotFound, type Core, type Notify } from "./core.js";
+import { handleCall, methodNotFound, rejectCursor, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
 
@@ -13,7 +13,7 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
     case "initialize": {
       const body: Record<string, unknown> = {
         protocolVersion: negotiateLegacy(params?.protocolVersion),
-        capabilities: core.def.prompts ? { tools: {}, prompts: {} } : { tools: {} },
+        capabilities: core.capabilities("2025-11-25"),
         serverInfo: core.serverInfo,
       };
       if (core.def.instructions !== undefined) body.instructions = core.def.instructions;
@@ -26,19 +26,13 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
       return handleCall(core, params, "2025-11-25", signal, notify, principal, asker);
-    // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
+    // A server declares prompts only when its spec has some (a method of an undeclared capability is -32601).
     case "prompts/list":
+      if (!core.def.prompts) return methodNotFound(method);
       rejectCursor(params);
       return { prompts: listPrompts(core.def) };
-    case "resources/list":
-      rejectCursor(params);
-      return { resources: [] };
-    case "resources/templates/list":
-      rejectCursor(params);
-      return { resourceTemplates: [] };
-    case "resources/read":
-      return resourceNotFound(params);
     case "prompts/get":
+      if (!core.def.prompts) return methodNotFound(method);
       // A prompt asks the user only (elicitation/create), where the client declared it.
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : undefined);
     default:

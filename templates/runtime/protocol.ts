@@ -26,9 +26,15 @@ export function hasModernMeta(params: Record<string, unknown> | undefined): bool
   return isObject(meta) && (META_PROTOCOL_VERSION in meta || META_CLIENT_CAPABILITIES in meta || META_CLIENT_INFO in meta);
 }
 
-/** Checks the required _meta fields; returns the requested version or throws -32602 (HTTP 400). */
-export function requireMeta(params: Record<string, unknown> | undefined): string {
+/**
+ * Checks the required _meta fields; returns the requested version or throws -32602 (HTTP 400).
+ * `declared` is a version the transport was told apart from the body (Streamable HTTP's
+ * MCP-Protocol-Version header): a body with no version of its own asks for that one, so one we do
+ * not serve is -32022 (UnsupportedProtocolVersionError), as the transport spec says, not -32602.
+ */
+export function requireMeta(params: Record<string, unknown> | undefined, declared?: string): string {
   const meta = params?._meta;
+  if (declared !== undefined && !(isObject(meta) && typeof meta[META_PROTOCOL_VERSION] === "string")) requireSupported(declared);
   if (!isObject(meta)) {
     throw new RpcError(INVALID_PARAMS, `Invalid params: _meta with ${META_PROTOCOL_VERSION} and ${META_CLIENT_CAPABILITIES} is required on every request`, undefined, 400);
   }

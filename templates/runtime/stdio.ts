@@ -33,13 +33,13 @@ export function startStdio(core: Core): void {
   };
   const keyOf = (id: unknown) => `${typeof id}:${String(id)}`;
   /** Answers a message that could not be served with an error, and logs it (no method known, or the id). */
-  const refuse = (id: JsonRpcRequest["id"] | null, error: RpcError) => {
+  const refuse = (id: JsonRpcRequest["id"] | undefined, error: RpcError) => {
     send(errorMessage(id, error));
     const note = new RequestNote();
-    if (id !== null) note.id = id;
+    if (id !== undefined) note.id = id;
     endStdioRequest(note, `error_${error.code}`);
   };
-  const tooLong = () => refuse(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
+  const tooLong = () => refuse(undefined, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
 
   const maybeExit = () => {
     if (ended && pending.size === 0) void shutdown(0);
@@ -112,12 +112,12 @@ export function startStdio(core: Core): void {
     try {
       value = JSON.parse(text);
     } catch {
-      return refuse(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
+      return refuse(undefined, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
     }
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
-    else if (inbound.kind === "response" && inbound.id !== null) asks.deliver(inbound.id, inbound);
+    else if (inbound.kind === "response" && inbound.id !== undefined) asks.deliver(inbound.id, inbound);
     else if (inbound.kind === "bad") refuse(inbound.id, inbound.error);
   }
 

@@ -1,8 +1,11 @@
 // A prompt that asks the user for an argument the caller left out (plan_trip in
 // test/fixtures/prompts/prompts.yaml): under 2026-07-28 a multi round-trip prompts/get with a sealed
 // requestState over HTTP; under 2025-11-25 an elicitation/create request over stdio. A decline, a
-// replayed or foreign state, or a client that cannot be asked renders nothing.
+// replayed or foreign state, or a client that cannot be asked renders nothing. Over Streamable HTTP a
+// 2025-11-25 client that declared elicitation at initialize is asked on its prompts/get event stream.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "node:http";
+import { rawPost } from "../helpers/raw-http.js";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
 import { rpc, type RpcOptions } from "../helpers/rpc.js";
 import { spawnRaw, type RawServer } from "../runtime/raw.js";
@@ -118,5 +121,57 @@ describe("2025-11-25 over stdio: a prompt's question as an elicitation request",
     expect(await s.next()).toMatchObject({ id: 2, result: { messages: [{ content: { text: "Plan  days in Kars." } }] } });
     s.proc.stdin!.end();
     await s.exited;
+  });
+});
+
+/** One raw POST whose answer is read as it streams: each SSE message is handed to `onMessage` as it arrives. */
+function streamingPost(url: string, body: unknown, headers: Record<string, string>, onMessage: (msg: Record<string, any>) => void): Promise<{ status: number; type: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
+      let buffer = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event.split("\n").find((l) => l.startsWith("data: "));
+          if (data) onMessage(JSON.parse(data.slice(6)));
+        }
+      });
+      res.on("end", () => {
+        if (buffer.trim().startsWith("{")) onMessage(JSON.parse(buffer));
+        resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] });
+      });
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe("2025-11-25 over Streamable HTTP, raw: a prompt's question", () => {
+  const legacy = { "mcp-protocol-version": "2025-11-25" };
+
+  it("declares prompts (and only what it serves) in both eras", async () => {
+    const init = await rawPost(http.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    const discover = await rpc(http.url, "server/discover", {}, { caps: {} });
+    expect(init.json.result.capabilities).toEqual({ tools: {}, prompts: {} });
+    expect(discover.result?.capabilities).toEqual(init.json.result.capabilities);
+  });
+
+  it("is asked on the prompts/get stream of a client that declared elicitation, and renders with the answer", async () => {
+    const init = await rawPost(http.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } } });
+    expect(init.status).toBe(200);
+    const seen: Record<string, any>[] = [];
+    const answered: Promise<unknown>[] = [];
+    const done = await streamingPost(http.url, { jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "plan_trip", arguments: { days: "4" } } }, legacy, (msg) => {
+      seen.push(msg);
+      if (msg.method === "elicitation/create") answered.push(rawPost(http.url, { jsonrpc: "2.0", id: msg.id, result: { action: "accept", content: { city: "Sinop" } } }, legacy));
+    });
+    expect(done).toEqual({ status: 200, type: "text/event-stream" });
+    expect(seen[0]).toMatchObject({ method: "elicitation/create", params: { message: "Which city should the trip go to?" } });
+    expect(seen.at(-1)).toMatchObject({ id: 2, result: { messages: [{ role: "user", content: { type: "text", text: "Plan 4 days in Sinop." } }] } });
+    expect(((await answered[0]) as { status: number }).status).toBe(202);
   });
 });

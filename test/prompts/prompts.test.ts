@@ -83,18 +83,17 @@ for (const [transport, connect] of transports) {
 }
 
 describe("a server without prompts", () => {
-  it("does not advertise the prompts capability in either era, and lists none", async () => {
+  it("does not advertise the prompts capability in either era, and answers prompts/* with -32601", async () => {
     const s = spawnRaw("out/validator/server.mjs");
     s.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } }));
     const discovered = (await s.next()) as { result: { capabilities: Record<string, unknown> } };
-    expect(discovered.result.capabilities.tools).toEqual({});
-    expect(discovered.result.capabilities.prompts).toBeUndefined();
+    expect(discovered.result.capabilities).toEqual({ tools: {} });
     s.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "prompts/list", params: { _meta: META } }));
-    expect(await s.next()).toMatchObject({ id: 2, result: { prompts: [] } });
+    expect(await s.next()).toMatchObject({ id: 2, error: { code: -32601, message: "Method not found: prompts/list" } });
     s.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } }));
-    expect(await s.next()).toMatchObject({ id: 3, result: { capabilities: { tools: {} } } });
+    expect(((await s.next()) as { result: { capabilities: unknown } }).result.capabilities).toEqual({ tools: {} });
     s.send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "prompts/get", params: { name: "anything" } }));
-    expect(await s.next()).toMatchObject({ id: 4, error: { code: -32602, message: "Unknown prompt: anything" } });
+    expect(await s.next()).toMatchObject({ id: 4, error: { code: -32601, message: "Method not found: prompts/get" } });
     s.proc.stdin!.end();
     await s.exited;
   });

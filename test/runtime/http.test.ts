@@ -95,7 +95,7 @@ describe("raw HTTP", () => {
     const cursor = await post(modern("tools/list", { cursor: "zzz" }), h("tools/list"));
     expect(cursor.json.error).toMatchObject({ code: -32602, message: "Invalid cursor" });
     const parse = await post("{oops", h("tools/list"));
-    expect([parse.status, parse.json.id, parse.json.error.code]).toEqual([400, null, -32700]);
+    expect([parse.status, "id" in parse.json, parse.json.error.code]).toEqual([400, false, -32700]);
   });
 
   it("validates request headers against the body with 400 + -32020", async () => {

@@ -92,9 +92,9 @@ describe("raw stdio", () => {
   it("answers malformed JSON and oversize lines with errors and keeps serving", async () => {
     const s = spawnRaw(bundle);
     s.send("{not json");
-    expect(await s.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } });
+    expect(await s.next()).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" } });
     s.send("x".repeat(5 * 1024 * 1024));
-    expect(await s.next()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining("too large") } });
+    expect(await s.next()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("too large") } });
     s.send(call(1, "echo", { text: "after" }));
     expect(await s.next()).toMatchObject({ id: 1, result: { resultType: "complete", structuredContent: { text: "after" } } });
     s.proc.stdin!.end();

@@ -84,8 +84,8 @@ describe("messages", () => {
     expect(classify({ jsonrpc: "2.0", id: 1, method: "m" }).kind).toBe("request");
     expect(classify({ jsonrpc: "2.0", method: "m" }).kind).toBe("notification");
     expect(classify({ jsonrpc: "2.0", id: 1, result: {} }).kind).toBe("response");
-    expect(classify([1])).toMatchObject({ kind: "bad", id: null });
-    expect(classify({ jsonrpc: "2.0", id: null, method: "m" })).toMatchObject({ kind: "bad", id: null });
+    expect(classify([1])).toMatchObject({ kind: "bad", id: undefined });
+    expect(classify({ jsonrpc: "2.0", id: null, method: "m" })).toMatchObject({ kind: "bad", id: undefined });
     expect(classify({ jsonrpc: "1.0", id: 7, method: "m" })).toMatchObject({ kind: "bad", id: 7 });
   });
   it("wraps non-object output schemas for 2025 clients, keeping $defs at the root", () => {

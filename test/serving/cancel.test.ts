@@ -1,5 +1,6 @@
 // 2025-11-25 notifications/cancelled over HTTP stops only the caller's own request: the token's subject
-// with auth, the client address without. The cancelled request gets no answer; its process group is gone.
+// with auth, the client address without. The cancelled request gets no JSON-RPC answer (its event stream
+// ends with no message); its process group is gone.
 // The request log has one line per request and never an argument value or a token.
 import { afterAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -66,8 +67,8 @@ describe("cancellation over HTTP with two principals (bearer tokens)", () => {
     expect(alive(pid6)).toBe(true);
     expect((await cancel(s.url, 6, bearer(TOKEN_A))).status).toBe(202);
     const answer6 = await call6;
-    expect(answer6.status).toBe(202);
-    expect(answer6.body).toBe("");
+    // A POSTed request is answered with an event stream (never a bare 202), which ends with no message.
+    expect([answer6.status, answer6.headers["content-type"], answer6.body]).toEqual([200, "text/event-stream", ""]);
     expect(await waitDead(pid6)).toBe(true);
 
     // The request log: one line per request, principals hashed, no argument values, no tokens.
@@ -79,6 +80,25 @@ describe("cancellation over HTTP with two principals (bearer tokens)", () => {
     expect(lines.find((l) => l.includes("id=5"))).toMatch(/tool=slow id=5 era=2025-11-25 outcome=ok /);
     const log = s.stderr();
     for (const secret of [TOKEN_A, TOKEN_B, fileA, file6, "1500", "600000"]) expect(log).not.toContain(secret);
+  });
+});
+
+describe("cancellation with the same id in flight for two principals", () => {
+  it("stops only the canceller's own call", async () => {
+    const s = await startHttpServer(generateFixture("serving"), ["--auth", "bearer", "--bearer-env", "TOKEN_A,TOKEN_B"], { ...FIXTURE_ENV, TOKEN_A, TOKEN_B });
+    started.push(s);
+    const [fileA, fileB] = [pidFile(), pidFile()];
+    const callA = slowCall(s.url, 7, 1500, fileA, bearer(TOKEN_A));
+    const callB = slowCall(s.url, 7, 600000, fileB, bearer(TOKEN_B));
+    const pidB = await pidOf(fileB);
+    await pidOf(fileA);
+    expect((await cancel(s.url, 7, bearer(TOKEN_B))).status).toBe(202);
+    const answerB = await callB;
+    expect([answerB.status, answerB.body]).toEqual([200, ""]);
+    expect(await waitDead(pidB)).toBe(true);
+    const answerA = await callA;
+    expect(answerA.json.id).toBe(7);
+    expect(answerA.json.result.content[0].text).toContain("done");
   });
 });
 
