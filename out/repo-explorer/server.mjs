@@ -244,17 +244,17 @@ function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function isId(value) {
-  return typeof value === "string" || typeof value === "number" && Number.isInteger(value);
+  return typeof value === "string" || typeof value === "number" && Number.isSafeInteger(value);
 }
 function classify(value) {
   if (Array.isArray(value)) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Batch messages are not supported", void 0, 400) };
+    return { kind: "bad", id: void 0, error: new RpcError(INVALID_REQUEST, "Batch messages are not supported", void 0, 400) };
   }
   if (!isObject(value)) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "A message must be a JSON object", void 0, 400) };
+    return { kind: "bad", id: void 0, error: new RpcError(INVALID_REQUEST, "A message must be a JSON object", void 0, 400) };
   }
   const hasId = "id" in value;
-  const id = hasId && isId(value.id) ? value.id : null;
+  const id = hasId && isId(value.id) ? value.id : void 0;
   if (typeof value.method !== "string") {
     if (hasId && ("result" in value || "error" in value)) return { kind: "response", id, result: value.result, error: value.error };
     return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: method must be a string", void 0, 400) };
@@ -266,8 +266,8 @@ function classify(value) {
     return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: params must be an object", void 0, 400) };
   }
   if (!hasId) return { kind: "notification", msg: value };
-  if (id === null) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Invalid request: id must be a string or an integer", void 0, 400) };
+  if (id === void 0) {
+    return { kind: "bad", id: void 0, error: new RpcError(INVALID_REQUEST, BAD_ID, void 0, 400) };
   }
   return { kind: "request", msg: value };
 }
@@ -294,7 +294,7 @@ function toRpcError(err) {
   if (err instanceof RpcError) return err;
   return new RpcError(INTERNAL_ERROR, "Internal error", void 0, 500);
 }
-var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION, RpcError, UNSERIALIZABLE;
+var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, REQUEST_CANCELLED, HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION, RpcError, BAD_ID, UNSERIALIZABLE;
 var init_jsonrpc = __esm({
   "templates/runtime/jsonrpc.ts"() {
     PARSE_ERROR = -32700;
@@ -302,6 +302,7 @@ var init_jsonrpc = __esm({
     METHOD_NOT_FOUND = -32601;
     INVALID_PARAMS = -32602;
     INTERNAL_ERROR = -32603;
+    REQUEST_CANCELLED = -32e3;
     HEADER_MISMATCH = -32020;
     MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
     UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -316,6 +317,7 @@ var init_jsonrpc = __esm({
       data;
       status;
     };
+    BAD_ID = "Invalid request: id must be a string or an integer between -(2^53 - 1) and 2^53 - 1";
     UNSERIALIZABLE = "Internal error: the result could not be serialized";
   }
 });
@@ -513,6 +515,12 @@ function createCore(def) {
     tools,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
+    capabilities(era) {
+      const caps = { tools: {} };
+      if (def.prompts) caps.prompts = {};
+      if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
+      return caps;
+    },
     listTools(era) {
       let list = lists2.get(era);
       if (!list) {
@@ -557,9 +565,6 @@ function handleCall(core, params, era, signal, notify, principal = "local", aske
   const ctx = new Context(signal, era, core.serverId, progress);
   if (core.modes && (tool4.task !== void 0 || tool4.confirm !== void 0 || tool4.ask !== void 0)) return core.modes.run({ tool: tool4, args, params, ctx, principal, ...asker ? { asker } : {} });
   return callTool(tool4, args, ctx);
-}
-function resourceNotFound(params) {
-  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
 }
 function methodNotFound(method) {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, void 0, 404);
@@ -717,8 +722,9 @@ function hasModernMeta(params) {
   const meta = params?._meta;
   return isObject(meta) && (META_PROTOCOL_VERSION in meta || META_CLIENT_CAPABILITIES in meta || META_CLIENT_INFO in meta);
 }
-function requireMeta(params) {
+function requireMeta(params, declared) {
   const meta = params?._meta;
+  if (declared !== void 0 && !(isObject(meta) && typeof meta[META_PROTOCOL_VERSION] === "string")) requireSupported(declared);
   if (!isObject(meta)) {
     throw new RpcError(INVALID_PARAMS, `Invalid params: _meta with ${META_PROTOCOL_VERSION} and ${META_CLIENT_CAPABILITIES} is required on every request`, void 0, 400);
   }
@@ -894,7 +900,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "initialize": {
       const body = {
         protocolVersion: negotiateLegacy(params?.protocolVersion),
-        capabilities: core.def.prompts ? { tools: {}, prompts: {} } : { tools: {} },
+        capabilities: core.capabilities("2025-11-25"),
         serverInfo: core.serverInfo
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
@@ -907,19 +913,13 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
       return handleCall(core, params, "2025-11-25", signal, notify, principal, asker);
-    // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
+    // A server declares prompts only when its spec has some (a method of an undeclared capability is -32601).
     case "prompts/list":
+      if (!core.def.prompts) return methodNotFound(method);
       rejectCursor(params);
       return { prompts: listPrompts(core.def) };
-    case "resources/list":
-      rejectCursor(params);
-      return { resources: [] };
-    case "resources/templates/list":
-      rejectCursor(params);
-      return { resourceTemplates: [] };
-    case "resources/read":
-      return resourceNotFound(params);
     case "prompts/get":
+      if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
     default:
       return methodNotFound(method);
@@ -935,50 +935,41 @@ var init_legacy = __esm({
 });
 
 // templates/runtime/modern.ts
-async function serveModern(core, method, params, signal, notify, principal = "local") {
-  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal)) ?? await route(core, method, params, signal, notify, principal);
+async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
+  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal)) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
-async function route(core, method, params, signal, notify, principal) {
+async function route(core, method, params, signal, notify, principal, privateTools) {
   switch (method) {
     case "server/discover": {
-      const body = {
-        supportedVersions: [...SUPPORTED_VERSIONS],
-        // resources are declared because their (empty) list is served with cache hints; prompts only when the spec has some.
-        capabilities: { tools: {}, ...core.def.prompts ? { prompts: {} } : {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
-      };
+      const body = { supportedVersions: [...SUPPORTED_VERSIONS], capabilities: core.capabilities("2026-07-28") };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
     }
     case "tools/list":
       rejectCursor(params);
-      return { tools: core.listTools("2026-07-28"), ...cacheable };
+      return { tools: core.listTools("2026-07-28"), ...privateTools ? personal : cacheable };
     case "tools/call":
       return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
+      if (!core.def.prompts) return methodNotFound(method);
       rejectCursor(params);
       return { prompts: listPrompts(core.def), ...cacheable };
-    case "resources/list":
-      rejectCursor(params);
-      return { resources: [], ...cacheable };
-    case "resources/templates/list":
-      rejectCursor(params);
-      return { resourceTemplates: [], ...cacheable };
-    case "resources/read":
-      return resourceNotFound(params);
     case "prompts/get":
+      if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
     default:
       return methodNotFound(method);
   }
 }
-var cacheable;
+var cacheable, personal;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
+    personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
   }
 });
 
@@ -1006,10 +997,10 @@ async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
     if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) };
-    const requested = requireMeta(params);
+    const requested = requireMeta(params, route2.declaredVersion);
     route2.checkModern?.(requested);
     requireSupported(requested);
-    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) : await serveModern(core, method, params, signal, notify, route2.principal);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) : await serveModern(core, method, params, signal, notify, route2.principal, route2.privateTools);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
@@ -1376,6 +1367,7 @@ async function startHttp(core, opts) {
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
   const asks = new HttpAsks();
+  const privateTools = opts.gate.mode !== "none" && core.def.tools.some((t) => (t.scopes?.length ?? 0) > 0);
   const hostVerdicts = /* @__PURE__ */ new Map();
   const hostAllowed = (host) => {
     let ok = hostVerdicts.get(host);
@@ -1420,8 +1412,8 @@ data: ${JSON.stringify(message2)}
 `);
     } : void 0;
     if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
-    const asker = legacy && msg.method === "tools/call" ? asks.askerFor(principal.id, notify, call2) : void 0;
-    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...asker ? { asker } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const asker = legacy && (msg.method === "tools/call" || msg.method === "prompts/get") ? asks.askerFor(principal.id, notify, call2) : void 0;
+    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...asker ? { asker } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested), privateTools, ...version !== void 0 ? { declaredVersion: version } : {} };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, call2, notify);
@@ -1430,8 +1422,12 @@ data: ${JSON.stringify(message2)}
     }
     if (call2.cancelled && !res.destroyed) {
       note.outcome = "cancelled";
-      if (!streaming) res.writeHead(202);
-      return void res.end();
+      if (streaming) return void res.end();
+      if (sseOk) {
+        res.writeHead(200, SSE_HEADERS);
+        return void res.end();
+      }
+      return sendJson(res, 200, errorMessage(msg.id, new RpcError(REQUEST_CANCELLED, "Request cancelled by the client")));
     }
     if (res.destroyed || call2.aborted) {
       note.outcome = "aborted";
@@ -1513,7 +1509,7 @@ data: ${body}
     try {
       value = JSON.parse(raw.toString("utf8"));
     } catch {
-      return sendJson(res, 400, errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
+      return sendJson(res, 400, errorMessage(void 0, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
     }
     const inbound = classify(value);
     if (inbound.kind === "bad") return sendJson(res, 400, errorMessage(inbound.id, inbound.error));
@@ -1521,7 +1517,7 @@ data: ${body}
       if (inbound.kind === "notification") {
         note.method = inbound.msg.method;
         if (inbound.msg.method === "notifications/cancelled") note.outcome = `cancelled_${cancelFrom(principal.id, inbound.msg.params)}`;
-      } else if (inbound.id !== null) {
+      } else if (inbound.id !== void 0) {
         note.outcome = asks.deliver(principal.id, inbound.id, inbound) ? "answer_taken" : "answer_unmatched";
       }
       res.writeHead(202);
@@ -2964,10 +2960,10 @@ function startStdio(core) {
   const refuse = (id, error) => {
     send2(errorMessage(id, error));
     const note = new RequestNote();
-    if (id !== null) note.id = id;
+    if (id !== void 0) note.id = id;
     endStdioRequest(note, `error_${error.code}`);
   };
-  const tooLong = () => refuse(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
+  const tooLong = () => refuse(void 0, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
@@ -3031,12 +3027,12 @@ function startStdio(core) {
     try {
       value = JSON.parse(text);
     } catch {
-      return refuse(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
+      return refuse(void 0, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
     }
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
-    else if (inbound.kind === "response" && inbound.id !== null) asks.deliver(inbound.id, inbound);
+    else if (inbound.kind === "response" && inbound.id !== void 0) asks.deliver(inbound.id, inbound);
     else if (inbound.kind === "bad") refuse(inbound.id, inbound.error);
   }
   function onData(chunk) {
