@@ -24,7 +24,7 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const hints = (r: { json: { result: Record<string, unknown> } }) => [r.json.result.cacheScope, r.json.result.ttlMs];
+const hints = (r: { json?: { result: Record<string, unknown> } }) => [r.json?.result.cacheScope, r.json?.result.ttlMs];
 
 describe("tools/list cacheScope with per-tool scopes", () => {
   it("is private for a token whose scopes filter the list, and for one that sees every tool", async () => {
