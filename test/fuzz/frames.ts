@@ -103,7 +103,8 @@ export function expectedId(text: string): string | number | undefined {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
   const m = v as Record<string, unknown>;
   if (!("id" in m)) return undefined;
-  const valid = typeof m.id === "string" || (typeof m.id === "number" && Number.isInteger(m.id));
+  // Integers beyond 2^53 lost digits in JSON.parse: the server refuses them, with an id-less error.
+  const valid = typeof m.id === "string" || (typeof m.id === "number" && Number.isSafeInteger(m.id));
   if (!valid) return undefined;
   if (typeof m.method !== "string" && ("result" in m || "error" in m)) return undefined; // a client response
   return m.id as string | number;

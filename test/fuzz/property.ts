@@ -45,23 +45,25 @@ export function withinOrHang<T>(promise: Promise<T>, ms: number, what: string): 
 }
 
 /** Checks one JSON-RPC 2.0 response message; returns its id. */
-export function wellFormedResponse(msg: unknown, where: string): string | number | null {
+/** Checks one answer's shape; returns its id, undefined for an error to a message whose id could not be read. */
+export function wellFormedResponse(msg: unknown, where: string): string | number | undefined {
   const m = msg as Record<string, unknown>;
   const fail = (why: string) => {
     throw new FuzzFailure("malformed", `${where}: ${why}: ${JSON.stringify(msg).slice(0, 300)}`);
   };
   if (typeof m !== "object" || m === null || Array.isArray(m)) fail("not an object");
   if (m.jsonrpc !== "2.0") fail('jsonrpc is not "2.0"');
-  if (!("id" in m)) fail("no id");
+  // MCP ids are never null; only an error to a message whose id could not be read has none.
+  if (!("id" in m) && !("error" in m)) fail("a result with no id");
   const id = m.id;
-  if (!(typeof id === "string" || typeof id === "number" || id === null)) fail("id is not a string, number or null");
+  if ("id" in m && !(typeof id === "string" || typeof id === "number")) fail("id is not a string or a number");
   if ("result" in m === "error" in m) fail("needs exactly one of result and error");
   if ("error" in m) {
     const e = m.error as Record<string, unknown>;
     if (typeof e !== "object" || e === null || !Number.isInteger(e.code) || typeof e.message !== "string") fail("malformed error object");
     if (e.code === -32603) throw new FuzzFailure("internal", `${where}: internal error answered: ${JSON.stringify(msg).slice(0, 300)}`);
   } else if (typeof m.result !== "object" || m.result === null) fail("result is not an object");
-  return id as string | number | null;
+  return id as string | number | undefined;
 }
 
 /** A tools/call result that shows a handler fault rather than an answer or a readable refusal. */

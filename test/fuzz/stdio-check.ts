@@ -1,6 +1,6 @@
 // The stdio frame check shared by the frame properties: send one frame and two sentinels, then every
 // stdout line must be well-formed JSON-RPC, a request with an id answered exactly once, at most one
-// id-null answer for an unreadable frame, and no internal error or tool fault.
+// id-less error for an unreadable frame, and no internal error or tool fault.
 import { expectedId, MODERN_META } from "./frames.js";
 import { FuzzFailure, internalToolText, wellFormedResponse, withinOrHang } from "./property.js";
 import type { StdioServer } from "./servers.js";
@@ -27,7 +27,7 @@ export async function checkStdioFrame(server: StdioServer, frame: string): Promi
   await roundTrip(server);
   await roundTrip(server); // a duplicate answer would have arrived by now
   let own = 0;
-  let nulls = 0;
+  let idless = 0;
   for (const msg of server.take()) {
     if ("__notJson" in msg) throw new FuzzFailure("malformed", `stdout carried a line that is not JSON: ${msg.__notJson}`);
     if (typeof msg.method === "string" && !("id" in msg)) continue; // a progress notification
@@ -35,10 +35,10 @@ export async function checkStdioFrame(server: StdioServer, frame: string): Promi
     if (typeof id === "string" && id.startsWith("~sentinel-")) continue;
     const tool = internalToolText(msg);
     if (tool) throw new FuzzFailure("internal", `a tool fault instead of an answer: ${tool.slice(0, 300)}`);
-    if (id === null) nulls++;
+    if (id === undefined) idless++;
     else if (id === want) own++;
     else throw new FuzzFailure("malformed", `an answer with an id nobody sent: ${JSON.stringify(id)}`);
   }
   if (want !== undefined && own !== 1) throw new FuzzFailure("malformed", `${own} answers for id ${JSON.stringify(want)}`);
-  if (nulls > 1 || (want !== undefined && nulls > 0)) throw new FuzzFailure("malformed", `${nulls} answers with id null`);
+  if (idless > 1 || (want !== undefined && idless > 0)) throw new FuzzFailure("malformed", `${idless} answers with no id`);
 }
