@@ -45,9 +45,11 @@ function listOption(options: Options, name: string): string[] | undefined {
 
 const envName = (server: string) => server.toUpperCase().replace(/[^A-Z0-9]/g, "_") + "_TOKEN";
 
-function authFor(server: string, spec: SpecAuth | undefined, options: Options): Pick<DeployInput, "auth" | "authFromSpec" | "authSecrets" | "authEnv"> {
+function authFor(server: string, spec: SpecAuth | undefined, options: Options, target: Target): Pick<DeployInput, "auth" | "authFromSpec" | "authSecrets" | "authEnv"> {
   const raw = options.get("--auth");
   const specMode: DeployAuth | undefined = spec?.bearer ? "bearer" : spec?.oauth ? "oauth" : undefined;
+  // nginx's config starts no server: it needs no authorization mode.
+  if (raw === undefined && specMode === undefined && target === "nginx") return { auth: "none-behind-proxy", authFromSpec: false, authSecrets: [], authEnv: [] };
   if (raw === undefined && specMode === undefined) {
     throw new UsageError(`${server} has no server.http.auth in its spec and serves 0.0.0.0 in a container: choose with --auth bearer, --auth oauth or --auth none-behind-proxy`);
   }
@@ -83,7 +85,7 @@ function inputFor(server: string, m: Manifest, options: Options, target: Target)
     version: m.server.version,
     secrets: caps.secrets,
     env: caps.env.filter((e) => !caps.secrets.includes(e) && e !== "PATH"),
-    ...authFor(server, serverInfo.http?.auth, options),
+    ...authFor(server, serverInfo.http?.auth, options, target),
     sandboxed: tools.some((t) => t.config?.sandbox?.mode === "bubblewrap"),
     commands: (caps as { commands?: string[] }).commands ?? [],
     taskStore,

@@ -22,7 +22,7 @@ export function composeObject(d: DeployInput, dest: string, outDir: string): Rec
     read_only: true,
     tmpfs: ["/tmp"],
     cap_drop: ["ALL"],
-    security_opt: ["no-new-privileges:true", ...(d.sandboxed ? DOCKER_SANDBOX_OPTS.filter((o) => o !== "--security-opt").map((o) => o.replace("=", ":")) : [])],
+    security_opt: ["no-new-privileges:true", ...(d.sandboxed ? DOCKER_SANDBOX_OPTS.filter((o) => o !== "--security-opt") : [])],
     ...(Object.keys(environment).length ? { environment } : {}),
     deploy: { replicas: d.replicas },
     stop_grace_period: `${graceSeconds}s`,
