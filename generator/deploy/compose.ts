@@ -29,7 +29,8 @@ export function composeObject(d: DeployInput, dest: string, outDir: string): Rec
     ...(d.taskStore === "redis" ? { depends_on: ["redis"] } : {}),
   };
   const services: Record<string, unknown> = { [name]: server };
-  if (d.taskStore === "redis") services.redis = { image: REDIS_IMAGE, command: ["redis-server", "--save", "", "--appendonly", "no"] };
+  // Reachable only on the compose network (never published), so protected mode (loopback only) is off.
+  if (d.taskStore === "redis") services.redis = { image: REDIS_IMAGE, command: ["redis-server", "--protected-mode", "no", "--save", "", "--appendonly", "no"] };
   services.nginx = {
     image: NGINX_IMAGE,
     volumes: ["./nginx.conf:/etc/nginx/conf.d/default.conf:ro"],

@@ -122,6 +122,18 @@ describe("kervan deploy --target docker and nginx", () => {
     expect(deploy("validator", "nginx", "--auth", "none-behind-proxy")).toMatch(new RegExp(`server validator:${service.spec.ports[0].port} `));
   });
 
+  it("a Redis-backed task server's compose file has N replicas, Redis, nginx, and the state key and store URL as references", () => {
+    const out = mkdtempSync(join(tmpdir(), "kervan-deploy-out-"));
+    const gen = spawnSync(process.execPath, ["bin/kervan.mjs", "gen", "test/deploy-check/task-keeper.yaml", "--out", out], { encoding: "utf8" });
+    expect(gen.status).toBe(0);
+    const compose = parseAllDocuments(deploy("task-keeper", "compose", "--out", out, "--auth", "bearer", "--replicas", "3"))[0].toJS();
+    expect(Object.keys(compose.services).sort()).toEqual(["nginx", "redis", "task-keeper"]);
+    expect(compose.services["task-keeper"].deploy.replicas).toBe(3);
+    const env = compose.services["task-keeper"].environment;
+    for (const key of ["KERVAN_STATE_KEY", "KERVAN_TASKS_REDIS_URL", "TASK_KEEPER_TOKEN"]) expect(env[key]).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
+    expect(compose.services.nginx.ports).toEqual(["127.0.0.1:8080:8080"]);
+  }, 60_000);
+
   it("refuses an unknown target or server", () => {
     const bad = spawnSync(process.execPath, ["bin/kervan.mjs", "deploy", "validator", "--target", "helm"], { encoding: "utf8" });
     expect(bad.status).toBe(2);
