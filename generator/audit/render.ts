@@ -58,6 +58,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
       : "OpenTelemetry: off (no SDK in the bundle).",
     "",
     ...tasksText(m),
+    ...deploymentText(m),
     "## Tools",
     "",
   ];
@@ -107,4 +108,13 @@ function authText(http: unknown): string {
   const o = auth.oauth!;
   const scopes = o.scopes.length ? `; every request needs ${o.scopes.map((s) => code(s)).join(", ")}` : "";
   return `OAuth 2.1 resource server for ${code(o.resource)}, tokens from ${code(o.issuer)} signed with ${o.algorithms.join(", ")}${scopes}`;
+}
+
+/** What a deployment of a server with sandboxed exec tools relies on (docs/deploy.md). */
+function deploymentText(m: Manifest): string[] {
+  if (!m.tools.some((t) => t.effects?.confined?.by === "bubblewrap")) return [];
+  return [
+    "Deployment: the exec tools' sandbox relies on bubblewrap (Debian package `bubblewrap`) and unprivileged user namespaces; in a container also on an unmasked /proc (podman `--security-opt unmask=/proc/*`; Docker `--security-opt systempaths=unconfined` with a seccomp and AppArmor profile that allow user namespaces and mounts; Kubernetes `hostUsers: false` with `procMount: Unmasked`). Without them the server refuses to start; it never runs these tools unsandboxed.",
+    "",
+  ];
 }

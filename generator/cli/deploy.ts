@@ -1,18 +1,33 @@
-// `kervan deploy SERVER --target docker|kubernetes|nginx`: deployment artifacts for a generated server,
-// from its manifest (name, version, the variables its tools read, the spec's auth).
+// `kervan deploy SERVER --target docker|kubernetes|nginx|compose`: deployment artifacts for a generated server,
+// from its manifest (name, version, the variables its tools read, the spec's auth, sandbox, tasks, timeouts),
+// and the commands that build and run them.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MANIFEST } from "../manifest.js";
 import type { Manifest } from "../audit/types.js";
-import { dockerfile } from "../deploy/docker.js";
+import { buildCommand, dockerfile, runCommand } from "../deploy/docker.js";
+import { composeYaml } from "../deploy/compose.js";
 import { kubernetesYaml } from "../deploy/kubernetes.js";
 import { nginxConf } from "../deploy/nginx.js";
-import type { DeployInput } from "../deploy/types.js";
+import { secretNames, type DeployAuth, type DeployInput } from "../deploy/types.js";
 import { UsageError } from "./sources.js";
 import type { Command } from "./command.js";
 
 type Options = Map<string, string | true>;
 
+const TARGETS = ["docker", "kubernetes", "nginx", "compose"] as const;
+type Target = (typeof TARGETS)[number];
+
+interface SpecAuth {
+  bearer?: { tokens: { env: string }[] };
+  oauth?: unknown;
+}
+
+interface ManifestTool {
+  confirm?: unknown;
+  ask?: unknown;
+  config?: { timeoutMs?: number; sandbox?: { mode?: string } };
+}
 
 function intOption(options: Options, name: string, fallback: number, min: number): number {
   const raw = options.get(name);
@@ -21,64 +36,140 @@ function intOption(options: Options, name: string, fallback: number, min: number
   return Number(raw);
 }
 
-function inputFor(server: string, m: Manifest, options: Options): DeployInput {
+function listOption(options: Options, name: string): string[] | undefined {
+  const raw = options.get(name);
+  if (raw === undefined) return undefined;
+  if (typeof raw !== "string") throw new UsageError(`${name} needs a value`);
+  return raw.split(",").map((u) => u.trim()).filter(Boolean);
+}
+
+const envName = (server: string) => server.toUpperCase().replace(/[^A-Z0-9]/g, "_") + "_TOKEN";
+
+function authFor(server: string, spec: SpecAuth | undefined, options: Options, target: Target): Pick<DeployInput, "auth" | "authFromSpec" | "authSecrets" | "authEnv"> {
+  const raw = options.get("--auth");
+  const specMode: DeployAuth | undefined = spec?.bearer ? "bearer" : spec?.oauth ? "oauth" : undefined;
+  // nginx's config starts no server: it needs no authorization mode.
+  if (raw === undefined && specMode === undefined && target === "nginx") return { auth: "none-behind-proxy", authFromSpec: false, authSecrets: [], authEnv: [] };
+  if (raw === undefined && specMode === undefined) {
+    throw new UsageError(`${server} has no server.http.auth in its spec and serves 0.0.0.0 in a container: choose with --auth bearer, --auth oauth or --auth none-behind-proxy`);
+  }
+  if (raw !== undefined && raw !== "bearer" && raw !== "oauth" && raw !== "none-behind-proxy") throw new UsageError("--auth takes bearer, oauth or none-behind-proxy");
+  const auth = (raw ?? specMode) as DeployAuth;
+  const fromSpec = auth === specMode && options.get("--bearer-env") === undefined;
+  const specTokens = spec?.bearer?.tokens.map((t) => t.env) ?? [];
+  const authSecrets = auth === "bearer" ? (listOption(options, "--bearer-env") ?? (specTokens.length ? specTokens : [envName(server)])) : [];
+  if (authSecrets.some((e) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(e))) throw new UsageError("--bearer-env takes environment variable names");
+  const authEnv = auth === "oauth" && !spec?.oauth ? ["KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_RESOURCE"] : [];
+  return { auth, authFromSpec: fromSpec, authSecrets, authEnv };
+}
+
+function inputFor(server: string, m: Manifest, options: Options, target: Target): DeployInput {
   const replicas = intOption(options, "--replicas", 3, 1);
   const port = intOption(options, "--port", 8080, 1);
-  const caps = m.capabilities ?? { env: [] as string[], secrets: [] as string[] };
-  const auth = (m.server.http as { auth?: { bearer?: { tokens: { env: string }[] } } } | undefined)?.auth;
-  const upstreams = typeof options.get("--upstreams") === "string" ? (options.get("--upstreams") as string).split(",").map((u) => u.trim()).filter(Boolean) : Array.from({ length: replicas }, (_, i) => `${server}-${i}:${port}`);
+  const caps = m.capabilities ?? { env: [] as string[], secrets: [] as string[], commands: [] as string[] };
+  const serverInfo = m.server as { http?: { auth?: SpecAuth }; tasks?: { store: "memory" | "file" | "redis" } };
+  const tools = m.tools as unknown as ManifestTool[];
+  const upstreams = listOption(options, "--upstreams") ?? [`${server}:${port}`];
   if (upstreams.some((u) => !/^[A-Za-z0-9.[\]:-]+:\d+$/.test(u))) throw new UsageError("--upstreams takes host:port,host:port,...");
+  const taskStore = serverInfo.tasks?.store;
+  const many = (target === "kubernetes" || target === "compose") ? replicas > 1 : target === "nginx" && (upstreams.length > 1 || replicas > 1);
+  if (many && (taskStore === "memory" || taskStore === "file")) {
+    throw new UsageError(
+      `${server} keeps its tasks in ${taskStore === "memory" ? "process memory" : "a local folder"}: a task created on one replica is not found on the next. Set server.tasks.store: redis in the spec and run \`kervan gen\`, or deploy one replica (--replicas 1)`,
+    );
+  }
+  const listen = typeof options.get("--listen") === "string" ? (options.get("--listen") as string) : "8080";
+  if (!/^(\d{1,5}|[A-Za-z0-9.[\]:-]+:\d{1,5})$/.test(listen)) throw new UsageError("--listen takes PORT or ADDRESS:PORT");
   return {
     server,
     version: m.server.version,
     secrets: caps.secrets,
-    env: caps.env.filter((e) => !caps.secrets.includes(e)),
-    authSecrets: auth?.bearer?.tokens.map((t) => t.env) ?? [],
+    env: caps.env.filter((e) => !caps.secrets.includes(e) && e !== "PATH"),
+    ...authFor(server, serverInfo.http?.auth, options, target),
+    sandboxed: tools.some((t) => t.config?.sandbox?.mode === "bubblewrap"),
+    commands: (caps as { commands?: string[] }).commands ?? [],
+    taskStore,
+    confirms: tools.some((t) => t.confirm !== undefined || t.ask !== undefined),
+    longestToolMs: Math.max(0, ...tools.map((t) => t.config?.timeoutMs ?? 0)),
+    allowedHosts: [...new Set([server, ...(listOption(options, "--public-host") ?? [])])],
     replicas,
     port,
     drainMs: intOption(options, "--drain-ms", 10_000, 0),
     drainGraceMs: intOption(options, "--drain-grace-ms", 5_000, 0),
     image: typeof options.get("--image") === "string" ? (options.get("--image") as string) : `${server}:${m.server.version}`,
     upstreams,
+    listen,
   };
+}
+
+function artifacts(target: Target, d: DeployInput, dest: string, outDir: string): [string, string][] {
+  if (target === "docker") return [["Dockerfile", dockerfile(d, dest, outDir)]];
+  if (target === "kubernetes") return [["kubernetes.yaml", kubernetesYaml(d)]];
+  if (target === "nginx") return [["nginx.conf", nginxConf(d)]];
+  return [["Dockerfile", dockerfile(d, dest, outDir)], ["nginx.conf", nginxConf(d)], ["compose.yaml", composeYaml(d, dest, outDir)]];
+}
+
+/** The commands that build and run what was written, one per line. */
+function nextSteps(target: Target, d: DeployInput, dest: string, outDir: string): string[] {
+  const secrets = secretNames(d);
+  const exportLine = secrets.length ? [`export ${secrets.map((s) => `${s}=...`).join(" ")}`] : [];
+  if (target === "docker") return [buildCommand(d, dest, outDir, "docker"), ...exportLine, runCommand(d, "docker")];
+  if (target === "kubernetes") {
+    return [
+      buildCommand(d, `deploy/${d.server}`, outDir, "docker") + `   # after kervan deploy ${d.server} --target docker`,
+      ...(secrets.length ? [`kubectl create secret generic ${d.server}-secrets ${secrets.map((k) => `--from-literal=${k}=...`).join(" ")}`] : []),
+      `kubectl apply -f ${dest}/kubernetes.yaml`,
+    ];
+  }
+  if (target === "nginx") return [`include ${dest}/nginx.conf in nginx's http { } block, then: nginx -t && nginx -s reload`];
+  return [...exportLine, `docker compose -f ${dest}/compose.yaml up --build -d`, `curl http://127.0.0.1:${d.listen}/readyz`];
 }
 
 function deploy(positional: string[], options: Options): number {
   if (positional.length !== 1) throw new UsageError("deploy takes one server name");
   const [server] = positional;
   const target = options.get("--target");
-  if (target !== "docker" && target !== "kubernetes" && target !== "nginx") throw new UsageError("deploy needs --target docker, kubernetes or nginx");
+  if (!(TARGETS as readonly unknown[]).includes(target)) throw new UsageError("deploy needs --target docker, kubernetes, nginx or compose");
   const outDir = (options.get("--out") as string) ?? "out";
   const manifestPath = join(outDir, server, MANIFEST);
   if (!existsSync(manifestPath)) throw new UsageError(`no generated server ${server} under ${outDir} (run \`kervan gen\` first)`);
   const m = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
-  const d = inputFor(server, m, options);
+  const d = inputFor(server, m, options, target as Target);
   const dest = (options.get("--dest") as string) ?? join("deploy", server);
   mkdirSync(dest, { recursive: true });
-  const [file, text] =
-    target === "docker" ? ["Dockerfile", dockerfile(d)] : target === "kubernetes" ? ["kubernetes.yaml", kubernetesYaml(d)] : ["nginx.conf", nginxConf(d, (options.get("--listen") as string) ?? "8080")];
-  writeFileSync(join(dest, file), text);
-  process.stdout.write(`kervan: wrote ${join(dest, file)}\n`);
+  const lines: string[] = [];
+  for (const [file, text] of artifacts(target as Target, d, dest, outDir)) {
+    writeFileSync(join(dest, file), text);
+    lines.push(`kervan: wrote ${join(dest, file)}`);
+  }
+  lines.push("next:", ...nextSteps(target as Target, d, dest, outDir).map((c) => `  ${c}`));
+  process.stdout.write(lines.join("\n") + "\n");
   return 0;
 }
 
 export const deployCommand: Command = {
   name: "deploy",
-  summary: "write deployment artifacts: a Dockerfile, Kubernetes manifests or an nginx upstream",
-  usage: ["deploy SERVER --target docker|kubernetes|nginx [--out DIR] [--dest DIR] [--replicas N] [--port P] [--drain-ms MS] [--drain-grace-ms MS] [--image NAME] [--upstreams HOST:PORT,...] [--listen ADDR]"],
-  details: "Writes DEST (default deploy/SERVER)/Dockerfile, kubernetes.yaml or nginx.conf from the server's manifest: the variables\nits tools read, its secrets as secret references, the spec's auth. See docs/deploy.md.",
+  summary: "write deployment artifacts: a Dockerfile, Kubernetes manifests, an nginx upstream or a compose file",
+  usage: [
+    "deploy SERVER --target docker|kubernetes|nginx|compose [--auth bearer|oauth|none-behind-proxy] [--bearer-env NAME,...] [--out DIR] [--dest DIR] [--replicas N] [--port P] [--drain-ms MS] [--drain-grace-ms MS] [--image NAME] [--upstreams HOST:PORT,...] [--listen ADDR] [--public-host NAME,...]",
+  ],
+  details:
+    "Writes DEST (default deploy/SERVER)/Dockerfile, kubernetes.yaml, nginx.conf or compose.yaml (with its Dockerfile and nginx.conf)\nfrom the server's manifest: its authorization, its secrets as references, bubblewrap and the programs its exec tools run,\nthe longest tool timeout; then prints the commands to build and run them. See docs/deploy.md.",
   options: [
-    { flag: "--target NAME", help: "docker, kubernetes or nginx" },
+    { flag: "--target NAME", help: "docker, kubernetes, nginx or compose" },
+    { flag: "--auth MODE", help: "bearer, oauth or none-behind-proxy (default: the spec's server.http.auth)" },
+    { flag: "--bearer-env NAME,...", help: "with --auth bearer: the variables holding the tokens (default: the spec's, or SERVER_TOKEN)" },
     { flag: "--out DIR", help: "output folder the server was generated into (default: out)" },
-    { flag: "--dest DIR", help: "where to write the artifact (default: deploy/SERVER)" },
+    { flag: "--dest DIR", help: "where to write the artifacts (default: deploy/SERVER)" },
     { flag: "--replicas N", help: "replicas (default: 3)" },
     { flag: "--port P", help: "the port each replica serves HTTP on (default: 8080)" },
     { flag: "--drain-ms MS", help: "how long a replica drains on SIGTERM (default: 10000)" },
     { flag: "--drain-grace-ms MS", help: "extra grace on top of the drain (default: 5000)" },
     { flag: "--image NAME", help: "container image (default: SERVER:VERSION)" },
-    { flag: "--upstreams HOST:PORT,...", help: "nginx: the replicas' addresses" },
+    { flag: "--upstreams HOST:PORT,...", help: "nginx: the replicas' addresses (default: SERVER:PORT, the service name)" },
     { flag: "--listen ADDR", help: "nginx: the address to listen on (default: 8080)" },
+    { flag: "--public-host NAME,...", help: "host names clients reach the server by, added to its allow-list (SERVER always is)" },
   ],
-  examples: ["kervan deploy repo-explorer --target kubernetes --replicas 2"],
+  examples: ["kervan deploy repo-explorer --target kubernetes --replicas 2 --auth bearer", "kervan deploy validator --target compose --auth none-behind-proxy"],
   run: (p) => deploy(p.positional, p.options),
 };

@@ -4036,7 +4036,7 @@ var callModes = async (def) => {
 // templates/kinds/exec/index.ts
 init_shutdown();
 init_types();
-import { existsSync as existsSync3, statSync as statSync4 } from "node:fs";
+import { existsSync as existsSync4, statSync as statSync4 } from "node:fs";
 
 // templates/kinds/exec/config.ts
 init_types();
@@ -4787,7 +4787,7 @@ function heartbeat(ctx, command, intervalMs) {
 
 // templates/kinds/exec/sandbox-host.ts
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync as writeFileSync3 } from "node:fs";
+import { existsSync as existsSync3, mkdtempSync, readFileSync as readFileSync4, rmSync, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join6 } from "node:path";
 
@@ -5005,6 +5005,7 @@ function rememberProbe(key2) {
 }
 
 // templates/kinds/exec/sandbox-host.ts
+init_log();
 var HOST;
 var FAILURE;
 var OPT_OUT = "or set `sandbox: none` on the tool (`--sandbox none` in the CLI form) to run it without the OS sandbox";
@@ -5029,7 +5030,7 @@ function probe(pathVar) {
     if (r.error || r.status !== 0) {
       const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
       throw new Error(
-        `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`
+        `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. ${/mount proc/i.test(why) ? "The container masks parts of /proc: run it with --security-opt unmask=/proc/* (podman), --security-opt systempaths=unconfined (Docker) or procMount: Unmasked with hostUsers: false (Kubernetes). " : ""}Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`
       );
     }
     rememberProbe(key2);
@@ -5058,10 +5059,23 @@ function sandboxHost(pathVar) {
   if (FAILURE !== void 0) throw new Error(FAILURE);
   try {
     HOST = probe(pathVar);
+    log(isolationLine(HOST));
     return HOST;
   } catch (err) {
     FAILURE = err.message;
     throw err;
+  }
+}
+function isolationLine(host) {
+  if (host.platform === "darwin") return `isolation: sandbox-exec (${host.runner}) for sandboxed exec tools`;
+  const inContainer = /\b(docker|containerd|kubepods|libpod|podman)\b/.test(readText("/proc/1/cgroup")) || existsSync3("/run/.containerenv") || existsSync3("/.dockerenv");
+  return `isolation: bubblewrap (${host.runner}) with user, mount, pid, net, ipc, uts and cgroup namespaces and a fresh /proc${inContainer ? ", inside a container" : ""}; processes bounded by ${host.cgroup ? "a pids cgroup per call" : "RLIMIT_NPROC"}`;
+}
+function readText(p) {
+  try {
+    return readFileSync4(p, "utf8");
+  } catch {
+    return "";
   }
 }
 
@@ -5069,11 +5083,11 @@ function sandboxHost(pathVar) {
 init_log();
 
 // templates/kinds/exec/git-dir.ts
-import { readFileSync as readFileSync4, realpathSync, statSync as statSync3 } from "node:fs";
+import { readFileSync as readFileSync5, realpathSync, statSync as statSync3 } from "node:fs";
 import { dirname as dirname2, join as join7, resolve } from "node:path";
 function readQuiet(p) {
   try {
-    return readFileSync4(p, "utf8");
+    return readFileSync5(p, "utf8");
   } catch {
     return void 0;
   }
@@ -5238,14 +5252,14 @@ function prepare(cfg) {
   };
   const base = real(process.cwd(), "/");
   const cwd = cfg.cwd === void 0 ? base : real(cfg.cwd, base);
-  if (!existsSync3(cwd) || !statSync4(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
+  if (!existsSync4(cwd) || !statSync4(cwd).isDirectory()) fail2(`working directory ${cfg.cwd} (${cwd}) is not a directory`);
   const env = childEnv(cfg);
   let policy;
   if (cfg.paths) {
     const allowIn = cfg.paths.allow?.length ? cfg.paths.allow : ["."];
     const allow = allowIn.map((root) => {
       const r = real(root, cwd);
-      if (!existsSync3(r) || !statSync4(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
+      if (!existsSync4(r) || !statSync4(r).isDirectory()) fail2(`allowed root ${root} (${r}) is not an existing directory`);
       return r;
     });
     const deny = (cfg.paths.deny ?? []).map((d) => real(d, cwd));

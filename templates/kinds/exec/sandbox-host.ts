@@ -3,12 +3,13 @@
 // it never falls back to running unsandboxed. A success is remembered for later starts under the
 // same conditions (probe-cache.ts), so a cold start need not spawn bwrap.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openPidsCgroup, type PidsCgroup } from "./cgroup.js";
 import { probeKey, probeRemembered, rememberProbe } from "./probe-cache.js";
 import { systemMounts, whichProgram } from "./sandbox.js";
+import { log } from "../../runtime/log.js";
 
 export interface SandboxHost {
   platform: "linux" | "darwin";
@@ -52,7 +53,7 @@ function probe(pathVar: string | undefined): SandboxHost {
     if (r.error || r.status !== 0) {
       const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
       throw new Error(
-        `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`,
+        `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. ${/mount proc/i.test(why) ? "The container masks parts of /proc: run it with --security-opt unmask=/proc/* (podman), --security-opt systempaths=unconfined (Docker) or procMount: Unmasked with hostUsers: false (Kubernetes). " : ""}Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`,
       );
     }
     rememberProbe(key);
@@ -88,9 +89,25 @@ export function sandboxHost(pathVar: string | undefined): SandboxHost {
   if (FAILURE !== undefined) throw new Error(FAILURE);
   try {
     HOST = probe(pathVar);
+    log(isolationLine(HOST));
     return HOST;
   } catch (err) {
     FAILURE = (err as Error).message;
     throw err;
+  }
+}
+
+/** The one startup line that says which isolation the sandboxed exec tools run under. */
+function isolationLine(host: SandboxHost): string {
+  if (host.platform === "darwin") return `isolation: sandbox-exec (${host.runner}) for sandboxed exec tools`;
+  const inContainer = /\b(docker|containerd|kubepods|libpod|podman)\b/.test(readText("/proc/1/cgroup")) || existsSync("/run/.containerenv") || existsSync("/.dockerenv");
+  return `isolation: bubblewrap (${host.runner}) with user, mount, pid, net, ipc, uts and cgroup namespaces and a fresh /proc${inContainer ? ", inside a container" : ""}; processes bounded by ${host.cgroup ? "a pids cgroup per call" : "RLIMIT_NPROC"}`;
+}
+
+function readText(p: string): string {
+  try {
+    return readFileSync(p, "utf8");
+  } catch {
+    return "";
   }
 }
