@@ -2,7 +2,7 @@
 // through the official MCP client, against a working tree with secrets in and around it. Each
 // case is printed with whether the sandbox held; the suite ends with the count of escapes (0).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { linkSync, mkdirSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
@@ -42,6 +42,19 @@ function leaks(c: Case, r: Sc): string[] {
     found.push(...OUTSIDE_NAMES.filter((n) => listed.some((l) => l.includes(n))));
   }
   return found;
+}
+
+const firstLine = (t: string) => t.trim().split("\n")[0]!.slice(0, 160);
+
+/** Files under `dir` on the host with a setuid or setgid bit, and device nodes. */
+function privileged(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const st = lstatSync(join(dir, name));
+    if (st.mode & 0o6000 || st.isCharacterDevice() || st.isBlockDevice()) out.push(`${name} (mode ${st.mode.toString(8)})`);
+    if (st.isDirectory()) out.push(...privileged(join(dir, name)).map((x) => `${name}/${x}`));
+  }
+  return out;
 }
 
 beforeAll(async () => {
@@ -151,6 +164,65 @@ describe("escape corpus", () => {
           const size = statSync(join(tree.project, "out", "big")).size;
           record(c, size <= 1_000_000, `wrote ${size} of 3000000 bytes (limit 1000000)`);
           expect(size).toBeLessThanOrEqual(1_000_000);
+          break;
+        }
+        case "stays-put": {
+          const r = await call(c);
+          const secret = join(tree.project, "config", "secrets.env");
+          // mv copies when a rename crosses mounts: a copy of the mask is empty.
+          const moved = join(tree.project, "moved.env");
+          const put = existsSync(secret) && readFileSync(secret, "utf8").includes(SECRETS.config) && !existsSync(join(tree.project, "config.old")) && (!existsSync(moved) || !readFileSync(moved, "utf8").includes(SECRETS.config));
+          record(c, put, put ? `the folder and the file stayed (${r.stderr.trim().split("\n").join("; ")})` : "the denied file or its folder was moved");
+          expect(put).toBe(true);
+          break;
+        }
+        case "no-privileged-files": {
+          const r = await call(c);
+          const bad = privileged(join(tree.project, "out"));
+          record(c, bad.length === 0, bad.length ? `left ${bad.join(", ")}` : `none left (${r.stdout.split("\n").filter((l) => /^[-cbp]/.test(l)).map((l) => l.split(/\s+/)[0]).join(" ")})`);
+          expect(bad).toEqual([]);
+          break;
+        }
+        case "unprivileged": {
+          const r = await call(c);
+          const [uid, ...status] = r.stdout.trim().split("\n");
+          const field = (k: string) => status.find((l) => l.startsWith(k + ":"))?.split(/\s+/)[1];
+          const caps = ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"].map(field);
+          const ok = uid !== "0" && caps.every((v) => v === "0000000000000000") && field("NoNewPrivs") === "1";
+          record(c, ok, `uid ${uid} (server uid ${process.getuid?.()}), CapEff ${field("CapEff")}, CapBnd ${field("CapBnd")}, NoNewPrivs ${field("NoNewPrivs")}`);
+          expect(uid).not.toBe("0");
+          expect(caps).toEqual(Array(5).fill("0000000000000000"));
+          expect(field("NoNewPrivs")).toBe("1");
+          break;
+        }
+        case "run-later-untouched": {
+          const r = await call(c);
+          const p = (...x: string[]) => join(tree.project, ...x);
+          const same = readFileSync(p(".vscode", "tasks.json"), "utf8") === "{}\n" && readFileSync(p("node_modules", ".bin", "tool"), "utf8") === "#!/bin/sh\necho tool\n";
+          const left = [".envrc", ".husky", "vs", "nm", "node_modules/.bin/new"].filter((x) => existsSync(p(x)));
+          record(c, same && left.length === 0, same && !left.length ? `unchanged, nothing planted (${firstLine(r.stderr.split("\n").filter((l) => l.startsWith("kervan:")).join(" "))})` : `changed: ${same ? "" : "existing run-later files; "}${left.join(", ")}`);
+          expect(same).toBe(true);
+          expect(left).toEqual([]);
+          expect(r.stderr).toMatch(/kervan: removed .*\.envrc/);
+          break;
+        }
+        case "memory-bounded": {
+          const r = await call(c);
+          const answer = await client.callTool({ name: "echo", arguments: {} });
+          const alive = (answer.structuredContent as Sc).stdout === "alive\n";
+          const held = !r.stdout.includes("allocated") && r.exitCode !== 0 && !r.timedOut;
+          record(c, held && alive, `the 1.5 GiB allocation failed under 768 MiB (exit ${r.exitCode}: ${firstLine(r.stderr.split("\n").find((l) => /Error|Killed/.test(l)) ?? "")}); server answers: ${alive}`);
+          expect(held).toBe(true);
+          expect(alive).toBe(true);
+          break;
+        }
+        case "tmp-bounded": {
+          const r = await call(c);
+          const size = Number(r.stdout.trim());
+          const ok = size <= 64 * 1024 * 1024 && /No space left/.test(r.stderr);
+          record(c, ok, `wrote ${size} of 200000000 bytes to /tmp (size 67108864)`);
+          expect(size).toBeLessThanOrEqual(64 * 1024 * 1024);
+          expect(r.stderr).toMatch(/No space left/);
           break;
         }
         case "cpu-time": {
