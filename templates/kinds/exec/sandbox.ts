@@ -7,6 +7,9 @@ import { existsSync, lstatSync, readlinkSync, statSync, type Stats } from "node:
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { currentLinks } from "./hardlinks.js";
 import { within } from "./paths.js";
+import { RUN_LATER } from "./run-later.js";
+
+export { RUN_LATER };
 
 export interface SandboxConfig {
   /** `bubblewrap`: run under the OS sandbox (Linux bwrap, macOS sandbox-exec). `none`: run directly. */
@@ -39,15 +42,6 @@ export const SANDBOX_DEFAULTS = Object.freeze({
   tmpBytes: 256 * 1024 * 1024,
 });
 
-/**
- * Paths inside a writable root that something runs later, outside the sandbox, without them
- * showing in a diff of the project: git hooks and config (core.hooksPath, filters, aliases),
- * direnv's `.envrc` and its `.direnv`, husky's hook runner, editor tasks and settings, the
- * commands npm and a Python virtualenv put on PATH. Each stays read-only in every writable root
- * (and in the tool's working directory when a writable root holds it) unless the spec names it in
- * `writableRunLater`.
- */
-export const RUN_LATER = [".direnv", ".envrc", ".git", ".husky", ".idea", ".venv/bin", ".vscode", "node_modules/.bin"];
 
 export interface SandboxLimits {
   processes: number;
@@ -253,8 +247,15 @@ export function callMounts(plan: SandboxPlan): CallMounts {
     return st !== undefined && (st.isDirectory() || st.isFile());
   });
   const pinned = new Set<string>();
-  for (const p of [...masks.map(([m]) => m), ...plan.runLater]) for (const a of ancestorsIn(plan.writable, p)) if (lstatQuiet(a)?.isDirectory()) pinned.add(a);
-  return { masks, readOnly, pinned: [...pinned].sort() };
+  for (const p of [...masks.map(([m]) => m), ...plan.runLater]) {
+    for (const a of ancestorsIn(plan.writable, p)) {
+      const st = lstatQuiet(a);
+      if (st?.isDirectory()) pinned.add(a);
+      // A folder of a run-later path that is a file (a linked worktree's `.git`, "gitdir: ...") says where it lives.
+      else if (st?.isFile() && plan.runLater.includes(p) && !readOnly.includes(a)) readOnly.push(a);
+    }
+  }
+  return { masks, readOnly: readOnly.sort(), pinned: [...pinned].sort() };
 }
 
 /** bwrap's options that take privilege away: when the server is root, an unprivileged uid and gid inside; always no capabilities. */
