@@ -93,6 +93,11 @@ export const CASES: Case[] = [
 /** The positive control: the same connection with network on must get through (the harness can see one). */
 export const NETWORK_CONTROL: Case = { name: "control: network: true connects", check: "no-connection", argv: ["node", "-e", LISTENER], sandbox: { network: true } };
 
+/** The documented reach of `network: true`: a host abstract unix socket (it lives in the network namespace, not the filesystem). */
+const ABSTRACT = "require('net').connect('\\0'+process.env.ESCAPE_ABSTRACT).on('connect',()=>{console.log('CONNECTED');process.exit(0)}).on('error',(e)=>{console.log('refused: '+e.code);process.exit(3)})";
+export const ABSTRACT_CONTROL: Case = { name: "control: network: true reaches an abstract socket", check: "no-connection", argv: ["node", "-e", ABSTRACT], sandbox: { network: true } };
+export const ABSTRACT_OFFLINE: Case = { name: "an abstract unix socket of the host", check: "no-connection", argv: ["node", "-e", ABSTRACT] };
+
 export const toolName = (c: Case) => c.name.replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 60);
 
 /** The exec config of one case: the project policy every case shares, plus the case's own. */
@@ -101,7 +106,7 @@ export function caseConfig(c: Case): ExecToolConfig {
     tool: toolName(c),
     argv: c.argv.map((a) => [a]),
     fields: {},
-    env: { pass: ["HOME", "ESCAPE_ROOT", "ESCAPE_PORT"] },
+    env: { pass: ["HOME", "ESCAPE_ROOT", "ESCAPE_PORT", "ESCAPE_ABSTRACT"] },
     timeoutMs: c.timeoutMs ?? 20_000,
     killGraceMs: 200,
     maxOutputBytes: 4 * 1024 * 1024,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { bundleEntry } from "../helpers/bundle.js";
-import { CASES, NETWORK_CONTROL, toolName, type Case } from "./corpus.js";
+import { ABSTRACT_CONTROL, ABSTRACT_OFFLINE, CASES, NETWORK_CONTROL, toolName, type Case } from "./corpus.js";
 import { makeTree, OUTSIDE_NAMES, SECRETS, VISIBLE, type Tree } from "./tree.js";
 import { markerPids, requireBubblewrap, snapshot, waitFor } from "./host.js";
 
@@ -16,6 +16,9 @@ type Sc = { exitCode: number | null; stdout: string; stderr: string; timedOut: b
 
 let tree: Tree;
 let listener: Server;
+let abstract: Server;
+let abstractConnections = 0;
+const ABSTRACT_NAME = `kervan-escape-${process.pid}`;
 let connections = 0;
 let client: Client;
 let stderr = "";
@@ -65,6 +68,11 @@ beforeAll(async () => {
     s.destroy();
   });
   await new Promise<void>((r) => listener.listen(0, "127.0.0.1", r));
+  abstract = createServer((s) => {
+    abstractConnections++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => abstract.listen("\0" + ABSTRACT_NAME, r));
   const port = (listener.address() as { port: number }).port;
   const bundle = await bundleEntry(new URL("./escape-server.ts", import.meta.url).pathname);
   const transport = new StdioClientTransport({
@@ -72,7 +80,7 @@ beforeAll(async () => {
     args: [bundle],
     cwd: tree.project,
     stderr: "pipe",
-    env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: tree.home, ESCAPE_ROOT: tree.root, ESCAPE_PORT: String(port), SERVER_SECRET: SECRETS.serverEnv },
+    env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: tree.home, ESCAPE_ROOT: tree.root, ESCAPE_PORT: String(port), ESCAPE_ABSTRACT: ABSTRACT_NAME, SERVER_SECRET: SECRETS.serverEnv },
   });
   transport.stderr?.on("data", (b: Buffer) => (stderr += b.toString()));
   client = new Client({ name: "escape-corpus", version: "0.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
@@ -92,6 +100,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   listener?.close();
+  abstract?.close();
   console.log(["escape corpus (bubblewrap):", ...rows, `${rows.length} cases, ${escapes} escapes`].join("\n  "));
 });
 
@@ -241,5 +250,16 @@ describe("escape corpus", () => {
     const r = await call(NETWORK_CONTROL);
     expect(r.stdout).toContain("CONNECTED");
     expect(connections).toBe(seen + 1);
+  });
+
+  // What the README says of network: true: the host's abstract unix sockets are reachable with it, not without it.
+  it("an abstract unix socket of the host: unreachable offline, reachable with network: true (documented)", async () => {
+    const seen = abstractConnections;
+    const off = await call(ABSTRACT_OFFLINE);
+    expect(off.stdout).toMatch(/refused: ECONNREFUSED/);
+    expect(abstractConnections).toBe(seen);
+    const on = await call(ABSTRACT_CONTROL);
+    expect(on.stdout).toContain("CONNECTED");
+    expect(abstractConnections).toBe(seen + 1);
   });
 });

@@ -3,7 +3,7 @@
 // it never falls back to running unsandboxed. A success is remembered for later starts under the
 // same conditions (probe-cache.ts), so a cold start need not spawn bwrap.
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMemoryCgroup, openPidsCgroup, type PidsCgroup } from "./cgroup.js";
@@ -61,16 +61,12 @@ function probe(pathVar: string | undefined): SandboxHost {
   } catch (err) {
     throw new Error(`${(err as Error).message}; ${OPT_OUT}`);
   }
-  const dir = scratchDir();
   const root = process.getuid?.() === 0;
-  const seccomp = writeScratch(dir, "seccomp.bpf", filter);
-  const probeArgs = [...PROBE_ARGS, ...privilegeArgs(root), "--seccomp", String(SECCOMP_FD), "--", prlimit, "--nproc=64", "--", "true"];
+  // The probe reads the filter on its stdin: nothing is written before the probe has passed.
+  const probeArgs = [...PROBE_ARGS, ...privilegeArgs(root), "--seccomp", "0", "--", prlimit, "--nproc=64", "--", "true"];
   const key = probeKey(runner, prlimit, probeArgs);
   if (!probeRemembered(key)) {
-    const fd = openSync(seccomp, "r");
-    const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "pipe", "pipe", "ignore", "ignore", fd];
-    const r = spawnSync(runner, probeArgs, { encoding: "utf8", timeout: 10_000, stdio });
-    closeSync(fd);
+    const r = spawnSync(runner, probeArgs, { input: filter, encoding: "utf8", timeout: 10_000 });
     if (r.error || r.status !== 0) {
       const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
       throw new Error(
@@ -79,6 +75,8 @@ function probe(pathVar: string | undefined): SandboxHost {
     }
     rememberProbe(key);
   }
+  const dir = scratchDir();
+  const seccomp = writeScratch(dir, "seccomp.bpf", filter);
   const host: SandboxHost = {
     platform: "linux",
     runner,
