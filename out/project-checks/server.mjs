@@ -4847,7 +4847,7 @@ function heartbeat(ctx, command, intervalMs) {
 
 // templates/kinds/exec/sandbox-host.ts
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync as writeFileSync3 } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
 import { join as join6 } from "node:path";
 
@@ -5232,16 +5232,11 @@ function probe(pathVar) {
   } catch (err) {
     throw new Error(`${err.message}; ${OPT_OUT}`);
   }
-  const dir = scratchDir();
   const root = process.getuid?.() === 0;
-  const seccomp = writeScratch(dir, "seccomp.bpf", filter);
-  const probeArgs = [...PROBE_ARGS, ...privilegeArgs(root), "--seccomp", String(SECCOMP_FD), "--", prlimit, "--nproc=64", "--", "true"];
+  const probeArgs = [...PROBE_ARGS, ...privilegeArgs(root), "--seccomp", "0", "--", prlimit, "--nproc=64", "--", "true"];
   const key2 = probeKey(runner, prlimit, probeArgs);
   if (!probeRemembered(key2)) {
-    const fd = openSync(seccomp, "r");
-    const stdio = ["ignore", "pipe", "pipe", "ignore", "ignore", fd];
-    const r = spawnSync(runner, probeArgs, { encoding: "utf8", timeout: 1e4, stdio });
-    closeSync(fd);
+    const r = spawnSync(runner, probeArgs, { input: filter, encoding: "utf8", timeout: 1e4 });
     if (r.error || r.status !== 0) {
       const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
       throw new Error(
@@ -5250,6 +5245,8 @@ function probe(pathVar) {
     }
     rememberProbe(key2);
   }
+  const dir = scratchDir();
+  const seccomp = writeScratch(dir, "seccomp.bpf", filter);
   const host = {
     platform: "linux",
     runner,
@@ -5334,7 +5331,7 @@ function hiddenGitDirs(plan) {
 }
 
 // templates/kinds/exec/sandbox-run.ts
-import { closeSync as closeSync2, lstatSync as lstatSync5, mkdtempSync as mkdtempSync2, openSync as openSync2, realpathSync as realpathSync2, rmSync as rmSync2 } from "node:fs";
+import { closeSync, lstatSync as lstatSync5, mkdtempSync as mkdtempSync2, openSync, realpathSync as realpathSync2, rmSync as rmSync2 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
 import { dirname as dirname5, join as join8 } from "node:path";
 
@@ -5476,10 +5473,10 @@ function sweepRunLater(r, unguarded, writable) {
   return { ...r, stderr: r.stderr + (r.stderr === "" || r.stderr.endsWith("\n") ? "" : "\n") + note };
 }
 function cgroupSteps(host, limits, bwrap, withCgroup = true) {
-  const fd = openSync2(host.seccomp, "r");
+  const fd = openSync(host.seccomp, "r");
   let open2 = true;
   const spawned = () => {
-    if (open2) closeSync2(fd);
+    if (open2) closeSync(fd);
     open2 = false;
   };
   const stdio = (gate) => [gate ? "pipe" : "ignore", gate ? "pipe" : "ignore", fd];
