@@ -160,8 +160,8 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
         `masked ${f.masked.length ? names(f.masked) + " (their folders in writable roots cannot be renamed)" : "none"}`,
         `network ${f.network ? "**on** (the host's loopback services, this server's own HTTP endpoint and abstract unix sockets included)" : "off"}`,
         `own PID namespace (descendants die with the call)`,
-        `no privilege: an unprivileged uid, no capabilities, no-new-privileges, no setuid/setgid file or device node can be made`,
-        `limits: ${l.processes} processes, ${l.fileSizeBytes} bytes per file, ${l.cpuSeconds} CPU seconds per process, ${l.memoryBytes ?? SANDBOX_DEFAULTS.memoryBytes} bytes of memory (per call as root with a memory cgroup, else per process)`,
+        `no privilege on Linux: an unprivileged uid, no capabilities, no-new-privileges, no setuid/setgid file or device node can be made`,
+        `limits on Linux: ${l.processes} processes, ${l.fileSizeBytes} bytes per file, ${l.cpuSeconds} CPU seconds per process, ${l.memoryBytes ?? SANDBOX_DEFAULTS.memoryBytes} bytes of memory (per call as root with a memory cgroup, else per process)`,
       ].join("; ");
     }
     if (key === "paths") {
