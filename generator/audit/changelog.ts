@@ -43,6 +43,10 @@ function diffEffects(a: Effects, b: Effects, out: Change[]): void {
       const added = b.confined[key].filter((r) => !a.confined![key].some((o) => insideRoot(r, o)));
       if (added.length) widened(`confined.${key}`, a.confined[key], b.confined[key], `new ${key} sandbox root ${added.join(", ")}`);
     }
+    // Run-later paths (.git, .envrc, ...) in writable roots are read-only unless the spec leaves them writable.
+    const [ra, rb] = [a.confined.runLaterWritable ?? [], b.confined.runLaterWritable ?? []];
+    const opened = rb.filter((n) => !ra.includes(n));
+    if (opened.length && b.confined.writable.length) widened("confined.runLaterWritable", ra, rb, `run-later path ${opened.join(", ")} now writable`);
   }
   const roots = b.pathRoots.filter((r) => !a.pathRoots.includes(r));
   if (roots.length) widened("pathRoots", a.pathRoots, b.pathRoots, `new path root ${roots.join(", ")}`);

@@ -90,7 +90,7 @@ export interface Effects {
    * Set when the operating system confines the tool (exec under its sandbox): the roots it sees
    * and may write, whatever its arguments. Absent: it reaches what the server's user reaches.
    */
-  confined?: { by: string; visible: string[]; writable: string[] };
+  confined?: { by: string; visible: string[]; writable: string[]; runLaterWritable?: string[] };
 }
 
 /** A prompt (spec `prompts:`), in the runtime's shape plus where it came from. */

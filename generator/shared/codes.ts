@@ -82,6 +82,7 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV329", "an optional field is used outside the argument group it conditions"),
       e("KV330", "an optional boolean's argument group renders a placeholder (it adds fixed text only)"),
       e("KV331", "an optional scalar's argument group never renders that field"),
+      w("KV332", "`writableRunLater` leaves a run-later path (`.git`, `.envrc`, `.vscode`, `node_modules/.bin`, ...) writable to the sandboxed command"),
     ],
   },
   {

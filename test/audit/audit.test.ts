@@ -59,11 +59,12 @@ describe("audit facts", () => {
       visible: ["."],
       writable: [],
       masked: [".env", ".git"],
+      runLaterWritable: [],
       network: false,
-      limits: { processes: 256, fileSizeBytes: 1073741824, cpuSeconds: 600 },
+      limits: { processes: 256, fileSizeBytes: 1073741824, cpuSeconds: 600, memoryBytes: 2147483648, tmpBytes: 268435456 },
     });
     expect(read.effects).toMatchObject({ network: false, confined: { by: "bubblewrap", visible: ["."], writable: [] } });
-    expect(audit("repo-explorer")).toContain("- Enforced by the operating system (sandbox): bubblewrap, for the command and every descendant: visible read-only `.` plus /usr, /bin, /lib* and a few /etc files; writable a private /tmp; masked `.env`, `.git`; network off;");
+    expect(audit("repo-explorer")).toContain("- Enforced by the operating system (sandbox): bubblewrap, for the command and every descendant: visible read-only `.` plus /usr, /bin, /lib* and a few /etc files; writable a private /tmp of 268435456 bytes; masked `.env`, `.git` (their folders in writable roots cannot be renamed); network off;");
     expect(tool("repo-explorer", "search_text").facts!.okExitCodes).toEqual([0, 1]);
     expect(audit("repo-explorer")).toContain("| Not read-only | none |");
   });

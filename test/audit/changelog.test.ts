@@ -58,6 +58,23 @@ describe("changelog", () => {
     expect(widen((e) => (e.confined!.visible = ["src"]))).toEqual([]);
   });
 
+  it("flags a run-later path left writable in a writable root as breaking; none without a writable root, or when narrowed", () => {
+    const a = read("old.json");
+    tool(a.tools, "export_notes").effects!.confined = { by: "bubblewrap", visible: ["."], writable: ["."] };
+    const change = (edit: (c: NonNullable<NonNullable<ManifestTool["effects"]>["confined"]>) => void, from = a) => {
+      const b = structuredClone(from);
+      edit(effects(b.tools, "export_notes").confined!);
+      return breaking(from, b).map((c) => c.breaking);
+    };
+    expect(change((c) => (c.runLaterWritable = [".git/hooks"]))).toEqual(["widened capability: run-later path .git/hooks now writable"]);
+    const open = structuredClone(a);
+    effects(open.tools, "export_notes").confined!.runLaterWritable = [".git/hooks"];
+    expect(change((c) => delete c.runLaterWritable, open)).toEqual([]);
+    const readOnly = structuredClone(a);
+    effects(readOnly.tools, "export_notes").confined!.writable = [];
+    expect(change((c) => (c.runLaterWritable = [".vscode"]), readOnly)).toEqual([]);
+  });
+
   it("flags new network or filesystem reach as breaking", () => {
     const a = read("old.json");
     Object.assign(tool(a.tools, "export_notes").effects!, { network: false, filesystem: false });

@@ -18,14 +18,14 @@ export interface BenchRow {
   detail: string;
 }
 
-/** bwrap spawned directly; with `cfg`, wrapped in the per-call cgroup steps a call of that tool takes. */
-function bare(argv: string[], cwd: string, cfg?: ExecToolConfig): Promise<void> {
+/** bwrap spawned directly with the call's system-call filter; with `cgroup`, wrapped in the per-call cgroup steps a call of that tool takes. */
+function bare(argv: string[], cwd: string, cfg: ExecToolConfig, cgroup = true): Promise<void> {
   return new Promise((resolve, reject) => {
     const env = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
-    const steps = cfg ? sandboxCgroupSteps(cfg, argv.slice(1)) : { args: argv.slice(1), done: () => {} };
-    const stdio = ["ignore", "pipe", "pipe", ...Array<"pipe">(steps.extraPipes ?? 0).fill("pipe")] as const;
-    const start = () => spawn(argv[0]!, steps.args, { stdio: [...stdio], env, cwd, detached: true });
+    const steps = sandboxCgroupSteps(cfg, argv.slice(1), cgroup);
+    const start = () => spawn(argv[0]!, steps.args, { stdio: ["ignore", "pipe", "pipe", ...steps.extraStdio], env, cwd, detached: true });
     const child = steps.aroundSpawn ? steps.aroundSpawn(start) : start();
+    steps.spawned();
     child.stdout!.on("data", () => {});
     child.stderr!.on("data", () => {});
     steps.onSpawn?.(child, (why) => reject(new Error(why)));
@@ -64,7 +64,7 @@ export async function benchSandbox(rounds = 100): Promise<BenchRow[]> {
     },
   ];
   if (root) {
-    const [withSteps, without] = await interleave([() => bare(argv, cwd, sandboxed), () => bare(argv, cwd)], rounds, 5);
+    const [withSteps, without] = await interleave([() => bare(argv, cwd, sandboxed), () => bare(argv, cwd, sandboxed, false)], rounds, 5);
     const [mw, mo] = [median(withSteps), median(without)];
     rows.push({
       name: "root's per-call pids cgroup: bare bwrap with the cgroup steps vs without",

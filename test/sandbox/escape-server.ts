@@ -3,10 +3,13 @@
 import { onShutdown, runServer, type ServerDef, type ToolDef, type Validator } from "../../templates/runtime/index.js";
 import { checkExecStartup, createExecHandler, EXEC_OUTPUT_SCHEMA, type ExecToolConfig } from "../../templates/kinds/exec/index.js";
 import { objectOf } from "../runtime/fixtures/validators.js";
-import { CASES, NETWORK_CONTROL, caseConfig } from "./corpus.js";
+import { ABSTRACT_CONTROL, ABSTRACT_OFFLINE, CASES, NETWORK_CONTROL, caseConfig } from "./corpus.js";
 
-const configs: ExecToolConfig[] = [...CASES, NETWORK_CONTROL].map(caseConfig);
+const configs: ExecToolConfig[] = [...CASES, NETWORK_CONTROL, ABSTRACT_CONTROL, ABSTRACT_OFFLINE].map(caseConfig);
 configs.push({ tool: "echo", argv: [["echo"], ["alive"]], fields: {} });
+// For the server-kill test: a long sleep without the sandbox, and one under it.
+configs.push({ tool: "sleep_unsandboxed", argv: [["sleep"], ["69.09"]], fields: {}, sandbox: { mode: "none" }, timeoutMs: 120_000 });
+configs.push({ tool: "sleep_sandboxed", argv: [["sleep"], ["70.10"]], fields: {}, sandbox: { mode: "bubblewrap" }, timeoutMs: 120_000 });
 
 // The exec runtime's own results always fit EXEC_OUTPUT_SCHEMA; the generated validator is not needed here.
 const anyValue = Object.assign(() => true, { errors: null }) as unknown as Validator;

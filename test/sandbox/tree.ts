@@ -15,6 +15,7 @@ export const SECRETS = {
   sibling: "tok-sibling-9f02",
   outside: "tok-outside-4a6c",
   home: "tok-home-77d3",
+  config: "tok-config-6b14",
   serverEnv: "tok-server-env-2b90",
 };
 /** Names that exist only outside the project: none may appear in a listing. */
@@ -32,10 +33,16 @@ export function makeTree(): Tree {
   const project = join(root, "project");
   const sibling = join(root, "sibling-project");
   const home = join(root, "home-like");
-  for (const d of [project, join(project, "src"), join(project, ".git"), join(project, "out"), sibling, join(home, ".ssh")]) mkdirSync(d, { recursive: true });
+  const dirs = [project, join(project, "src"), join(project, ".git"), join(project, "out"), join(project, "config"), join(project, ".vscode"), join(project, "node_modules", ".bin"), sibling, join(home, ".ssh")];
+  for (const d of dirs) mkdirSync(d, { recursive: true });
   writeFileSync(join(project, ".env"), `API_KEY=${SECRETS.env}\n`);
   writeFileSync(join(project, ".git", "config"), `[remote]\n  token = ${SECRETS.git}\n`);
   writeFileSync(join(project, "src", "visible.txt"), `${VISIBLE}\n`);
+  // A denied file in a folder the project may write: its folder must not be renamed away from the mask.
+  writeFileSync(join(project, "config", "secrets.env"), `TOKEN=${SECRETS.config}\n`);
+  // Run-later paths: read by an editor or npm outside the sandbox later.
+  writeFileSync(join(project, ".vscode", "tasks.json"), "{}\n");
+  writeFileSync(join(project, "node_modules", ".bin", "tool"), "#!/bin/sh\necho tool\n", { mode: 0o755 });
   writeFileSync(join(sibling, "secret.txt"), `${SECRETS.sibling}\n`);
   writeFileSync(join(root, "outside.txt"), `${SECRETS.outside}\n`);
   writeFileSync(join(home, ".ssh", "id_ed25519"), `${SECRETS.home}\n`);

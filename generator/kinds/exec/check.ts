@@ -102,7 +102,7 @@ function checkPathFields(argv: [ArgPart[], string][], fields: Record<string, str
   }
 }
 
-const SANDBOX_KEYS = ["visible", "writable", "network", "processes", "fileSizeBytes", "cpuSeconds"];
+const SANDBOX_KEYS = ["visible", "writable", "network", "processes", "fileSizeBytes", "cpuSeconds", "memoryBytes", "tmpBytes", "writableRunLater"];
 
 /** The sandbox block: settings that mean nothing without it, and roots that would show everything. */
 function checkSandbox(exec: Record<string, Json>, ctx: RuleContext): void {
@@ -113,6 +113,17 @@ function checkSandbox(exec: Record<string, Json>, ctx: RuleContext): void {
     for (const key of SANDBOX_KEYS.filter((k) => exec[k] !== undefined)) {
       const where = exec.sandbox === "none" ? "this tool's `sandbox: none`" : "the server's `sandbox: none`";
       ctx.report("KV325", `'${key}' is a sandbox setting, but ${where} turns the sandbox off: nothing would enforce it`, at(`/${key}`), { atKey: true, suggestion: "remove it, or run the tool under the sandbox (`sandbox: bubblewrap`)" });
+    }
+  }
+  if (mode !== "none" && Array.isArray(exec.writableRunLater)) {
+    const names = exec.writableRunLater.filter((n): n is string => typeof n === "string");
+    if (names.length) {
+      const why = Array.isArray(exec.writable) && exec.writable.length ? "" : "; this tool has no writable root, so it changes nothing";
+      ctx.report("KV332", `writableRunLater leaves ${names.join(", ")} writable: what the command plants there runs later outside the sandbox (a git hook, an editor task, a command on PATH)${why}`, at("/writableRunLater"), {
+        atKey: true,
+        severity: "warning",
+        suggestion: "remove it unless the command must write there (a commit, an install)",
+      });
     }
   }
   for (const key of ["visible", "writable"] as const) {

@@ -9,6 +9,8 @@ import { emitExec } from "./emit.js";
 import { mutation } from "./mutation.js";
 import { normalizeExec, type ExecIRConfig } from "./normalize.js";
 import { execSchema } from "./schema.js";
+import { RUN_LATER } from "../../../templates/kinds/exec/run-later.js";
+import { SANDBOX_DEFAULTS } from "../../../templates/kinds/exec/sandbox.js";
 import { flatArgs, isGroup, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 
 declare module "../../model/ir.js" {
@@ -24,8 +26,10 @@ export type SandboxFacts =
       visible: string[];
       writable: string[];
       masked: string[];
+      /** Run-later paths left writable by the spec (`writableRunLater`); every other one stays read-only. */
+      runLaterWritable: string[];
       network: boolean;
-      limits: { processes: number; fileSizeBytes: number; cpuSeconds: number };
+      limits: { processes: number; fileSizeBytes: number; cpuSeconds: number; memoryBytes: number; tmpBytes: number };
     };
 
 export type ExecArgFact = string | { if: string; argv: string[] };
@@ -56,8 +60,9 @@ export function sandboxFacts(c: ExecIRConfig): SandboxFacts {
     visible: sortedUnique([c.cwd ?? ".", ...(c.paths?.allow ?? []), ...(s.visible ?? []), ...writable]),
     writable,
     masked: c.paths?.deny ?? [],
+    runLaterWritable: s.writableRunLater ?? [],
     network: s.network === true,
-    limits: { processes: s.processes!, fileSizeBytes: s.fileSizeBytes!, cpuSeconds: s.cpuSeconds! },
+    limits: { processes: s.processes!, fileSizeBytes: s.fileSizeBytes!, cpuSeconds: s.cpuSeconds!, memoryBytes: s.memoryBytes!, tmpBytes: s.tmpBytes! },
   };
 }
 
@@ -100,7 +105,9 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
       // it connects wherever the server may unless the sandbox keeps it off the network.
       filesystem: true,
       network: sandbox.enforcedBy === "none" || sandbox.network,
-      ...(sandbox.enforcedBy === "none" ? {} : { confined: { by: sandbox.enforcedBy, visible: sandbox.visible, writable: sandbox.writable } }),
+      ...(sandbox.enforcedBy === "none"
+        ? {}
+        : { confined: { by: sandbox.enforcedBy, visible: sandbox.visible, writable: sandbox.writable, ...(sandbox.runLaterWritable.length ? { runLaterWritable: sandbox.runLaterWritable } : {}) } }),
       pathRoots: c.paths?.allow ?? [],
       pathDenied: c.paths?.deny ?? [],
       ...(changes ? { changes } : {}),
@@ -143,15 +150,18 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     if (key === "okExitCodes") return (v as number[]).map(String).join(", ");
     if (key === "sandbox") {
       const f = v as SandboxFacts;
-      if (f.enforcedBy === "none") return "**none**: the command and its descendants reach whatever the server's user can (`sandbox: none`)";
+      if (f.enforcedBy === "none") return "**none**: the command and its descendants reach whatever the server's user can, and a SIGKILL of the server leaves them running (`sandbox: none`)";
       const l = f.limits;
+      const kept = RUN_LATER.filter((n) => !(f.runLaterWritable ?? []).includes(n));
       return [
         `bubblewrap, for the command and every descendant: visible read-only ${names(f.visible)} plus /usr, /bin, /lib* and a few /etc files`,
-        `writable ${f.writable.length ? names(f.writable) + " and " : ""}a private /tmp`,
-        `masked ${f.masked.length ? names(f.masked) : "none"}`,
-        `network ${f.network ? "**on**" : "off"}`,
+        `writable ${f.writable.length ? names(f.writable) + " and " : ""}a private /tmp of ${l.tmpBytes ?? SANDBOX_DEFAULTS.tmpBytes} bytes`,
+        ...(f.writable.length ? [`read-only in the writable roots: ${names(kept)}${f.runLaterWritable?.length ? `; **left writable** ${names(f.runLaterWritable)}` : ""} (run-later paths)`] : []),
+        `masked ${f.masked.length ? names(f.masked) + " (their folders in writable roots cannot be renamed)" : "none"}`,
+        `network ${f.network ? "**on** (the host's loopback services, this server's own HTTP endpoint and abstract unix sockets included)" : "off"}`,
         `own PID namespace (descendants die with the call)`,
-        `limits: ${l.processes} processes, ${l.fileSizeBytes} bytes per file, ${l.cpuSeconds} CPU seconds per process`,
+        `no privilege on Linux: an unprivileged uid, no capabilities, no-new-privileges, no setuid/setgid file or device node can be made`,
+        `limits on Linux: ${l.processes} processes, ${l.fileSizeBytes} bytes per file, ${l.cpuSeconds} CPU seconds per process, ${l.memoryBytes ?? SANDBOX_DEFAULTS.memoryBytes} bytes of memory (per call as root with a memory cgroup, else per process)`,
       ].join("; ");
     }
     if (key === "paths") {

@@ -42,6 +42,9 @@ export function sandboxOf(exec: Record<string, any>, serverDefault: unknown): Sa
     processes: exec.processes ?? SANDBOX_DEFAULTS.processes,
     fileSizeBytes: exec.fileSizeBytes ?? SANDBOX_DEFAULTS.fileSizeBytes,
     cpuSeconds: exec.cpuSeconds ?? SANDBOX_DEFAULTS.cpuSeconds,
+    memoryBytes: exec.memoryBytes ?? SANDBOX_DEFAULTS.memoryBytes,
+    tmpBytes: exec.tmpBytes ?? SANDBOX_DEFAULTS.tmpBytes,
+    ...(exec.writableRunLater?.length ? { writableRunLater: sorted(exec.writableRunLater) } : {}),
   };
 }
 

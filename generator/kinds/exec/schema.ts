@@ -1,5 +1,6 @@
 // The exec block of a tool entry, as a fragment of kervan.schema.json.
 import type { Json } from "../../../templates/runtime/types.js";
+import { RUN_LATER } from "../../../templates/kinds/exec/run-later.js";
 
 const positiveInt = (description: string): Record<string, Json> => ({ type: "integer", minimum: 1, description });
 
@@ -41,6 +42,18 @@ export const execSchema: Record<string, Json> = {
     processes: { type: "integer", minimum: 8, maximum: 1000000, description: "Processes and threads a sandboxed call may run at once (default 256)." },
     fileSizeBytes: positiveInt("Largest file a sandboxed call may write, in bytes (default 1 GiB)."),
     cpuSeconds: positiveInt("CPU seconds each process of a sandboxed call may use (default 600)."),
+    memoryBytes: {
+      type: "integer",
+      minimum: 16777216,
+      description: "Memory a sandboxed call may use, in bytes (default 2 GiB): the call's cgroup limit (all its processes and its /tmp) where the server can make one (as root), else each process's address space (RLIMIT_AS).",
+    },
+    tmpBytes: { type: "integer", minimum: 1048576, description: "Size of a sandboxed call's private /tmp, in bytes (default 256 MiB)." },
+    writableRunLater: {
+      type: "array",
+      uniqueItems: true,
+      items: { enum: [...RUN_LATER] },
+      description: "Run-later paths (.git, .envrc, .vscode, node_modules/.bin, ...) the writable roots leave writable; by default each stays read-only, since what is planted there runs later outside the sandbox. The lint warns (KV332).",
+    },
     cwd: { type: "string", description: "Working directory; relative paths resolve against the server's working directory at startup." },
     env: {
       type: "object",

@@ -23,10 +23,21 @@ export interface PidsCgroup {
   home?: string;
   /** Why the main thread could not step back home; every later sandboxed call refuses with it. */
   broken?: string;
+  /**
+   * The memory controller, when one could be used: on v2 the same folders (`dir` unset); on v1 a
+   * parallel tree in the memory hierarchy, `home` the main thread's own memory cgroup.
+   */
+  memory?: { dir?: string; home?: string };
 }
 
-/** Where this thread's pids cgroup lives, from /proc/self/mountinfo and /proc/thread-self/cgroup. */
-function ownPidsDir(): { dir: string; v1: boolean } {
+/** A call's cgroups: the pids one, and on cgroup v1 its memory twin. */
+export interface CallCgroup {
+  dir: string;
+  memory?: string;
+}
+
+/** Where this thread's cgroup of `controller` lives, from /proc/self/mountinfo and /proc/thread-self/cgroup. */
+function ownDir(controller: string): { dir: string; v1: boolean } {
   const cgroups = readFileSync("/proc/thread-self/cgroup", "utf8").trim().split("\n");
   const mounts = readFileSync("/proc/self/mountinfo", "utf8").trim().split("\n");
   const mountOf = (fstype: string, option?: string): string | undefined => {
@@ -39,31 +50,21 @@ function ownPidsDir(): { dir: string; v1: boolean } {
     }
     return undefined;
   };
-  const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes("pids"));
+  const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes(controller));
   if (v1) {
-    const mount = mountOf("cgroup", "pids");
+    const mount = mountOf("cgroup", controller);
     if (mount) return { dir: join(mount, v1.split(":").slice(2).join(":")), v1: true };
   }
   const v2 = cgroups.find((l) => l.startsWith("0::"));
   const mount = mountOf("cgroup2");
   if (v2 && mount) return { dir: join(mount, v2.slice(3)), v1: false };
-  throw new Error("no pids cgroup hierarchy is mounted");
+  throw new Error(`no ${controller} cgroup hierarchy is mounted`);
 }
 
 /** Creates this server's parent cgroup; throws with the reason when it cannot. */
 export function openPidsCgroup(): PidsCgroup {
-  const { dir: base, v1 } = ownPidsDir();
-  // Left behind by servers that were killed outright: empty by now, so they can go.
-  for (const name of readdirSync(base)) {
-    const m = /^kervan-(\d+)$/.exec(name);
-    if (m && !existsSync(`/proc/${m[1]}`)) removeTree(join(base, name));
-  }
-  const dir = join(base, `kervan-${process.pid}`);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (err) {
-    throw new Error(`cannot create a cgroup under ${base}: ${(err as NodeJS.ErrnoException).code ?? err}`);
-  }
+  const { dir: base, v1 } = ownDir("pids");
+  const dir = serverDir(base);
   if (!existsSync(join(dir, "pids.max"))) {
     // cgroup v2: the pids controller must be enabled for our children.
     try {
@@ -80,14 +81,59 @@ export function openPidsCgroup(): PidsCgroup {
     if (group.home) spawnInside(group, probe, () => undefined);
     if (group.broken) throw new Error(group.broken);
   } finally {
-    rmdirQuiet(probe);
+    rmdirQuiet(probe.dir);
   }
+  removeOnExit(dir);
+  return group;
+}
+
+/** This server's own cgroup under `base`, after removing those of servers that are gone. */
+function serverDir(base: string): string {
+  // Left behind by servers that were killed outright: empty by now, so they can go.
+  for (const name of readdirSync(base)) {
+    const m = /^kervan-(\d+)$/.exec(name);
+    if (m && !existsSync(`/proc/${m[1]}`)) removeTree(join(base, name));
+  }
+  const dir = join(base, `kervan-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(`cannot create a cgroup under ${base}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  return dir;
+}
+
+function removeOnExit(dir: string): void {
   // The last calls' processes may still be dying when the server exits: wait for them, briefly.
   process.on("exit", () => {
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let i = 0; i < 50 && !removeTree(dir); i++) Atomics.wait(pause, 0, 0, 10);
   });
-  return group;
+}
+
+/**
+ * Adds the memory controller to a server's pids cgroup when the host lets it: v2 enables it for
+ * the call cgroups; v1 makes the parallel tree. Whether it could (else memory is bounded by RLIMIT_AS).
+ */
+export function openMemoryCgroup(group: PidsCgroup): boolean {
+  try {
+    if (!group.home) {
+      writeFileSync(join(group.dir, "cgroup.subtree_control"), "+memory");
+      group.memory = {};
+    } else {
+      const { dir: base, v1 } = ownDir("memory");
+      if (!v1) return false;
+      const dir = serverDir(base);
+      removeOnExit(dir);
+      group.memory = { dir, home: base };
+    }
+    const probe = callCgroup(group, 8, 16 * 1024 * 1024);
+    releaseCgroup(probe, 0);
+    return true;
+  } catch {
+    delete group.memory;
+    return false;
+  }
 }
 
 /** Removes a server cgroup and its call cgroups; whether it is gone. */
@@ -109,13 +155,23 @@ function rmdirQuiet(dir: string): boolean {
   }
 }
 
-/** A fresh cgroup for one call, limited to `max` tasks. */
-export function callCgroup(group: PidsCgroup, max: number): string {
+/** A fresh cgroup for one call, limited to `max` tasks and, with the memory controller, `memoryBytes`. */
+export function callCgroup(group: PidsCgroup, max: number, memoryBytes?: number): CallCgroup {
   if (group.broken) throw new Error(group.broken);
-  const dir = join(group.dir, `call-${group.next++}`);
+  const name = `call-${group.next++}`;
+  const dir = join(group.dir, name);
   mkdirSync(dir);
   writeFileSync(join(dir, "pids.max"), String(max));
-  return dir;
+  if (!group.memory || memoryBytes === undefined) return { dir };
+  if (!group.memory.dir) {
+    writeFileSync(join(dir, "memory.max"), String(memoryBytes));
+    writeFileSync(join(dir, "memory.swap.max"), "0");
+    return { dir };
+  }
+  const memory = join(group.memory.dir, name);
+  mkdirSync(memory);
+  writeFileSync(join(memory, "memory.limit_in_bytes"), String(memoryBytes));
+  return { dir, memory };
 }
 
 /**
@@ -123,23 +179,26 @@ export function callCgroup(group: PidsCgroup, max: number): string {
  * it creates is born there, then steps back home. Should stepping back ever fail, the thread would
  * count against a call's limit: the group is marked broken and later calls refuse.
  */
-export function spawnInside<T>(group: PidsCgroup, dir: string, start: () => T): T {
-  writeFileSync(join(dir, "tasks"), "0");
+export function spawnInside<T>(group: PidsCgroup, call: CallCgroup, start: () => T): T {
+  writeFileSync(join(call.dir, "tasks"), "0");
   try {
+    if (call.memory) writeFileSync(join(call.memory, "tasks"), "0");
     return start();
   } finally {
     try {
       writeFileSync(join(group.home!, "tasks"), "0");
+      if (call.memory) writeFileSync(join(group.memory!.home!, "tasks"), "0");
     } catch (err) {
       group.broken = `the server could not leave a call's process-limit cgroup: ${(err as Error).message}`;
     }
   }
 }
 
-/** Removes a call's cgroup once its last task is gone (the kernel frees it a moment after exit). */
-export function releaseCgroup(dir: string, tries = 40): void {
-  if (rmdirQuiet(dir) || tries === 0) return;
-  setTimeout(() => releaseCgroup(dir, tries - 1), 25).unref();
+/** Removes a call's cgroups once their last task is gone (the kernel frees them a moment after exit). */
+export function releaseCgroup(call: CallCgroup, tries = 40): void {
+  const left = [call.dir, ...(call.memory ? [call.memory] : [])].filter((d) => !rmdirQuiet(d));
+  if (left.length === 0 || tries === 0) return;
+  setTimeout(() => releaseCgroup({ dir: left[0]!, ...(left[1] ? { memory: left[1] } : {}) }, tries - 1), 25).unref();
 }
 
 function descendants(pid: number): number[] {
@@ -157,7 +216,8 @@ function descendants(pid: number): number[] {
  * cgroup v2: moves a blocked bwrap (spawned with fd 3 as --info-fd and fd 4 as --block-fd) into `dir` and
  * releases it. Calls `failed` (after which the caller kills the group) if that is not possible.
  */
-export function gateIntoCgroup(child: ChildProcess, dir: string, failed: (why: string) => void): void {
+export function gateIntoCgroup(child: ChildProcess, call: CallCgroup, failed: (why: string) => void): void {
+  const dir = call.dir;
   const info = child.stdio[3] as NodeJS.ReadableStream | null;
   const block = child.stdio[4] as NodeJS.WritableStream | null;
   if (!info || !block || child.pid === undefined) return failed("the sandbox's control pipes are missing");

@@ -19,7 +19,7 @@ import { bwrapCommand, cgroupSteps, checkCommandVisible, sandboxedRun, type Cgro
 export { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA } from "./config.js";
 export type { ArgEntry, ArgGroup, ArgPart, ExecToolConfig, FieldType } from "./config.js";
 export type { SandboxConfig } from "./sandbox.js";
-export { SANDBOX_DEFAULTS } from "./sandbox.js";
+export { RUN_LATER, SANDBOX_DEFAULTS } from "./sandbox.js";
 export { macosProfile } from "./macos-profile.js";
 export type { ExecValue } from "./result.js";
 
@@ -126,11 +126,11 @@ export function sandboxCommandLine(cfg: ExecToolConfig, command: string, args: s
   return s && s.host.platform === "linux" ? bwrapCommand(s.plan, s.host, command, args) : undefined;
 }
 
-/** What a call of this tool does around its bwrap spawn (a root server's per-call pids cgroup), for the bench's baseline. */
-export function sandboxCgroupSteps(cfg: ExecToolConfig, bwrap: string[]): CgroupSteps {
+/** What a call of this tool does around its bwrap spawn (its filter; a root server's per-call cgroups unless `withCgroup` is false), for the bench's baseline. */
+export function sandboxCgroupSteps(cfg: ExecToolConfig, bwrap: string[], withCgroup = true): CgroupSteps {
   checkExecStartup(cfg);
   const s = PREPARED.get(cfg)!.sandbox!;
-  return cgroupSteps(s.host, s.plan.limits.processes, bwrap);
+  return cgroupSteps(s.host, s.plan.limits, bwrap, withCgroup);
 }
 
 function childEnv(cfg: ExecToolConfig): Record<string, string> {

@@ -1,13 +1,13 @@
 // Running one call under the OS sandbox: the same runProcess (timeouts, caps, cancellation, group
 // kill), with bwrap (Linux) or sandbox-exec (macOS) in front of the command.
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { closeSync, lstatSync, mkdtempSync, openSync, realpathSync, rmSync, type Stats } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { callCgroup, gateIntoCgroup, releaseCgroup, spawnInside } from "./cgroup.js";
 import { macosProfile } from "./macos-profile.js";
 import { within } from "./paths.js";
-import { bwrapArgs, currentMasks, limitArgs, SYSTEM_DIRS, whichProgram, type SandboxPlan } from "./sandbox.js";
-import type { SandboxHost } from "./sandbox-host.js";
+import { bwrapArgs, callMounts, currentMasks, limitArgs, SYSTEM_DIRS, whichProgram, type CallMounts, type SandboxPlan } from "./sandbox.js";
+import { SECCOMP_FD, type SandboxHost } from "./sandbox-host.js";
 import { runProcess, type RunOptions, type RunResult } from "./spawn.js";
 
 /** Startup: the program must exist and lie somewhere the sandbox shows, or no call could run. */
@@ -37,9 +37,10 @@ function safeReal(p: string): string | undefined {
 }
 
 /** bwrap's full command line for one call, without the process-limit gate a root server adds. */
-export function bwrapCommand(plan: SandboxPlan, host: SandboxHost, command: string, args: string[]): string[] {
-  const wrapped = [...limitArgs(plan.limits, host.prlimit), command, ...args];
-  return [host.runner, ...bwrapArgs(plan, plan.network ? host.system.online : host.system.offline, host.empty, wrapped)];
+export function bwrapCommand(plan: SandboxPlan, host: SandboxHost, command: string, args: string[], mounts?: CallMounts): string[] {
+  const wrapped = [...limitArgs(plan.limits, host.prlimit, host.memoryBy === "address-space"), command, ...args];
+  const system = plan.network ? host.system.online : host.system.offline;
+  return [host.runner, ...bwrapArgs(plan, system, host.empty, wrapped, { root: host.root, seccompFd: SECCOMP_FD, mounts })];
 }
 
 export function sandboxedRun(o: RunOptions, plan: SandboxPlan, host: SandboxHost): Promise<RunResult> {
@@ -52,31 +53,98 @@ export function sandboxedRun(o: RunOptions, plan: SandboxPlan, host: SandboxHost
       rmSync(tmp, { recursive: true, force: true }),
     );
   }
-  const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args);
-  const { done, ...steps } = cgroupSteps(host, plan.limits.processes, bwrap);
-  return runProcess({ ...o, command: runner, ...steps }).finally(done);
+  const mounts = callMounts(plan);
+  const unguarded = unguardedRunLater(plan, mounts);
+  const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args, mounts);
+  const { done, spawned, ...steps } = cgroupSteps(host, plan.limits, bwrap);
+  const run = runProcess({ ...o, command: runner, ...steps });
+  spawned();
+  return run.then((r) => sweepRunLater(r, unguarded, plan.writable)).finally(done);
+}
+
+/** Run-later paths this call could not bind read-only (missing, or a symbolic link), with what was there. */
+function unguardedRunLater(plan: SandboxPlan, mounts: CallMounts): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of plan.runLater) if (!mounts.readOnly.includes(p)) out.set(p, identity(lstatQuiet(p)));
+  return out;
+}
+
+const identity = (st: Stats | undefined) => (st ? `${st.dev}:${st.ino}:${st.mode}` : "");
+
+function lstatQuiet(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * After the call (its PID namespace, and so every process of it, is gone): a run-later path it
+ * created or replaced is removed, and the result says so. Only when the path's folder is a real
+ * directory inside a writable root, so a symbolic link planted by the call never aims the removal
+ * elsewhere.
+ */
+function sweepRunLater(r: RunResult, unguarded: Map<string, string>, writable: string[]): RunResult {
+  const removed: string[] = [];
+  for (const [p, before] of unguarded) {
+    const st = lstatQuiet(p);
+    if (identity(st) === before || !st) continue;
+    let parent: string;
+    try {
+      parent = realpathSync(dirname(p));
+    } catch {
+      continue;
+    }
+    if (parent !== dirname(p) || !writable.some((w) => within(w, parent))) continue;
+    rmSync(p, { recursive: true, force: true });
+    removed.push(p);
+  }
+  if (removed.length === 0) return r;
+  const note = `kervan: removed ${removed.join(", ")}: the call created ${removed.length === 1 ? "it" : "them"}, and run-later paths stay read-only (sandbox.writableRunLater)\n`;
+  return { ...r, stderr: r.stderr + (r.stderr === "" || r.stderr.endsWith("\n") ? "" : "\n") + note };
 }
 
 export interface CgroupSteps {
   args: string[];
-  extraPipes?: number;
+  /** Descriptors after stdio (fd 3 on): the cgroup gate's pipes, the system-call filter. */
+  extraStdio: Array<"pipe" | "ignore" | number>;
   aroundSpawn?: RunOptions["aroundSpawn"];
   onSpawn?: RunOptions["onSpawn"];
+  /** Once bwrap has been spawned: its copy of the filter's descriptor is its own, ours is closed. */
+  spawned: () => void;
   /** Once the call has ended: the call's cgroup goes when its last task is gone. */
   done: () => void;
 }
 
 /**
- * What a root server does around one bwrap spawn so the call's processes are bounded (cgroup.ts):
- * cgroup v1, bwrap is born in the call's cgroup; v2, it starts blocked (fd 4) until it has been
- * moved in. Unprivileged servers need none of it (RLIMIT_NPROC holds). Exported so the bench's
- * bare bwrap spawn does the same OS work.
+ * What a call does around one bwrap spawn: the system-call filter on fd 5 (opened afresh, as
+ * bwrap reads it to the end), and, when the server is root, the call's cgroups (cgroup.ts) so its
+ * processes and memory are bounded: cgroup v1, bwrap is born in them; v2, it starts blocked (fd 4)
+ * until it has been moved in. Unprivileged servers need no cgroup (RLIMIT_NPROC and RLIMIT_AS
+ * hold). Exported so the bench's bare bwrap spawn does the same OS work.
  */
-export function cgroupSteps(host: SandboxHost, processes: number, bwrap: string[]): CgroupSteps {
-  const group = host.cgroup;
-  if (!group) return { args: bwrap, done: () => {} };
-  const dir = callCgroup(group, processes);
-  const done = () => releaseCgroup(dir);
-  if (group.home) return { args: bwrap, aroundSpawn: (start) => spawnInside(group, dir, start), done };
-  return { args: ["--info-fd", "3", "--block-fd", "4", ...bwrap], extraPipes: 2, onSpawn: (child, fail) => gateIntoCgroup(child, dir, fail), done };
+export function cgroupSteps(host: SandboxHost, limits: SandboxPlan["limits"], bwrap: string[], withCgroup = true): CgroupSteps {
+  const fd = openSync(host.seccomp, "r");
+  let open = true;
+  const spawned = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  const stdio = (gate: boolean): CgroupSteps["extraStdio"] => [gate ? "pipe" : "ignore", gate ? "pipe" : "ignore", fd];
+  const group = withCgroup ? host.cgroup : undefined;
+  if (!group) return { args: bwrap, extraStdio: stdio(false), spawned, done: spawned };
+  let call;
+  try {
+    call = callCgroup(group, limits.processes, group.memory ? limits.memoryBytes : undefined);
+  } catch (err) {
+    spawned();
+    throw err;
+  }
+  const done = () => {
+    spawned();
+    releaseCgroup(call);
+  };
+  if (group.home) return { args: bwrap, extraStdio: stdio(false), aroundSpawn: (start) => spawnInside(group, call, start), spawned, done };
+  return { args: ["--info-fd", "3", "--block-fd", "4", ...bwrap], extraStdio: stdio(true), onSpawn: (child, fail) => gateIntoCgroup(child, call, fail), spawned, done };
 }

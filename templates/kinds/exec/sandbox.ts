@@ -4,9 +4,12 @@
 // namespace per call, so nothing the command does once it runs can widen what it sees. Argument
 // checks (paths.ts) still run first; this is what holds when a program walks on its own.
 import { existsSync, lstatSync, readlinkSync, statSync, type Stats } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { currentLinks } from "./hardlinks.js";
 import { within } from "./paths.js";
+import { RUN_LATER } from "./run-later.js";
+
+export { RUN_LATER };
 
 export interface SandboxConfig {
   /** `bubblewrap`: run under the OS sandbox (Linux bwrap, macOS sandbox-exec). `none`: run directly. */
@@ -23,18 +26,29 @@ export interface SandboxConfig {
   fileSizeBytes?: number;
   /** CPU seconds each process of the call may use. */
   cpuSeconds?: number;
+  /** Memory the call may use: its cgroup's limit (all its processes and its /tmp) where the server can make one, else each process's address space. */
+  memoryBytes?: number;
+  /** Size of the call's private /tmp (a tmpfs). */
+  tmpBytes?: number;
+  /** Run-later paths (RUN_LATER) a writable root leaves writable; by default each stays read-only. */
+  writableRunLater?: string[];
 }
 
 export const SANDBOX_DEFAULTS = Object.freeze({
   processes: 256,
   fileSizeBytes: 1024 * 1024 * 1024,
   cpuSeconds: 600,
+  memoryBytes: 2 * 1024 * 1024 * 1024,
+  tmpBytes: 256 * 1024 * 1024,
 });
+
 
 export interface SandboxLimits {
   processes: number;
   fileSizeBytes: number;
   cpuSeconds: number;
+  memoryBytes: number;
+  tmpBytes: number;
 }
 
 /** A sandbox resolved at startup: real paths only, nested roots folded into their parents. */
@@ -45,6 +59,8 @@ export interface SandboxPlan {
   writable: string[];
   /** Denied paths (real) that lie inside something the command sees: masked on every call. */
   masked: string[];
+  /** Run-later paths (real) inside the writable roots: read-only on every call where they exist. */
+  runLater: string[];
   network: boolean;
   limits: SandboxLimits;
   cwd: string;
@@ -71,6 +87,8 @@ const LIMIT_RANGES: Record<keyof SandboxLimits, [number, number]> = {
   processes: [8, 1_000_000],
   fileSizeBytes: [1, 2 ** 50],
   cpuSeconds: [1, 10_000_000],
+  memoryBytes: [16 * 1024 * 1024, 2 ** 50],
+  tmpBytes: [1024 * 1024, 2 ** 50],
 };
 
 /** Structural check of a sandbox config; returns the filled limits or throws via `fail`. */
@@ -80,6 +98,7 @@ export function checkSandboxConfig(s: SandboxConfig, fail: (why: string) => neve
     for (const p of s[key] ?? []) if (typeof p !== "string" || p === "" || p.includes("\0")) fail(`sandbox.${key} has an invalid path ${JSON.stringify(p)}`);
   }
   if (s.network !== undefined && typeof s.network !== "boolean") fail("sandbox.network must be a boolean");
+  for (const p of s.writableRunLater ?? []) if (!RUN_LATER.includes(p)) fail(`sandbox.writableRunLater names ${JSON.stringify(p)}, which is none of ${RUN_LATER.join(", ")}`);
   const limits = {} as SandboxLimits;
   for (const key of Object.keys(LIMIT_RANGES) as (keyof SandboxLimits)[]) {
     const [min, max] = LIMIT_RANGES[key];
@@ -123,7 +142,10 @@ export function planSandbox(i: PlanInput): SandboxPlan {
   const visible = outermost([i.cwd, ...i.allow, ...(i.sandbox.visible ?? []).map((p) => root("visible", p)), ...writable]);
   const seen = [...visible, ...SYSTEM_DIRS];
   const masked = [...new Set(i.deny)].filter((d) => seen.some((v) => within(v, d))).sort();
-  return { visible, writable, masked, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
+  const open = new Set(i.sandbox.writableRunLater ?? []);
+  const tops = [...writable, ...(writable.some((w) => within(w, i.cwd)) ? [i.cwd] : [])];
+  const runLater = [...new Set(tops.flatMap((t) => RUN_LATER.filter((n) => !open.has(n)).map((n) => join(t, n))))].sort();
+  return { visible, writable, masked, runLater, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
 }
 
 function lstatQuiet(p: string): Stats | undefined {
@@ -197,28 +219,80 @@ function statSafe(p: string): boolean {
 }
 
 /**
+ * Directories between a writable root and a path inside it (the root itself excluded), parents
+ * first. Each is bound onto itself, writable as before: a mount point cannot be renamed or
+ * removed (EBUSY), so a mask or a read-only run-later path stays where it was checked.
+ */
+export function ancestorsIn(writable: string[], p: string): string[] {
+  const w = writable.find((r) => r !== p && within(r, p));
+  if (!w) return [];
+  const out: string[] = [];
+  for (let d = dirname(p); d !== w && within(w, d); d = dirname(d)) out.unshift(d);
+  return out;
+}
+
+/** What a call must hold read-only or immovable, with what is there now. */
+export interface CallMounts {
+  masks: Array<[string, Stats]>;
+  /** Run-later paths that exist now as a directory or a file: bound read-only. */
+  readOnly: string[];
+  /** Ancestors of masks and run-later paths inside writable roots: bound onto themselves. */
+  pinned: string[];
+}
+
+export function callMounts(plan: SandboxPlan): CallMounts {
+  const masks = currentMasks(plan);
+  const readOnly = plan.runLater.filter((p) => {
+    const st = lstatQuiet(p);
+    return st !== undefined && (st.isDirectory() || st.isFile());
+  });
+  const pinned = new Set<string>();
+  for (const p of [...masks.map(([m]) => m), ...plan.runLater]) {
+    for (const a of ancestorsIn(plan.writable, p)) {
+      const st = lstatQuiet(a);
+      if (st?.isDirectory()) pinned.add(a);
+      // A folder of a run-later path that is a file (a linked worktree's `.git`, "gitdir: ...") says where it lives.
+      else if (st?.isFile() && plan.runLater.includes(p) && !readOnly.includes(a)) readOnly.push(a);
+    }
+  }
+  return { masks, readOnly: readOnly.sort(), pinned: [...pinned].sort() };
+}
+
+/** bwrap's options that take privilege away: when the server is root, an unprivileged uid and gid inside; always no capabilities. */
+export const SANDBOX_UID = 1000;
+export function privilegeArgs(root: boolean): string[] {
+  return [...(root ? ["--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)] : []), "--cap-drop", "ALL"];
+}
+
+/**
  * bwrap's arguments for one call. Masks are decided per call, so a denied path created after
  * startup is hidden as well: a directory gets an empty read-only tmpfs, anything else an empty
  * read-only file (`empty`), so a reader sees no content rather than an error. A denied path that
  * does not exist has nothing to read; the argument check still refuses it.
- * Mounts apply in order, so later ones cover earlier ones: system, /tmp, roots, writable, masks.
+ * Mounts apply in order, so later ones cover earlier ones: system, /tmp, roots, writable, the
+ * pinned ancestors, run-later paths read-only, masks. `seccompFd` is the descriptor holding the
+ * system-call filter (seccomp.ts); bwrap applies it last, after the mounts.
  */
-export function bwrapArgs(plan: SandboxPlan, system: string[], empty: string, wrapped: string[]): string[] {
-  const a = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"];
+export function bwrapArgs(plan: SandboxPlan, system: string[], empty: string, wrapped: string[], opts: { root: boolean; seccompFd: number; mounts?: CallMounts }): string[] {
+  const a = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", ...privilegeArgs(opts.root)];
   if (plan.network) a.push("--share-net");
-  a.push(...system, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  a.push(...system, "--dev", "/dev", "--proc", "/proc", "--size", String(plan.limits.tmpBytes), "--tmpfs", "/tmp");
   for (const v of plan.visible) a.push("--ro-bind", v, v);
   for (const w of plan.writable) a.push("--bind", w, w);
-  for (const [m, st] of currentMasks(plan)) {
-    if (st.isDirectory()) a.push("--tmpfs", m, "--remount-ro", m);
-    else a.push("--ro-bind", empty, m);
+  const m = opts.mounts ?? callMounts(plan);
+  for (const p of m.pinned) a.push("--bind", p, p);
+  for (const p of m.readOnly) a.push("--ro-bind", p, p);
+  for (const [p, st] of m.masks) {
+    if (st.isDirectory()) a.push("--tmpfs", p, "--remount-ro", p);
+    else a.push("--ro-bind", empty, p);
   }
-  a.push("--chdir", plan.cwd, "--", ...wrapped);
+  a.push("--seccomp", String(opts.seccompFd), "--chdir", plan.cwd, "--", ...wrapped);
   return a;
 }
 
 /** prlimit (util-linux) in front of the command: the limits hold for it and every descendant. */
-export function limitArgs(limits: SandboxLimits, prlimit: string): string[] {
-  const { processes, fileSizeBytes, cpuSeconds } = limits;
-  return [prlimit, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, "--"];
+/** Without a memory cgroup (`addressSpace`), memory is bounded per process by RLIMIT_AS. */
+export function limitArgs(limits: SandboxLimits, prlimit: string, addressSpace: boolean): string[] {
+  const { processes, fileSizeBytes, cpuSeconds, memoryBytes } = limits;
+  return [prlimit, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, ...(addressSpace ? [`--as=${memoryBytes}`] : []), "--"];
 }

@@ -13,8 +13,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The caller's set of live process-group ids, for its shutdown hook. */
   live: Set<number>;
-  /** Pipes beyond stdio (fd 3 on), e.g. a sandbox's control descriptors. */
-  extraPipes?: number;
+  /** Descriptors beyond stdio (fd 3 on): pipes (a sandbox's control descriptors), or open descriptors passed on. */
+  extraStdio?: Array<"pipe" | "ignore" | number>;
   /** Wraps the synchronous spawn, e.g. to have the child born in a cgroup. */
   aroundSpawn?: (start: () => ChildProcess) => ChildProcess;
   /** Runs once the child exists; `fail` ends the call with that reason and kills its group. */
@@ -160,7 +160,7 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
           cwd: o.cwd,
           env: o.env,
           // the child never waits on our stdin
-          stdio: ["ignore", "pipe", "pipe", ...Array<"pipe">(o.extraPipes ?? 0).fill("pipe")],
+          stdio: ["ignore", "pipe", "pipe", ...(o.extraStdio ?? [])],
           detached: true, // its own process group, so a timeout reaches grandchildren too
           shell: false,
           windowsHide: true,

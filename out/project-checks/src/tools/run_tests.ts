@@ -38,6 +38,8 @@ export const config: ExecToolConfig = {
     processes: 4096,
     fileSizeBytes: 1073741824,
     cpuSeconds: 600,
+    memoryBytes: 4294967296,
+    tmpBytes: 1073741824,
   },
 };
 

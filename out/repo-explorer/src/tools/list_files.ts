@@ -32,6 +32,8 @@ export const config: ExecToolConfig = {
     processes: 256,
     fileSizeBytes: 1073741824,
     cpuSeconds: 600,
+    memoryBytes: 2147483648,
+    tmpBytes: 268435456,
   },
 };
 
