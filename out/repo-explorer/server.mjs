@@ -2855,11 +2855,11 @@ function parseArgs(argv, env = process.env) {
   let host;
   let port;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf("=");
-    const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    const arg2 = argv[i];
+    const eq = arg2.indexOf("=");
+    const name = arg2.startsWith("--") && eq > 0 ? arg2.slice(0, eq) : arg2;
     const value = () => {
-      if (name !== arg) return arg.slice(eq + 1);
+      if (name !== arg2) return arg2.slice(eq + 1);
       const next = argv[++i];
       if (next === void 0) throw new StartupError(`option ${name} needs a value`);
       return next;
@@ -2902,7 +2902,7 @@ function parseArgs(argv, env = process.env) {
         break;
       default:
         if (servingFlag(name, value, opts.serving)) break;
-        throw new StartupError(`unknown argument "${arg}" (try --help)`);
+        throw new StartupError(`unknown argument "${arg2}" (try --help)`);
     }
   }
   if (port !== void 0) opts.http = { host: host ?? DEFAULT_HOST, port };
@@ -4043,7 +4043,7 @@ init_types();
 
 // templates/kinds/exec/sandbox.ts
 import { existsSync, lstatSync as lstatSync3, readlinkSync as readlinkSync2, statSync } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute2, join as join3 } from "node:path";
+import { delimiter, dirname as dirname2, isAbsolute as isAbsolute2, join as join3 } from "node:path";
 
 // templates/kinds/exec/hardlinks.ts
 import { lstatSync as lstatSync2, readdirSync } from "node:fs";
@@ -4187,11 +4187,31 @@ function currentLinks(visible, masked, stats) {
   return state;
 }
 
+// templates/kinds/exec/run-later.ts
+var RUN_LATER = [
+  ".direnv",
+  ".envrc",
+  ".git/commondir",
+  ".git/config",
+  ".git/config.worktree",
+  ".git/hooks",
+  ".git/info",
+  ".git/modules",
+  ".git/worktrees",
+  ".husky",
+  ".idea",
+  ".venv/bin",
+  ".vscode",
+  "node_modules/.bin"
+];
+
 // templates/kinds/exec/sandbox.ts
 var SANDBOX_DEFAULTS = Object.freeze({
   processes: 256,
   fileSizeBytes: 1024 * 1024 * 1024,
-  cpuSeconds: 600
+  cpuSeconds: 600,
+  memoryBytes: 2 * 1024 * 1024 * 1024,
+  tmpBytes: 256 * 1024 * 1024
 });
 var SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 var ETC_FILES = [
@@ -4209,7 +4229,9 @@ var ETC_NETWORK_FILES = ["/etc/ca-certificates", "/etc/gai.conf", "/etc/protocol
 var LIMIT_RANGES = {
   processes: [8, 1e6],
   fileSizeBytes: [1, 2 ** 50],
-  cpuSeconds: [1, 1e7]
+  cpuSeconds: [1, 1e7],
+  memoryBytes: [16 * 1024 * 1024, 2 ** 50],
+  tmpBytes: [1024 * 1024, 2 ** 50]
 };
 function checkSandboxConfig(s, fail2) {
   if (s.mode !== "bubblewrap" && s.mode !== "none") fail2(`sandbox.mode must be "bubblewrap" or "none", not ${JSON.stringify(s.mode)}`);
@@ -4217,6 +4239,7 @@ function checkSandboxConfig(s, fail2) {
     for (const p of s[key2] ?? []) if (typeof p !== "string" || p === "" || p.includes("\0")) fail2(`sandbox.${key2} has an invalid path ${JSON.stringify(p)}`);
   }
   if (s.network !== void 0 && typeof s.network !== "boolean") fail2("sandbox.network must be a boolean");
+  for (const p of s.writableRunLater ?? []) if (!RUN_LATER.includes(p)) fail2(`sandbox.writableRunLater names ${JSON.stringify(p)}, which is none of ${RUN_LATER.join(", ")}`);
   const limits = {};
   for (const key2 of Object.keys(LIMIT_RANGES)) {
     const [min, max] = LIMIT_RANGES[key2];
@@ -4242,7 +4265,10 @@ function planSandbox(i) {
   const visible = outermost([i.cwd, ...i.allow, ...(i.sandbox.visible ?? []).map((p) => root("visible", p)), ...writable]);
   const seen = [...visible, ...SYSTEM_DIRS];
   const masked = [...new Set(i.deny)].filter((d) => seen.some((v) => within(v, d))).sort();
-  return { visible, writable, masked, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
+  const open2 = new Set(i.sandbox.writableRunLater ?? []);
+  const tops = [...writable, ...writable.some((w) => within(w, i.cwd)) ? [i.cwd] : []];
+  const runLater = [...new Set(tops.flatMap((t) => RUN_LATER.filter((n) => !open2.has(n)).map((n) => join3(t, n))))].sort();
+  return { visible, writable, masked, runLater, network: i.sandbox.network === true, limits: i.limits, cwd: i.cwd };
 }
 function lstatQuiet2(p) {
   try {
@@ -4302,22 +4328,52 @@ function statSafe(p) {
     return false;
   }
 }
-function bwrapArgs(plan, system, empty, wrapped) {
-  const a = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent"];
+function ancestorsIn(writable, p) {
+  const w = writable.find((r) => r !== p && within(r, p));
+  if (!w) return [];
+  const out = [];
+  for (let d = dirname2(p); d !== w && within(w, d); d = dirname2(d)) out.unshift(d);
+  return out;
+}
+function callMounts(plan) {
+  const masks = currentMasks(plan);
+  const readOnly = plan.runLater.filter((p) => {
+    const st = lstatQuiet2(p);
+    return st !== void 0 && (st.isDirectory() || st.isFile());
+  });
+  const pinned = /* @__PURE__ */ new Set();
+  for (const p of [...masks.map(([m]) => m), ...plan.runLater]) {
+    for (const a of ancestorsIn(plan.writable, p)) {
+      const st = lstatQuiet2(a);
+      if (st?.isDirectory()) pinned.add(a);
+      else if (st?.isFile() && plan.runLater.includes(p) && !readOnly.includes(a)) readOnly.push(a);
+    }
+  }
+  return { masks, readOnly: readOnly.sort(), pinned: [...pinned].sort() };
+}
+var SANDBOX_UID = 1e3;
+function privilegeArgs(root) {
+  return [...root ? ["--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)] : [], "--cap-drop", "ALL"];
+}
+function bwrapArgs(plan, system, empty, wrapped, opts) {
+  const a = ["--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", ...privilegeArgs(opts.root)];
   if (plan.network) a.push("--share-net");
-  a.push(...system, "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  a.push(...system, "--dev", "/dev", "--proc", "/proc", "--size", String(plan.limits.tmpBytes), "--tmpfs", "/tmp");
   for (const v of plan.visible) a.push("--ro-bind", v, v);
   for (const w of plan.writable) a.push("--bind", w, w);
-  for (const [m, st] of currentMasks(plan)) {
-    if (st.isDirectory()) a.push("--tmpfs", m, "--remount-ro", m);
-    else a.push("--ro-bind", empty, m);
+  const m = opts.mounts ?? callMounts(plan);
+  for (const p of m.pinned) a.push("--bind", p, p);
+  for (const p of m.readOnly) a.push("--ro-bind", p, p);
+  for (const [p, st] of m.masks) {
+    if (st.isDirectory()) a.push("--tmpfs", p, "--remount-ro", p);
+    else a.push("--ro-bind", empty, p);
   }
-  a.push("--chdir", plan.cwd, "--", ...wrapped);
+  a.push("--seccomp", String(opts.seccompFd), "--chdir", plan.cwd, "--", ...wrapped);
   return a;
 }
-function limitArgs(limits, prlimit) {
-  const { processes, fileSizeBytes, cpuSeconds } = limits;
-  return [prlimit, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, "--"];
+function limitArgs(limits, prlimit, addressSpace) {
+  const { processes, fileSizeBytes, cpuSeconds, memoryBytes } = limits;
+  return [prlimit, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, ...addressSpace ? [`--as=${memoryBytes}`] : [], "--"];
 }
 
 // templates/kinds/exec/config.ts
@@ -4357,8 +4413,8 @@ function checkConfig(cfg) {
   }
   const used = /* @__PURE__ */ new Set();
   const optional = new Set(cfg.optional ?? []);
-  const useParts = (arg, group) => {
-    for (const part of arg) {
+  const useParts = (arg2, group) => {
+    for (const part of arg2) {
       if (typeof part === "string") continue;
       if (!Object.hasOwn(cfg.fields, part.field)) fail2(`placeholder {${part.field}} is not a declared field`);
       if (optional.has(part.field) && part.field !== group) fail2(`optional field ${JSON.stringify(part.field)} may appear only in the arguments it conditions`);
@@ -4374,9 +4430,9 @@ function checkConfig(cfg) {
     if (type === void 0) fail2(`argument group condition ${JSON.stringify(entry.if)} is not a declared field`);
     if (type !== "boolean" && !optional.has(entry.if)) fail2(`argument group condition ${JSON.stringify(entry.if)} must be a boolean or an optional field`);
     if (!Array.isArray(entry.argv) || entry.argv.length === 0) fail2(`argument group ${JSON.stringify(entry.if)} adds no arguments`);
-    for (const arg of entry.argv) {
-      if (type === "boolean" && !arg.every((p) => typeof p === "string")) fail2(`arguments added by boolean ${JSON.stringify(entry.if)} must be fixed text`);
-      useParts(arg, entry.if);
+    for (const arg2 of entry.argv) {
+      if (type === "boolean" && !arg2.every((p) => typeof p === "string")) fail2(`arguments added by boolean ${JSON.stringify(entry.if)} must be fixed text`);
+      useParts(arg2, entry.if);
     }
     used.add(entry.if);
   }
@@ -4394,9 +4450,9 @@ function checkConfig(cfg) {
   }
   for (const name of cfg.paths?.fields ?? []) {
     if (cfg.fields[name] !== "string") fail2(`path field ${JSON.stringify(name)} must be a declared string field`);
-    for (const arg of flatArgs(cfg.argv)) {
-      const uses = arg.some((p) => typeof p !== "string" && p.field === name);
-      if (uses && arg.length !== 1) fail2(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
+    for (const arg2 of flatArgs(cfg.argv)) {
+      const uses = arg2.some((p) => typeof p !== "string" && p.field === name);
+      if (uses && arg2.length !== 1) fail2(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
     }
   }
   const limit = (key2, min, max) => {
@@ -4716,7 +4772,7 @@ function runProcess(o) {
         cwd: o.cwd,
         env: o.env,
         // the child never waits on our stdin
-        stdio: ["ignore", "pipe", "pipe", ...Array(o.extraPipes ?? 0).fill("pipe")],
+        stdio: ["ignore", "pipe", "pipe", ...o.extraStdio ?? []],
         detached: true,
         // its own process group, so a timeout reaches grandchildren too
         shell: false,
@@ -4794,7 +4850,7 @@ import { join as join6 } from "node:path";
 // templates/kinds/exec/cgroup.ts
 import { existsSync as existsSync2, mkdirSync, readdirSync as readdirSync2, readFileSync as readFileSync2, rmdirSync, writeFileSync } from "node:fs";
 import { join as join4 } from "node:path";
-function ownPidsDir() {
+function ownDir(controller) {
   const cgroups = readFileSync2("/proc/thread-self/cgroup", "utf8").trim().split("\n");
   const mounts = readFileSync2("/proc/self/mountinfo", "utf8").trim().split("\n");
   const mountOf = (fstype, option) => {
@@ -4807,28 +4863,19 @@ function ownPidsDir() {
     }
     return void 0;
   };
-  const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes("pids"));
+  const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes(controller));
   if (v1) {
-    const mount2 = mountOf("cgroup", "pids");
+    const mount2 = mountOf("cgroup", controller);
     if (mount2) return { dir: join4(mount2, v1.split(":").slice(2).join(":")), v1: true };
   }
   const v2 = cgroups.find((l) => l.startsWith("0::"));
   const mount = mountOf("cgroup2");
   if (v2 && mount) return { dir: join4(mount, v2.slice(3)), v1: false };
-  throw new Error("no pids cgroup hierarchy is mounted");
+  throw new Error(`no ${controller} cgroup hierarchy is mounted`);
 }
 function openPidsCgroup() {
-  const { dir: base, v1 } = ownPidsDir();
-  for (const name of readdirSync2(base)) {
-    const m = /^kervan-(\d+)$/.exec(name);
-    if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join4(base, name));
-  }
-  const dir = join4(base, `kervan-${process.pid}`);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (err) {
-    throw new Error(`cannot create a cgroup under ${base}: ${err.code ?? err}`);
-  }
+  const { dir: base, v1 } = ownDir("pids");
+  const dir = serverDir(base);
   if (!existsSync2(join4(dir, "pids.max"))) {
     try {
       writeFileSync(join4(dir, "cgroup.subtree_control"), "+pids");
@@ -4843,13 +4890,49 @@ function openPidsCgroup() {
     if (group.home) spawnInside(group, probe2, () => void 0);
     if (group.broken) throw new Error(group.broken);
   } finally {
-    rmdirQuiet(probe2);
+    rmdirQuiet(probe2.dir);
   }
+  removeOnExit(dir);
+  return group;
+}
+function serverDir(base) {
+  for (const name of readdirSync2(base)) {
+    const m = /^kervan-(\d+)$/.exec(name);
+    if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join4(base, name));
+  }
+  const dir = join4(base, `kervan-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new Error(`cannot create a cgroup under ${base}: ${err.code ?? err}`);
+  }
+  return dir;
+}
+function removeOnExit(dir) {
   process.on("exit", () => {
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let i = 0; i < 50 && !removeTree(dir); i++) Atomics.wait(pause, 0, 0, 10);
   });
-  return group;
+}
+function openMemoryCgroup(group) {
+  try {
+    if (!group.home) {
+      writeFileSync(join4(group.dir, "cgroup.subtree_control"), "+memory");
+      group.memory = {};
+    } else {
+      const { dir: base, v1 } = ownDir("memory");
+      if (!v1) return false;
+      const dir = serverDir(base);
+      removeOnExit(dir);
+      group.memory = { dir, home: base };
+    }
+    const probe2 = callCgroup(group, 8, 16 * 1024 * 1024);
+    releaseCgroup(probe2, 0);
+    return true;
+  } catch {
+    delete group.memory;
+    return false;
+  }
 }
 function removeTree(dir) {
   try {
@@ -4867,28 +4950,41 @@ function rmdirQuiet(dir) {
     return err.code === "ENOENT";
   }
 }
-function callCgroup(group, max) {
+function callCgroup(group, max, memoryBytes) {
   if (group.broken) throw new Error(group.broken);
-  const dir = join4(group.dir, `call-${group.next++}`);
+  const name = `call-${group.next++}`;
+  const dir = join4(group.dir, name);
   mkdirSync(dir);
   writeFileSync(join4(dir, "pids.max"), String(max));
-  return dir;
+  if (!group.memory || memoryBytes === void 0) return { dir };
+  if (!group.memory.dir) {
+    writeFileSync(join4(dir, "memory.max"), String(memoryBytes));
+    writeFileSync(join4(dir, "memory.swap.max"), "0");
+    return { dir };
+  }
+  const memory = join4(group.memory.dir, name);
+  mkdirSync(memory);
+  writeFileSync(join4(memory, "memory.limit_in_bytes"), String(memoryBytes));
+  return { dir, memory };
 }
-function spawnInside(group, dir, start) {
-  writeFileSync(join4(dir, "tasks"), "0");
+function spawnInside(group, call, start) {
+  writeFileSync(join4(call.dir, "tasks"), "0");
   try {
+    if (call.memory) writeFileSync(join4(call.memory, "tasks"), "0");
     return start();
   } finally {
     try {
       writeFileSync(join4(group.home, "tasks"), "0");
+      if (call.memory) writeFileSync(join4(group.memory.home, "tasks"), "0");
     } catch (err) {
       group.broken = `the server could not leave a call's process-limit cgroup: ${err.message}`;
     }
   }
 }
-function releaseCgroup(dir, tries = 40) {
-  if (rmdirQuiet(dir) || tries === 0) return;
-  setTimeout(() => releaseCgroup(dir, tries - 1), 25).unref();
+function releaseCgroup(call, tries = 40) {
+  const left = [call.dir, ...call.memory ? [call.memory] : []].filter((d) => !rmdirQuiet(d));
+  if (left.length === 0 || tries === 0) return;
+  setTimeout(() => releaseCgroup({ dir: left[0], ...left[1] ? { memory: left[1] } : {} }, tries - 1), 25).unref();
 }
 function descendants(pid) {
   let kids = [];
@@ -4899,7 +4995,8 @@ function descendants(pid) {
   }
   return [pid, ...kids.flatMap(descendants)];
 }
-function gateIntoCgroup(child, dir, failed2) {
+function gateIntoCgroup(child, call, failed2) {
+  const dir = call.dir;
   const info = child.stdio[3];
   const block = child.stdio[4];
   if (!info || !block || child.pid === void 0) return failed2("the sandbox's control pipes are missing");
@@ -4926,6 +5023,108 @@ function gateIntoCgroup(child, dir, failed2) {
   });
   block.on("error", () => {
   });
+}
+
+// templates/kinds/exec/seccomp.ts
+var LD_ABS = 32;
+var AND = 84;
+var JEQ = 21;
+var JGE = 53;
+var JSET = 69;
+var RET = 6;
+var ALLOW = 2147418112;
+var KILL_PROCESS = 2147483648;
+var ERRNO = 327680;
+var EPERM = 1;
+var ENOSYS = 38;
+var SET_ID = 3072;
+var S_IFMT = 61440;
+var S_IFCHR = 8192;
+var S_IFBLK = 24576;
+var CREATES = 64 | 4194304;
+var GENERIC = {
+  mode: { fchmod: [52, 1], fchmodat: [53, 2], fchmodat2: [452, 2] },
+  open: [[56, 2, 3]],
+  mknod: [[33, 2]],
+  refused: [437, 425]
+};
+var ARCHES = {
+  x64: {
+    audit: 3221225534,
+    mode: { chmod: [90, 1], fchmod: [91, 1], creat: [85, 1], fchmodat: [268, 2], fchmodat2: [452, 2] },
+    open: [
+      [2, 1, 2],
+      [257, 2, 3]
+    ],
+    mknod: [
+      [133, 1],
+      [259, 2]
+    ],
+    refused: [437, 425],
+    abiLimit: 1073741824
+  },
+  arm64: { audit: 3221225655, ...GENERIC },
+  riscv64: { audit: 3221225715, ...GENERIC }
+};
+var arg = (i) => 16 + 8 * i;
+function program(a) {
+  const p = [
+    { code: LD_ABS, k: 4 },
+    { code: JEQ, k: a.audit, jf: "kill" },
+    { code: LD_ABS, k: 0 }
+  ];
+  if (a.abiLimit !== void 0) p.push({ code: JGE, k: a.abiLimit, jt: "kill" });
+  for (const nr of a.refused) p.push({ code: JEQ, k: nr, jt: "nosys" });
+  for (const [nr, i] of Object.values(a.mode)) p.push({ code: JEQ, k: nr, jt: `mode${i}` });
+  for (const [nr, flags, mode] of a.open) p.push({ code: JEQ, k: nr, jt: `open${flags}${mode}` });
+  for (const [nr, mode] of a.mknod) p.push({ code: JEQ, k: nr, jt: `mknod${mode}` });
+  p.push({ code: RET, k: ALLOW });
+  for (const [, flags, mode] of a.open) {
+    p.push({ label: `open${flags}${mode}` }, { code: LD_ABS, k: arg(flags) }, { code: JSET, k: CREATES, jt: `mode${mode}` }, { code: RET, k: ALLOW });
+  }
+  for (const [, mode] of a.mknod) {
+    p.push(
+      { label: `mknod${mode}` },
+      { code: LD_ABS, k: arg(mode) },
+      { code: JSET, k: SET_ID, jt: "eperm" },
+      { code: AND, k: S_IFMT },
+      { code: JEQ, k: S_IFCHR, jt: "eperm" },
+      { code: JEQ, k: S_IFBLK, jt: "eperm" },
+      { code: RET, k: ALLOW }
+    );
+  }
+  for (const i of new Set(Object.values(a.mode).map(([, i2]) => i2).concat(a.open.map(([, , m]) => m)))) {
+    p.push({ label: `mode${i}` }, { code: LD_ABS, k: arg(i) }, { code: JSET, k: SET_ID, jt: "eperm" }, { code: RET, k: ALLOW });
+  }
+  p.push({ label: "eperm" }, { code: RET, k: ERRNO | EPERM }, { label: "nosys" }, { code: RET, k: ERRNO | ENOSYS }, { label: "kill" }, { code: RET, k: KILL_PROCESS });
+  return p;
+}
+function assemble(p) {
+  const at = /* @__PURE__ */ new Map();
+  const insns = [];
+  for (const x of p) {
+    if ("label" in x) at.set(x.label, insns.length);
+    else insns.push(x);
+  }
+  const out = Buffer.alloc(insns.length * 8);
+  insns.forEach((x, n) => {
+    const to = (label) => {
+      if (label === void 0) return 0;
+      const d = at.get(label) - n - 1;
+      if (!(d >= 0 && d < 256)) throw new Error(`seccomp jump to ${label} out of range`);
+      return d;
+    };
+    out.writeUInt16LE(x.code, n * 8);
+    out.writeUInt8(to(x.jt), n * 8 + 2);
+    out.writeUInt8(to(x.jf), n * 8 + 3);
+    out.writeUInt32LE(x.k >>> 0, n * 8 + 4);
+  });
+  return out;
+}
+function seccompProgram(arch = process.arch) {
+  const a = ARCHES[arch];
+  if (!a) throw new Error(`the sandbox's system-call filter (it keeps setuid files and device nodes out of writable roots) exists for ${Object.keys(ARCHES).join(", ")}, not ${arch}`);
+  return assemble(program(a));
 }
 
 // templates/kinds/exec/probe-cache.ts
@@ -5006,6 +5205,7 @@ function rememberProbe(key2) {
 
 // templates/kinds/exec/sandbox-host.ts
 init_log();
+var SECCOMP_FD = 5;
 var HOST;
 var FAILURE;
 var OPT_OUT = "or set `sandbox: none` on the tool (`--sandbox none` in the CLI form) to run it without the OS sandbox";
@@ -5014,7 +5214,7 @@ function probe(pathVar) {
   if (process.platform === "darwin") {
     const runner2 = whichProgram("sandbox-exec", "/", "/usr/bin:" + (pathVar ?? ""));
     if (!runner2) throw new Error(`sandbox-exec is missing (it ships with macOS in /usr/bin); ${OPT_OUT}`);
-    return { platform: "darwin", runner: runner2, prlimit: "", empty: "", system: { offline: [], online: [] } };
+    return { platform: "darwin", runner: runner2, prlimit: "", empty: "", seccomp: "", root: false, memoryBy: "address-space", system: { offline: [], online: [] } };
   }
   if (process.platform !== "linux") {
     throw new Error(`the OS sandbox runs on Linux (bubblewrap) and macOS (sandbox-exec), not on ${process.platform}; ${OPT_OUT}`);
@@ -5023,10 +5223,17 @@ function probe(pathVar) {
   if (!runner) throw new Error(`bwrap was not found on PATH: install the Debian package bubblewrap (apt-get install bubblewrap); ${OPT_OUT}`);
   const prlimit = whichProgram("prlimit", "/", pathVar);
   if (!prlimit) throw new Error(`prlimit was not found on PATH: install the Debian package util-linux; ${OPT_OUT}`);
-  const probeArgs = [...PROBE_ARGS, "--", prlimit, "--nproc=64", "--", "true"];
+  let filter;
+  try {
+    filter = seccompProgram();
+  } catch (err) {
+    throw new Error(`${err.message}; ${OPT_OUT}`);
+  }
+  const root = process.getuid?.() === 0;
+  const probeArgs = [...PROBE_ARGS, ...privilegeArgs(root), "--seccomp", "0", "--", prlimit, "--nproc=64", "--", "true"];
   const key2 = probeKey(runner, prlimit, probeArgs);
   if (!probeRemembered(key2)) {
-    const r = spawnSync(runner, probeArgs, { encoding: "utf8", timeout: 1e4 });
+    const r = spawnSync(runner, probeArgs, { input: filter, encoding: "utf8", timeout: 1e4 });
     if (r.error || r.status !== 0) {
       const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
       throw new Error(
@@ -5035,8 +5242,19 @@ function probe(pathVar) {
     }
     rememberProbe(key2);
   }
-  const host = { platform: "linux", runner, prlimit, empty: emptyFile(), system: { offline: systemMounts(false), online: systemMounts(true) } };
-  if (process.getuid?.() === 0) {
+  const dir = scratchDir();
+  const seccomp = writeScratch(dir, "seccomp.bpf", filter);
+  const host = {
+    platform: "linux",
+    runner,
+    prlimit,
+    empty: writeScratch(dir, "empty", ""),
+    seccomp,
+    root,
+    memoryBy: "address-space",
+    system: { offline: systemMounts(false), online: systemMounts(true) }
+  };
+  if (root) {
     try {
       host.cgroup = openPidsCgroup();
     } catch (err) {
@@ -5044,14 +5262,18 @@ function probe(pathVar) {
         `the server runs as root, whom the kernel exempts from the per-call process limit (RLIMIT_NPROC), and no pids cgroup is writable (${err.message}); run the server as an unprivileged user or give it a delegated cgroup; ${OPT_OUT}`
       );
     }
+    if (openMemoryCgroup(host.cgroup)) host.memoryBy = "cgroup";
   }
   return host;
 }
-function emptyFile() {
+function scratchDir() {
   const dir = mkdtempSync(join6(tmpdir2(), "kervan-sandbox-"));
-  const file2 = join6(dir, "empty");
-  writeFileSync3(file2, "", { mode: 292 });
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+function writeScratch(dir, name, data) {
+  const file2 = join6(dir, name);
+  writeFileSync3(file2, data, { mode: 292 });
   return file2;
 }
 function sandboxHost(pathVar) {
@@ -5069,7 +5291,7 @@ function sandboxHost(pathVar) {
 function isolationLine(host) {
   if (host.platform === "darwin") return `isolation: sandbox-exec (${host.runner}) for sandboxed exec tools`;
   const inContainer = /\b(docker|containerd|kubepods|libpod|podman)\b/.test(readText("/proc/1/cgroup")) || existsSync3("/run/.containerenv") || existsSync3("/.dockerenv");
-  return `isolation: bubblewrap (${host.runner}) with user, mount, pid, net, ipc, uts and cgroup namespaces and a fresh /proc${inContainer ? ", inside a container" : ""}; processes bounded by ${host.cgroup ? "a pids cgroup per call" : "RLIMIT_NPROC"}`;
+  return `isolation: bubblewrap (${host.runner}) with user, mount, pid, net, ipc, uts and cgroup namespaces and a fresh /proc${inContainer ? ", inside a container" : ""}; ${host.root ? "commands run as an unprivileged uid inside, " : ""}no capabilities, a seccomp filter against setuid files and device nodes; processes bounded by ${host.cgroup ? "a pids cgroup per call" : "RLIMIT_NPROC"}, memory by ${host.memoryBy === "cgroup" ? "a memory cgroup per call" : "RLIMIT_AS"}`;
 }
 function readText(p) {
   try {
@@ -5084,7 +5306,7 @@ init_log();
 
 // templates/kinds/exec/git-dir.ts
 import { readFileSync as readFileSync5, realpathSync, statSync as statSync3 } from "node:fs";
-import { dirname as dirname2, join as join7, resolve } from "node:path";
+import { dirname as dirname3, join as join7, resolve } from "node:path";
 function readQuiet(p) {
   try {
     return readFileSync5(p, "utf8");
@@ -5107,7 +5329,7 @@ function hiddenGitDirs(plan) {
     if (plan.masked.some((m2) => within(m2, file2))) continue;
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(readQuiet(file2) ?? "");
     if (!m) continue;
-    const gitdir = realQuiet(resolve(dirname2(file2), m[1]));
+    const gitdir = realQuiet(resolve(dirname3(file2), m[1]));
     if (!gitdir) continue;
     const common = readQuiet(join7(gitdir, "commondir"))?.trim();
     const commonDir = common ? realQuiet(resolve(gitdir, common)) : void 0;
@@ -5119,12 +5341,12 @@ function hiddenGitDirs(plan) {
 }
 
 // templates/kinds/exec/sandbox-run.ts
-import { mkdtempSync as mkdtempSync2, realpathSync as realpathSync2, rmSync as rmSync2 } from "node:fs";
+import { closeSync, lstatSync as lstatSync5, mkdtempSync as mkdtempSync2, openSync, realpathSync as realpathSync2, rmSync as rmSync2 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join8 } from "node:path";
+import { dirname as dirname5, join as join8 } from "node:path";
 
 // templates/kinds/exec/macos-profile.ts
-import { dirname as dirname3 } from "node:path";
+import { dirname as dirname4 } from "node:path";
 var MACOS_SYSTEM_READ = ["/Library/Apple", "/System", "/bin", "/private/etc", "/private/var/db/dyld", "/sbin", "/usr"];
 var MACOS_SYSTEM_LINKS = ["/etc", "/tmp", "/var"];
 function sbplString(s) {
@@ -5134,7 +5356,7 @@ function ancestors(paths) {
   const out = /* @__PURE__ */ new Set();
   for (let p of paths) {
     while (p !== "/") {
-      p = dirname3(p);
+      p = dirname4(p);
       out.add(p);
     }
   }
@@ -5205,9 +5427,10 @@ function safeReal(p) {
     return void 0;
   }
 }
-function bwrapCommand(plan, host, command, args) {
-  const wrapped = [...limitArgs(plan.limits, host.prlimit), command, ...args];
-  return [host.runner, ...bwrapArgs(plan, plan.network ? host.system.online : host.system.offline, host.empty, wrapped)];
+function bwrapCommand(plan, host, command, args, mounts) {
+  const wrapped = [...limitArgs(plan.limits, host.prlimit, host.memoryBy === "address-space"), command, ...args];
+  const system = plan.network ? host.system.online : host.system.offline;
+  return [host.runner, ...bwrapArgs(plan, system, host.empty, wrapped, { root: host.root, seccompFd: SECCOMP_FD, mounts })];
 }
 function sandboxedRun(o, plan, host) {
   if (host.platform === "darwin") {
@@ -5218,18 +5441,70 @@ function sandboxedRun(o, plan, host) {
       () => rmSync2(tmp, { recursive: true, force: true })
     );
   }
-  const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args);
-  const { done, ...steps } = cgroupSteps(host, plan.limits.processes, bwrap);
-  return runProcess({ ...o, command: runner, ...steps }).finally(done);
+  const mounts = callMounts(plan);
+  const unguarded = unguardedRunLater(plan, mounts);
+  const [runner, ...bwrap] = bwrapCommand(plan, host, o.command, o.args, mounts);
+  const { done, spawned, ...steps } = cgroupSteps(host, plan.limits, bwrap);
+  const run2 = runProcess({ ...o, command: runner, ...steps });
+  spawned();
+  return run2.then((r) => sweepRunLater(r, unguarded, plan.writable)).finally(done);
 }
-function cgroupSteps(host, processes, bwrap) {
-  const group = host.cgroup;
-  if (!group) return { args: bwrap, done: () => {
-  } };
-  const dir = callCgroup(group, processes);
-  const done = () => releaseCgroup(dir);
-  if (group.home) return { args: bwrap, aroundSpawn: (start) => spawnInside(group, dir, start), done };
-  return { args: ["--info-fd", "3", "--block-fd", "4", ...bwrap], extraPipes: 2, onSpawn: (child, fail2) => gateIntoCgroup(child, dir, fail2), done };
+function unguardedRunLater(plan, mounts) {
+  const out = /* @__PURE__ */ new Map();
+  for (const p of plan.runLater) if (!mounts.readOnly.includes(p)) out.set(p, identity(lstatQuiet3(p)));
+  return out;
+}
+var identity = (st) => st ? `${st.dev}:${st.ino}:${st.mode}` : "";
+function lstatQuiet3(p) {
+  try {
+    return lstatSync5(p);
+  } catch {
+    return void 0;
+  }
+}
+function sweepRunLater(r, unguarded, writable) {
+  const removed = [];
+  for (const [p, before] of unguarded) {
+    const st = lstatQuiet3(p);
+    if (identity(st) === before || !st) continue;
+    let parent;
+    try {
+      parent = realpathSync2(dirname5(p));
+    } catch {
+      continue;
+    }
+    if (parent !== dirname5(p) || !writable.some((w) => within(w, parent))) continue;
+    rmSync2(p, { recursive: true, force: true });
+    removed.push(p);
+  }
+  if (removed.length === 0) return r;
+  const note = `kervan: removed ${removed.join(", ")}: the call created ${removed.length === 1 ? "it" : "them"}, and run-later paths stay read-only (sandbox.writableRunLater)
+`;
+  return { ...r, stderr: r.stderr + (r.stderr === "" || r.stderr.endsWith("\n") ? "" : "\n") + note };
+}
+function cgroupSteps(host, limits, bwrap, withCgroup = true) {
+  const fd = openSync(host.seccomp, "r");
+  let open2 = true;
+  const spawned = () => {
+    if (open2) closeSync(fd);
+    open2 = false;
+  };
+  const stdio = (gate) => [gate ? "pipe" : "ignore", gate ? "pipe" : "ignore", fd];
+  const group = withCgroup ? host.cgroup : void 0;
+  if (!group) return { args: bwrap, extraStdio: stdio(false), spawned, done: spawned };
+  let call;
+  try {
+    call = callCgroup(group, limits.processes, group.memory ? limits.memoryBytes : void 0);
+  } catch (err) {
+    spawned();
+    throw err;
+  }
+  const done = () => {
+    spawned();
+    releaseCgroup(call);
+  };
+  if (group.home) return { args: bwrap, extraStdio: stdio(false), aroundSpawn: (start) => spawnInside(group, call, start), spawned, done };
+  return { args: ["--info-fd", "3", "--block-fd", "4", ...bwrap], extraStdio: stdio(true), onSpawn: (child, fail2) => gateIntoCgroup(child, call, fail2), spawned, done };
 }
 
 // templates/kinds/exec/index.ts
@@ -5774,7 +6049,9 @@ var config = {
     network: false,
     processes: 256,
     fileSizeBytes: 1073741824,
-    cpuSeconds: 600
+    cpuSeconds: 600,
+    memoryBytes: 2147483648,
+    tmpBytes: 268435456
   }
 };
 var tool = {
@@ -5830,7 +6107,9 @@ var config2 = {
     network: false,
     processes: 256,
     fileSizeBytes: 1073741824,
-    cpuSeconds: 600
+    cpuSeconds: 600,
+    memoryBytes: 2147483648,
+    tmpBytes: 268435456
   }
 };
 var tool2 = {
@@ -5901,7 +6180,9 @@ var config3 = {
     network: false,
     processes: 256,
     fileSizeBytes: 1073741824,
-    cpuSeconds: 600
+    cpuSeconds: 600,
+    memoryBytes: 2147483648,
+    tmpBytes: 268435456
   }
 };
 var tool3 = {
