@@ -69,7 +69,8 @@ function probe(pathVar: string | undefined): SandboxHost {
   if (!probeRemembered(key)) {
     const r = spawnSync(runner, probeArgs, { input: filter, encoding: "utf8", timeout: 10_000 });
     if (r.error || r.status !== 0) {
-      const why = (r.error?.message ?? r.stderr.trim().split("\n")[0]) || `exit status ${r.status}`;
+      // bwrap's own reason first: when it fails before reading the filter, the write to its stdin fails too (EPIPE).
+      const why = (r.stderr?.trim().split("\n")[0] || r.error?.message) || `exit status ${r.status}`;
       throw new Error(
         `bwrap (package bubblewrap) cannot create its namespaces here: ${why}. ${/mount proc/i.test(why) ? "The container masks parts of /proc: run it with --security-opt unmask=/proc/* (podman), --security-opt systempaths=unconfined (Docker) or procMount: Unmasked with hostUsers: false (Kubernetes). " : ""}Inside a container, allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and a seccomp/AppArmor profile that permits them); ${OPT_OUT}`,
       );
