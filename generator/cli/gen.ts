@@ -11,6 +11,8 @@ import { Progress } from "./progress.js";
 
 export const TOOL_OPTIONS = `Tool options (CLI form, per --tool block):
   --name NAME  --title TEXT  --description TEXT  --input-schema JSON|@FILE  --cwd DIR
+  --annotations JSON   e.g. '{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}'
+  The tools are linted as a spec's are (warnings; errors under --strict).
   --fs-path-field FIELD  --fs-root DIR  --fs-deny-path PATH        (repeatable)
   --env-pass NAME  --env-set NAME=VALUE                             (repeatable)
   --process-timeout-ms MS  --process-kill-grace-ms MS  --process-output-limit-bytes N
