@@ -10,6 +10,7 @@ import { nginxConf } from "../deploy/nginx.js";
 import type { DeployInput } from "../deploy/types.js";
 import { UsageError } from "./sources.js";
 import type { Command } from "./command.js";
+import { record } from "./output.js";
 
 type Options = Map<string, string | true>;
 
@@ -58,6 +59,7 @@ function deploy(positional: string[], options: Options): number {
   const [file, text] =
     target === "docker" ? ["Dockerfile", dockerfile(d)] : target === "kubernetes" ? ["kubernetes.yaml", kubernetesYaml(d)] : ["nginx.conf", nginxConf(d, (options.get("--listen") as string) ?? "8080")];
   writeFileSync(join(dest, file), text);
+  record({ files: [join(dest, file)] });
   process.stdout.write(`kervan: wrote ${join(dest, file)}\n`);
   return 0;
 }
