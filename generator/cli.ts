@@ -5,6 +5,7 @@ import { UsageError } from "./cli/sources.js";
 import { parseArgs } from "./cli/command.js";
 import { commandHelp, globalHelp } from "./cli/help.js";
 import { loadCommand } from "./cli/command-loaders.js";
+import { finishJson, JSON_COMMANDS, startJson, stopJson } from "./cli/output.js";
 
 const version = async () => (await import("./manifest.js")).generatorVersion();
 
@@ -12,9 +13,11 @@ const version = async () => (await import("./manifest.js")).generatorVersion();
 let current = "";
 
 async function main(argv: string[]): Promise<number> {
+  let rest: string[];
   // `kervan --tool ... --exec ...` with no command serves, as the seed's CLI form does.
   if (argv[0] === "--tool") argv = ["serve", ...argv];
-  const [name, ...rest] = argv;
+  const name = argv[0];
+  rest = argv.slice(1);
   if (!name || name === "help" || name === "--help" || name === "-h") {
     const { COMMANDS } = await import("./cli/commands.js");
     const topic = name === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
@@ -28,18 +31,31 @@ async function main(argv: string[]): Promise<number> {
   const command = await loadCommand(name);
   if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
   current = command.name;
+  // `--json` (before any --tool block) switches a reporting command to one JSON object on stdout.
+  const head = rest.indexOf("--tool") < 0 ? rest.length : rest.indexOf("--tool");
+  const json = rest.slice(0, head).indexOf("--json");
+  if (json >= 0 && JSON_COMMANDS.has(command.name)) {
+    rest = rest.filter((_, i) => i !== json);
+    startJson();
+  }
   const parsed = parseArgs(command, rest);
   if (parsed.options.has("--help")) {
+    stopJson();
     process.stdout.write(commandHelp(command));
     return 0;
   }
-  return command.run(parsed);
+  const code = await command.run(parsed);
+  finishJson(command.name, code);
+  return code;
 }
 
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (e: unknown) => {
-    if (e instanceof UsageError) {
+    const message = e instanceof UsageError ? e.message : String((e as Error)?.stack ?? e);
+    if (finishJson(current, e instanceof UsageError ? 2 : 70, { kind: e instanceof UsageError ? "usage" : "internal", message })) {
+      process.exitCode = e instanceof UsageError ? 2 : 70;
+    } else if (e instanceof UsageError) {
       process.stderr.write(`kervan: ${e.message}\n(run \`kervan ${current ? `${current} ` : ""}--help\` for usage)\n`);
       process.exitCode = 2;
     } else {

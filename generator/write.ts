@@ -1,6 +1,6 @@
 // write: put emitted files under the output root, only touching what changed, and removing
 // files a server no longer has. In check mode nothing is written: differences are reported.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { EmittedFile, WriteReport } from "./model/output.js";
 import { generatedServers } from "./manifest.js";
@@ -14,6 +14,17 @@ function filesUnder(root: string, dir: string, out: string[]): void {
     if (entry.isDirectory()) filesUnder(root, path, out);
     else out.push(relative(root, path).split("\\").join("/"));
   }
+}
+
+/** Removes the folders under `dir` (and `dir` itself) that hold nothing once stale files are gone. */
+function removeEmptyFolders(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  let empty = true;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !removeEmptyFolders(join(dir, entry.name))) empty = false;
+  }
+  if (empty) rmdirSync(dir);
+  return empty;
 }
 
 export interface WriteOptions {
@@ -80,6 +91,7 @@ export function write(root: string, files: EmittedFile[], servers: string[], opt
         report.deleted.push(path);
       }
     }
+    if (!options.check) removeEmptyFolders(join(root, dir));
   }
   report.differing.sort(byCodeUnit);
   return report;

@@ -10,6 +10,7 @@ import { renderChangelog } from "../audit/changelog-render.js";
 import type { Manifest } from "../audit/types.js";
 import { UsageError } from "./sources.js";
 import type { Command } from "./command.js";
+import { record } from "./output.js";
 
 type Options = Map<string, string | true>;
 
@@ -41,6 +42,7 @@ function audit(positional: string[], options: Options): number {
     const m = parseManifest(readFileSync(join(dir, MANIFEST), "utf8"), join(dir, MANIFEST));
     return renderAudit(m, Object.keys(m.inputs ?? {})[0] ?? "its spec");
   });
+  record({ servers: names });
   process.stdout.write(texts.join("\n"));
   return 0;
 }
@@ -72,6 +74,7 @@ function changelogOf(positional: string[], options: Options): number {
   const [a, b] = positional.map((ref) => load(ref, server, outDir));
   if (a.server.name !== b.server.name) throw new UsageError(`the manifests describe different servers: ${a.server.name} and ${b.server.name}`);
   const log = changelog(a, b);
+  record({ server: a.server.name, breaking: log.changes.some((c) => c.breaking), changes: log.changes });
   process.stdout.write(renderChangelog(log));
   return log.changes.some((c) => c.breaking) ? 1 : 0;
 }

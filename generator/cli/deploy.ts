@@ -12,6 +12,7 @@ import { nginxConf } from "../deploy/nginx.js";
 import { secretNames, type DeployAuth, type DeployInput } from "../deploy/types.js";
 import { UsageError } from "./sources.js";
 import type { Command } from "./command.js";
+import { record } from "./output.js";
 
 type Options = Map<string, string | true>;
 
@@ -142,6 +143,7 @@ function deploy(positional: string[], options: Options): number {
     writeFileSync(join(dest, file), text);
     lines.push(`kervan: wrote ${join(dest, file)}`);
   }
+  record({ files: lines.map((l) => l.slice("kervan: wrote ".length)) });
   lines.push("next:", ...nextSteps(target as Target, d, dest, outDir).map((c) => `  ${c}`));
   process.stdout.write(lines.join("\n") + "\n");
   return 0;

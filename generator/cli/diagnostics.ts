@@ -1,18 +1,21 @@
 // Prints diagnostics as `file:line:col: error KVxxx: message`, with the source line and a caret.
+// On a terminal the severity, the caret and `help:` are coloured (cli/output.ts decides when).
 import type { Diagnostic } from "../model/diagnostic.js";
+import { paint, type Paint } from "./output.js";
 
-export function formatDiagnostic(d: Diagnostic, lines?: string[]): string {
+export function formatDiagnostic(d: Diagnostic, lines?: string[], p: Paint = paint(false)): string {
   const { file, line, column, pointer } = d.location;
   const where = line ? `${file}:${line}:${column}` : file;
-  const out = [`${where}: ${d.severity} ${d.code}: ${d.message}${pointer ? ` (at ${pointer})` : ""}`];
+  const severity = p(d.severity === "error" ? "red" : "yellow", `${d.severity} ${d.code}`);
+  const out = [`${p("bold", `${where}:`)} ${severity}: ${d.message}${pointer ? p("dim", ` (at ${pointer})`) : ""}`];
   const source = lines && line ? lines[line - 1] : undefined;
   if (source !== undefined) {
     const gutter = String(line).padStart(4);
     out.push(`${gutter} | ${source}`);
-    out.push(`${" ".repeat(gutter.length)} | ${" ".repeat(Math.max(0, column - 1))}^`);
+    out.push(`${" ".repeat(gutter.length)} | ${" ".repeat(Math.max(0, column - 1))}${p(d.severity === "error" ? "red" : "yellow", "^")}`);
   }
   for (const note of d.notes ?? []) out.push(`  note: ${note}`);
-  if (d.suggestion) out.push(`  help: ${d.suggestion}`);
+  if (d.suggestion) out.push(`  ${p("cyan", "help:")} ${d.suggestion}`);
   return out.join("\n");
 }
 
@@ -33,21 +36,26 @@ function summariseWarnings(warnings: Diagnostic[]): string {
   return [`${warnings.length} warnings, summarised by code (more than ${WARNINGS_IN_FULL}; \`--strict\` shows each one, as an error):`, ...lines].join("\n");
 }
 
-/** Diagnostics sorted by file, line and column, so output is stable. */
-export function formatAll(diagnostics: Diagnostic[], sources: Map<string, string[]>): string {
-  const sorted = [...diagnostics].sort(
+/** Diagnostics sorted by file, line, column and code, so output is stable. */
+export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
     (a, b) =>
       (a.location.file < b.location.file ? -1 : a.location.file > b.location.file ? 1 : 0) ||
       a.location.line - b.location.line ||
       a.location.column - b.location.column ||
       (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
+}
+
+/** Every diagnostic (warnings summarised past WARNINGS_IN_FULL) and the count line, in stable order. */
+export function formatAll(diagnostics: Diagnostic[], sources: Map<string, string[]>, colour = false): string {
+  const sorted = sortDiagnostics(diagnostics);
   const errors = sorted.filter((d) => d.severity === "error").length;
   const warnings = sorted.filter((d) => d.severity !== "error");
   const summary = `${errors} error${errors === 1 ? "" : "s"}${warnings.length ? `, ${warnings.length} warning${warnings.length === 1 ? "" : "s"}` : ""}`;
   const summarise = warnings.length > WARNINGS_IN_FULL;
   const shown = summarise ? sorted.filter((d) => d.severity === "error") : sorted;
-  const parts = shown.map((d) => formatDiagnostic(d, sources.get(d.location.file)));
+  const parts = shown.map((d) => formatDiagnostic(d, sources.get(d.location.file), paint(colour)));
   if (summarise) parts.push(summariseWarnings(warnings));
   return [...parts, summary].join("\n\n") + "\n";
 }

@@ -3,7 +3,8 @@
 import { resolve } from "node:path";
 import { generate, type GenerateResult } from "../pipeline.js";
 import type { SourceFile } from "../model/spec.js";
-import { formatAll } from "./diagnostics.js";
+import { formatAll, sortDiagnostics } from "./diagnostics.js";
+import { jsonMode, record, recordDiagnostics, useColour } from "./output.js";
 import { readSources, UsageError } from "./sources.js";
 import { toolFlagsSource } from "./tool-flags.js";
 import { stringOption, type Command, type Parsed } from "./command.js";
@@ -11,6 +12,8 @@ import { Progress } from "./progress.js";
 
 export const TOOL_OPTIONS = `Tool options (CLI form, per --tool block):
   --name NAME  --title TEXT  --description TEXT  --input-schema JSON|@FILE  --cwd DIR
+  --annotations JSON   e.g. '{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}'
+  The tools are linted as a spec's are (warnings; errors under --strict).
   --fs-path-field FIELD  --fs-root DIR  --fs-deny-path PATH        (repeatable)
   --env-pass NAME  --env-set NAME=VALUE                             (repeatable)
   --process-timeout-ms MS  --process-kill-grace-ms MS  --process-output-limit-bytes N
@@ -28,10 +31,11 @@ export function sourcesFrom(p: Parsed, defaultSpecs: string[]): SourceFile[] {
   return readSources(p.positional.length ? p.positional : defaultSpecs);
 }
 
+/** The diagnostics on stderr (coloured on a terminal), or as data under --json. */
 export function printDiagnostics(result: GenerateResult, sources: SourceFile[]): void {
-  if (!result.diagnostics.length) return;
+  if (recordDiagnostics(sortDiagnostics(result.diagnostics)) || !result.diagnostics.length) return;
   const lines = new Map(sources.map((s) => [s.path, s.text.split(/\r?\n/)]));
-  process.stderr.write(formatAll(result.diagnostics, lines));
+  process.stderr.write(formatAll(result.diagnostics, lines, useColour(process.stderr)));
 }
 
 /** The command line to run again without --check, as the user typed it (quoted where needed). */
@@ -44,7 +48,8 @@ function rerun(p: Parsed): string {
 export async function genOnce(p: Parsed): Promise<{ code: number; result?: GenerateResult }> {
   const sources = sourcesFrom(p, ["specs"]);
   const check = p.options.has("--check");
-  const progress = new Progress(process.stderr);
+  // Under --json the lines are collected, never redrawn in place.
+  const progress = new Progress(jsonMode() ? { write: (t: string) => process.stderr.write(t), isTTY: false } : process.stderr);
   let result: GenerateResult;
   try {
     result = await generate(sources, {
@@ -62,6 +67,7 @@ export async function genOnce(p: Parsed): Promise<{ code: number; result?: Gener
   }
   printDiagnostics(result, sources);
   const r = result.report;
+  record({ check, servers: result.servers, ...(r ? { written: r.written, unchanged: r.unchanged, deleted: r.deleted, differing: r.differing } : {}) });
   if (!r) return { code: 1, result };
   if (check) {
     if (r.differing.length) {
@@ -79,7 +85,7 @@ export const genCommand: Command = {
   name: "gen",
   summary: "generate servers from specs (or from --tool blocks) into out/",
   usage: [
-    "gen [SPEC|DIR ...] [--out DIR] [--check] [--strict] [--verbose] [--watch]",
+    "gen [SPEC|DIR ...] [--out DIR] [--check] [--strict] [--verbose] [--watch] [--json]",
     "gen [--out DIR] [--server-name NAME] [--server-version V] --tool --name N [OPTIONS] --exec CMD [ARG ...] [--tool ...]",
   ],
   details: `Reads every .yaml/.yml/.json spec directly in each DIR (default: specs) and writes
@@ -101,6 +107,7 @@ ${TOOL_OPTIONS}`,
   async run(p) {
     if (p.options.has("--watch")) {
       if (p.options.has("--check")) throw new UsageError("--watch and --check do not go together");
+      if (jsonMode()) throw new UsageError("--watch and --json do not go together");
       if (p.toolArgs.length) throw new UsageError("--watch rebuilds spec files; it does not take --tool blocks");
       const { watch } = await import("./watch.js");
       return watch(p);

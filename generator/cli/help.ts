@@ -1,5 +1,6 @@
 // Help text: the command list for `kervan help`, and one command's page for `kervan CMD --help`.
 import type { Command } from "./command.js";
+import { JSON_COMMANDS, JSON_OPTION } from "./output.js";
 
 function table(rows: [string, string][], indent = "  "): string[] {
   const width = Math.min(34, Math.max(...rows.map(([a]) => a.length)));
@@ -29,7 +30,8 @@ export function globalHelp(version: string, commands: Command[]): string {
 export function commandHelp(c: Command): string {
   const out = [`kervan ${c.name}: ${c.summary}`, "", "Usage:", ...c.usage.map((u) => `  kervan ${u}`)];
   if (c.details) out.push("", c.details);
-  out.push("", "Options:", ...table([...c.options.map((o): [string, string] => [o.flag, o.help]), ["-h, --help", "this help"]]));
+  const options = JSON_COMMANDS.has(c.name) ? [...c.options, JSON_OPTION] : c.options;
+  out.push("", "Options:", ...table([...options.map((o): [string, string] => [o.flag, o.help]), ["-h, --help", "this help"]]));
   out.push("", c.examples.length === 1 ? "Example:" : "Examples:", ...c.examples.map((e) => `  ${e}`), "");
   return out.join("\n");
 }

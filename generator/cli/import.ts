@@ -8,6 +8,7 @@ import { reimportChangelog } from "../import/reimport.js";
 import { PROFILES, type Profile } from "../import/names.js";
 import { UsageError } from "./sources.js";
 import type { Command } from "./command.js";
+import { record, refused } from "./output.js";
 
 type Options = Map<string, string | true>;
 const list = (v: string | true | undefined) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
@@ -36,10 +37,11 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
     });
   } catch (e) {
     if (!(e instanceof ImportError)) throw e;
-    process.stderr.write(`kervan import: refused (${e.reason}): ${e.message}\n`);
+    refused("import", e.reason, e.message);
     return 1;
   }
   const out = outOption ?? `specs/${result.server}.yaml`;
+  record({ spec: out, server: result.server, tools: result.tools.length, skipped: result.skipped });
   const report = [`kervan import: ${result.tools.length} tool${result.tools.length === 1 ? "" : "s"} written to ${out}`];
   if (result.skipped.length) report.push(`${result.skipped.length} operation${result.skipped.length === 1 ? "" : "s"} skipped:`, ...result.skipped.map((s) => `  ${s.operation}: ${s.reason}`));
   if (existsSync(out)) {
@@ -53,9 +55,10 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
       diff = reimportChangelog(out, before, result.text);
     } catch (e) {
       if (!(e instanceof ImportError)) throw e;
-      process.stderr.write(`kervan import: refused (${e.reason}): ${e.message}\n`);
+      refused("import", e.reason, e.message);
       return 1;
     }
+    record({ breaking: diff.breaking, changes: diff.log.changes });
     process.stdout.write(diff.text);
     if (diff.breaking && !options.has("--accept")) {
       process.stderr.write(`kervan import: the new import breaks clients of ${out} (see BREAKING above); nothing written. Re-run with --accept to write it.\n`);

@@ -32,7 +32,7 @@ DEST/SERVER/server.json, which names the bundle by --url and its sha256. Publish
 that URL (a GitHub or GitLab release asset) before publishing server.json.`,
   options: [
     { flag: "--out DIR", help: "output folder the server was generated into (default: out)" },
-    { flag: "--dest DIR", help: "where to write the bundle and server.json (default: dist)" },
+    { flag: "--dest DIR", help: "where to write the bundle and server.json (default: release)" },
     { flag: "--registry-name NS/NAME", help: "the server's name in the registry, e.g. io.github.you/weather" },
     { flag: "--url URL", help: "where the .mcpb will be downloaded from (a release asset URL)" },
     { flag: "--author NAME", help: "the bundle's author (default: package.json's author)" },
@@ -64,7 +64,7 @@ that URL (a GitHub or GitLab release asset) before publishing server.json.`,
       },
       { level: 9, mtime },
     );
-    const dest = resolve(stringOption(p, "--dest") ?? "dist", name);
+    const dest = resolve(stringOption(p, "--dest") ?? "release", name);
     mkdirSync(dest, { recursive: true });
     writeFileSync(join(dest, file), zip);
     const registry = serverJson(input, sha256(Buffer.from(zip)));

@@ -24,13 +24,23 @@ const LIST_FLAGS: Record<string, [string, string]> = {
   "--fs-deny-path": ["paths", "deny"],
   "--env-pass": ["env", "pass"],
 };
-const ONCE_FLAGS = ["--name", "--title", "--description", "--input-schema", "--cwd", "--sandbox"];
+const ONCE_FLAGS = ["--name", "--title", "--description", "--annotations", "--input-schema", "--cwd", "--sandbox"];
 
 function positiveInt(flag: string, value: string): number {
   const zeroOk = flag === "--process-queue" || flag === "--process-progress-interval-ms";
   const pattern = zeroOk ? /^(0|[1-9][0-9]*)$/ : /^[1-9][0-9]*$/;
   if (!pattern.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} requires ${zeroOk ? "a non-negative" : "a positive"} integer, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+function readAnnotations(value: string): unknown {
+  try {
+    const v = JSON.parse(value);
+    if (v && typeof v === "object" && !Array.isArray(v)) return v;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`--annotations takes a JSON object, e.g. '{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}'`);
 }
 
 function readSchema(value: string): unknown {
@@ -76,6 +86,7 @@ export function parseToolBlocks(args: string[]): Tool[] {
         seen.add(flag);
       }
       if (flag === "--input-schema") tool.input = readSchema(value);
+      else if (flag === "--annotations") tool.annotations = readAnnotations(value);
       else if (flag === "--cwd") tool.exec.cwd = value;
       else if (flag === "--sandbox") {
         // The OS sandbox is on by default; opting out is written out, as in a spec.

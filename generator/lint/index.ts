@@ -6,7 +6,6 @@ import type { LoadedSpec } from "../model/spec.js";
 import { kindFor } from "../kinds/index.js";
 import type { RawTool } from "../kinds/types.js";
 import { at } from "../check/locate.js";
-import { CLI_SOURCE } from "../shared/sources.js";
 import type { LintServer, LintTool, Report, Rule } from "./types.js";
 import { descriptionRules } from "./rules/description.js";
 import { paramRules } from "./rules/params.js";
@@ -49,8 +48,8 @@ export function lint(specs: LoadedSpec[], servers: ServerIR[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const server of servers) {
     const spec = specs.find((s) => s.file === server.origin.file);
-    // The command-line form has no way to give annotations or schemas' descriptions: not linted.
-    if (!spec || spec.file === CLI_SOURCE) continue;
+    // The command-line form is linted as a spec is (its flags become one: cli/tool-flags.ts).
+    if (!spec) continue;
     const s = lintServer(spec, server);
     for (const rule of RULES) {
       const report: Report = (message, pointer, extra = {}) => out.push(at(spec, rule.code, message, pointer, { ...extra, severity: "warning" }));

@@ -68,7 +68,7 @@ describe("CLI form startup errors", () => {
   const cases: [string, string[], RegExp][] = [
     ["placeholder missing from properties", ["--input-schema", schema({ a: { type: "string" } }, ["a"]), "--exec", "echo", "{a}", "{b}"], /KV323: placeholder \{b\} has no property/],
     ["property no argument uses", ["--input-schema", schema({ a: { type: "string" }, b: { type: "string" } }, ["a", "b"]), "--exec", "echo", "{a}"], /KV324: property 'b' is not used/],
-    ["property missing from required", ["--input-schema", schema({ a: { type: "string" } }, []), "--exec", "echo", "{a}"], /KV320: property 'a' is missing from 'required'/],
+    ["property missing from required", ["--input-schema", schema({ a: { type: "string" } }, []), "--exec", "echo", "{a}"], /KV320: property 'a' is optional \(not in 'required'\), but no \{if: a\} argument group/],
     ["nested property type", ["--input-schema", schema({ a: { type: "array" } }, ["a"]), "--exec", "echo", "{a}"], /KV319/],
     ["invalid JSON schema text", ["--input-schema", "{nope", "--exec", "echo"], /--input-schema must be a JSON object/],
     ["missing --exec", [], /needs --exec/],

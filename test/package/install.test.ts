@@ -50,7 +50,7 @@ describe("kervan installed from its tarball into another project", () => {
     expect(paths).toContain("README.md");
     expect(paths).toContain("templates/runtime/index.ts");
     expect(paths).toContain("generator/cli.ts");
-    const extra = paths.filter((p) => !/^(bin\/(kervan|prebuild|prebuilt)\.mjs|dist\/[\w-]+\.mjs|dist\/inputs\.json|generator\/.+\.ts|templates\/.+\.ts|kervan\.schema\.json|README\.md|LICENSE|package\.json)$/.test(p));
+    const extra = paths.filter((p) => !/^(docs\/[\w-]+\.md|bin\/(kervan|prebuild|prebuilt)\.mjs|dist\/[\w-]+\.mjs|dist\/inputs\.json|generator\/.+\.ts|templates\/.+\.ts|kervan\.schema\.json|README\.md|LICENSE|package\.json)$/.test(p));
     expect(extra).toEqual([]);
   }, SLOW);
 

@@ -55,6 +55,8 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   const names = placeholderNames(argv.slice(1));
   const problems: ContractProblem[] = [];
   const inputPointer = at("/input");
+  // Each argument with its place in the spec (inside a group: /argv/i/argv/j).
+  const placed = entries.flatMap((e, i): [ArgPart[], string][] => (isGroup(e) ? e.argv.map((a, j): [ArgPart[], string] => [a, `/${i}/argv/${j}`]) : [[e, `/${i}`]]));
   let fields: Record<string, ScalarType> | undefined;
   if (typeof tool.input === "string") return; // an @file that could not be read; load reported it
   if (tool.input === undefined) {
@@ -63,12 +65,13 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
     // An asked input (ask:) may be optional too: the user gives it before the command runs.
     const asked = alwaysAsked(tool.ask); // an optional: true one may be left out, like any optional input
     fields = checkInputSchema(tool.input, problems, new Set([...guards, ...asked]));
-    if (fields) checkPlaceholders(names, tool.input, problems, guards);
+    const named = (name: string) => placed.find(([arg]) => arg.some((p) => typeof p !== "string" && p.field === name))?.[1];
+    if (fields) checkPlaceholders(names, tool.input, problems, guards, (name) => (named(name) === undefined ? undefined : `/exec/argv${named(name)}`));
   }
   if (guards.length) checkGroups(entries, tool.input, fields, ctx);
-  for (const p of problems) ctx.report(p.code, p.message, inputPointer + p.pointer, { atKey: p.atKey });
-  // Each argument with its place in the spec (inside a group: /argv/i/argv/j).
-  const placed = entries.flatMap((e, i): [ArgPart[], string][] => (isGroup(e) ? e.argv.map((a, j): [ArgPart[], string] => [a, `/${i}/argv/${j}`]) : [[e, `/${i}`]]));
+  for (const p of problems) {
+    ctx.report(p.code, p.message, (p.inTool ? ctx.pointer : inputPointer) + p.pointer, { atKey: p.atKey, ...(p.suggestion ? { suggestion: p.suggestion } : {}) });
+  }
   if (fields && exec.paths) checkPathFields(placed, fields, exec.paths, ctx);
   checkSandbox(exec as Record<string, Json>, ctx);
   if (exec.env?.set) {

@@ -14,7 +14,15 @@ export interface ContractProblem {
   /** Pointer relative to the input schema. */
   pointer: string;
   atKey?: boolean;
+  /** The likely fix. */
+  suggestion?: string;
+  /** The pointer is relative to the tool (an argv entry), not to the input schema. */
+  inTool?: boolean;
 }
+
+/** The fix for an optional field that conditions no argument group. */
+const optionalFix = (names: string[]) =>
+  `list ${names.map((n) => `'${n}'`).join(", ")} in 'required', or, to leave ${names.length === 1 ? "it" : "one"} out, put the arguments that use it in a group that only renders when it is given: {if: ${names[0]}, argv: ["--${names[0]}", "{${names[0]}}"]}`;
 
 const isObject = (v: unknown): v is Record<string, Json> => !!v && typeof v === "object" && !Array.isArray(v);
 
@@ -76,7 +84,14 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
   // out of `required`); no other.
   const names = Object.keys(schema.properties).filter((n) => !guards.has(n));
   if (!("required" in schema)) {
-    if (names.length) problems.push({ code: "KV320", message: "the input schema must list every property in 'required' (exec inputs have no optional fields)", pointer: "" });
+    if (names.length) {
+      problems.push({
+        code: "KV320",
+        message: `the input schema has no 'required', so ${names.map((n) => `'${n}'`).join(", ")} would be optional, but an exec argument can only be left out inside an {if:} argument group`,
+        pointer: "",
+        suggestion: optionalFix(names),
+      });
+    }
   } else if (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== "string")) {
     problems.push({ code: "KV320", message: "'required' must be an array of property names", pointer: "/required" });
   } else {
@@ -88,18 +103,36 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
       seen.add(name);
     });
     for (const name of names) {
-      if (!seen.has(name)) problems.push({ code: "KV320", message: `property '${name}' is missing from 'required' (exec inputs have no optional fields)`, pointer: "/required" });
+      if (!seen.has(name)) {
+        problems.push({
+          code: "KV320",
+          message: `property '${name}' is optional (not in 'required'), but no {if: ${name}} argument group is conditioned on it: an exec argument can only be left out inside such a group`,
+          pointer: "/required",
+          suggestion: optionalFix([name]),
+        });
+      }
     }
   }
   return fields;
 }
 
-/** The placeholder contract between argv and the schema's properties. */
-export function checkPlaceholders(placeholders: string[], schema: unknown, problems: ContractProblem[], guards: readonly string[] = []): void {
+/**
+ * The placeholder contract between argv and the schema's properties. `argvPointer` gives the place
+ * (relative to the tool) of the first argument naming a placeholder, where KV323 points.
+ */
+export function checkPlaceholders(placeholders: string[], schema: unknown, problems: ContractProblem[], guards: readonly string[] = [], argvPointer?: (name: string) => string | undefined): void {
   const declared = (schema as { properties?: Record<string, unknown> }).properties ?? {};
   const fields = Object.fromEntries(Object.keys(declared).map((k) => [k, true]));
   for (const name of placeholders) {
-    if (!(name in fields)) problems.push({ code: "KV323", message: `placeholder {${name}} has no property in the input schema`, pointer: "/properties" });
+    if (name in fields) continue;
+    const at = argvPointer?.(name);
+    problems.push({
+      code: "KV323",
+      message: `placeholder {${name}} has no property in the input schema`,
+      pointer: at ?? "/properties",
+      ...(at ? { inTool: true } : {}),
+      suggestion: `add it under input.properties (e.g. ${name}: { type: string, description: ... }) and to 'required', or write {{${name}}} for the literal text {${name}}`,
+    });
   }
   for (const name of Object.keys(fields)) {
     if (!placeholders.includes(name) && !guards.includes(name)) {

@@ -21,6 +21,21 @@ function propertyType(input: Json | undefined, name: string): string | undefined
   return "any";
 }
 
+/** KV417 for a path segment with characters a URL path cannot hold as they are; `{id}` is most often a placeholder written with single braces. */
+function reportEncoding(path: string, segment: string, i: number, ctx: RuleContext, pointer: string): void {
+  const single = /(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g;
+  if (single.test(segment)) {
+    const fixed = path.replace(single, (_, name: string) => `{{input.${name}}}`);
+    ctx.report("KV417", `path segment ${i + 1} (${JSON.stringify(segment)}) has characters that need percent-encoding: a single-brace {name} is not a placeholder`, pointer, {
+      suggestion: `to insert an input, write it with double braces: path: ${fixed}`,
+    });
+    return;
+  }
+  ctx.report("KV417", `path segment ${i + 1} (${JSON.stringify(segment)}) has characters that need percent-encoding in a URL path`, pointer, {
+    suggestion: "percent-encode them (a space is %20), or take the value from an input with {{input.NAME}}, which is encoded when the request is made",
+  });
+}
+
 export function checkHttp(tool: RawTool, ctx: RuleContext): void {
   const http = tool.http as Block;
   const at = (p: string) => `${ctx.pointer}/http${p}`;
@@ -75,12 +90,12 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
 
   const segments = String(http.path).split("/").slice(1);
   segments.forEach((segment, i) => {
-    if (segment === "" && i < segments.length - 1) ctx.report("KV417", "the path has an empty segment ('//'); only a trailing slash may be empty", at("/path"));
+    if (segment === "" && i < segments.length - 1) ctx.report("KV417", "the path has an empty segment ('//'); only a trailing slash may be empty", at("/path"), { suggestion: "remove the extra '/'" });
     const parts = parse(segment, at("/path"));
     if (!parts) return;
     const literal = parts.filter((p): p is { lit: string } => "lit" in p).map((p) => p.lit);
-    if (literal.some((l) => !SEGMENT_LITERAL.test(l))) ctx.report("KV417", `path segment ${i + 1} has characters that need encoding (${JSON.stringify(segment)})`, at("/path"));
-    if (parts.length === 1 && "lit" in parts[0] && (parts[0].lit === "." || parts[0].lit === "..")) ctx.report("KV417", "a path may not contain '.' or '..' segments", at("/path"));
+    if (literal.some((l) => !SEGMENT_LITERAL.test(l))) reportEncoding(String(http.path), segment, i, ctx, at("/path"));
+    if (parts.length === 1 && "lit" in parts[0] && (parts[0].lit === "." || parts[0].lit === "..")) ctx.report("KV417", "a path may not contain '.' or '..' segments", at("/path"), { suggestion: "write the path the server expects, without '.' or '..' segments" });
     for (const name of inputsOf(parts)) {
       if (!required.has(name)) ctx.report("KV418", `path input '${name}' must be required: a path segment cannot be left out`, at("/path"));
     }
