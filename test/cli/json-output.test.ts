@@ -67,7 +67,7 @@ describe("--json", () => {
     expect(log.report.result).toEqual({ server: "validator", breaking: false, changes: [] });
     const dest = mkdtempSync(join(tmpdir(), "kervan-json-deploy-"));
     try {
-      const deploy = json(["deploy", "validator", "--target", "docker", "--dest", dest]);
+      const deploy = json(["deploy", "validator", "--target", "docker", "--auth", "none-behind-proxy", "--dest", dest]);
       expect(deploy.report.result.files).toEqual([join(dest, "Dockerfile")]);
     } finally {
       rmSync(dest, { recursive: true, force: true });
