@@ -42,6 +42,7 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
   const out = outOption ?? `specs/${result.server}.yaml`;
   const report = [`kervan import: ${result.tools.length} tool${result.tools.length === 1 ? "" : "s"} written to ${out}`];
   if (result.skipped.length) report.push(`${result.skipped.length} operation${result.skipped.length === 1 ? "" : "s"} skipped:`, ...result.skipped.map((s) => `  ${s.operation}: ${s.reason}`));
+  for (const w of result.warnings) process.stderr.write(`kervan import: warning: ${w}\n`);
   if (existsSync(out)) {
     const before = readFileSync(out, "utf8");
     if (before === result.text) {

@@ -10,7 +10,7 @@ import { OperationSkip } from "./refs.js";
 import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";
 import { buildTool, type ImportedTool, type Operation } from "./tool.js";
 import { limitBroken } from "./limits.js";
-import { renderSpec, specData } from "./yaml.js";
+import { renderSpec, serverWarnings, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { startVerify } from "./verify.js";
 import type { Json } from "../../templates/runtime/types.js";
@@ -42,6 +42,8 @@ export interface ImportResult {
   data: Json;
   tools: string[];
   skipped: Skipped[];
+  /** Sentences a reviewer should read (a server URL on a loopback, link-local or metadata address). */
+  warnings: string[];
 }
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -194,5 +196,5 @@ async function importJudged(opts: ImportOptions, judging: StreamJudging): Promis
   text ??= render();
   const bytes = Buffer.byteLength(text);
   if (bytes > READ_LIMITS.specBytes) throw new ImportError("spec-too-large", `the imported spec would be ${bytes} bytes; kervan reads specs of at most ${sizeText(READ_LIMITS.specBytes)}: narrow it with --include-tags, --include-ops or --exclude-ops`);
-  return { server, text, data: specData(api, server, built), tools: built.map((t) => t.name), skipped };
+  return { server, text, data: specData(api, server, built), tools: built.map((t) => t.name), skipped, warnings: serverWarnings(built) };
 }

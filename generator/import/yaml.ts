@@ -6,6 +6,13 @@ import type { Doc } from "./read.js";
 import type { ImportedTool } from "./tool.js";
 import { cleanText } from "./describe.js";
 import { writeYaml, type Path } from "./yaml-writer.js";
+import { addressWarning } from "./server-url.js";
+
+/** Warnings on the tools' base URLs (loopback, link-local, cloud metadata), one per URL. */
+export function serverWarnings(tools: ImportedTool[]): string[] {
+  const urls = new Set(tools.map((t) => (t.tool.http as Record<string, Json> | undefined)?.baseUrl).filter((u): u is string => typeof u === "string"));
+  return [...urls].map(addressWarning).filter((w): w is string => w !== undefined);
+}
 
 interface Meta {
   file: string;
@@ -26,6 +33,7 @@ function header(server: string, tools: ImportedTool[], skipped: Array<{ operatio
   if (base) lines.push(` Base URL ${base.baseUrl}; ${base.baseUrlEnv} points the server elsewhere.`);
   const notes = [...new Set(tools.map((t) => t.baseNote).filter(Boolean))];
   for (const n of notes) lines.push(` Note: ${n}: set ${base?.baseUrlEnv} before starting the server.`);
+  for (const w of serverWarnings(tools)) lines.push(` Warning: ${w}.`);
   const secrets = new Map<string, string>();
   for (const t of tools) for (const s of t.secrets) secrets.set(s.env, `${s.holds} [scheme ${s.scheme}]`);
   if (secrets.size) {
