@@ -13,6 +13,7 @@ import { limitBroken } from "./limits.js";
 import { renderSpec, serverWarnings, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { startVerify } from "./verify.js";
+import { recordOf } from "./recorded.js";
 import type { Json } from "../../templates/runtime/types.js";
 
 export { ImportError };
@@ -26,6 +27,8 @@ export interface ImportOptions {
   profile?: Profile;
   maxTools?: number;
   includeDeprecated?: boolean;
+  /** Passed through to the record (recorded.ts). */
+  exposure?: string;
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -68,6 +71,9 @@ function operations(doc: Doc): Operation[] {
   }
   return ops;
 }
+
+/** How the spec names its source document and its own path: as given, or the file name of an absolute path. */
+export const shownPath = (file: string) => (isAbsolute(file) ? basename(file) : file.split("\\").join("/"));
 
 const label = (o: Operation) => `${o.method.toUpperCase()} ${o.path}${o.operationId ? ` (${o.operationId})` : ""}`;
 
@@ -130,7 +136,9 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
       else throw e;
     }
   });
-  const meta = { file: isAbsolute(opts.file) ? basename(opts.file) : opts.file.split("\\").join("/"), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
+  const file = shownPath(opts.file);
+  const record = recordOf(file, { ...opts, name: server });
+  const meta = { file, out: opts.out ? shownPath(opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic", record };
   return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description } }, meta };
 }
 

@@ -7,6 +7,7 @@ import type { ImportedTool } from "./tool.js";
 import { cleanText } from "./describe.js";
 import { writeYaml, type Path } from "./yaml-writer.js";
 import { addressWarning } from "./server-url.js";
+import { recordLine, type Recorded } from "./recorded.js";
 
 /** Warnings on the tools' base URLs (loopback, link-local, cloud metadata), one per URL. */
 export function serverWarnings(tools: ImportedTool[]): string[] {
@@ -21,6 +22,7 @@ interface Meta {
   apiVersion: string;
   version: string;
   profile: string;
+  record: Recorded;
 }
 
 function header(server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string[] {
@@ -28,6 +30,7 @@ function header(server: string, tools: ImportedTool[], skipped: Array<{ operatio
     ` Imported by \`kervan import\` from ${meta.file} (${meta.title}${meta.apiVersion ? ` ${meta.apiVersion}` : ""}, ${meta.version.startsWith("2") ? "Swagger" : "OpenAPI"} ${meta.version}), profile ${meta.profile}.`,
     " Review it like code: tool names, descriptions, and what each tool may send where.",
     ` Re-import after the API changes: kervan import ${meta.file} --out ${meta.out} (prints the changelog).`,
+    recordLine(meta.record),
   ];
   const base = tools[0]?.tool.http as Record<string, Json> | undefined;
   if (base) lines.push(` Base URL ${base.baseUrl}; ${base.baseUrlEnv} points the server elsewhere.`);
