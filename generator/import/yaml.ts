@@ -8,6 +8,8 @@ import { cleanText } from "./describe.js";
 import { writeYaml, type Path } from "./yaml-writer.js";
 import { addressWarning } from "./server-url.js";
 import { recordLine, type Recorded } from "./recorded.js";
+import { dirname } from "node:path";
+import { editorSchemaLine } from "../shared/editor-schema.js";
 
 /** Warnings on the tools' base URLs (loopback, link-local, cloud metadata), one per URL. */
 export function serverWarnings(tools: ImportedTool[]): string[] {
@@ -75,5 +77,5 @@ export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skip
     const place = Object.hasOwn(t.places, path[4]) ? t.places[path[4]] : undefined;
     return place ? [` ${place}`] : undefined;
   };
-  return writeYaml(specData(api, server, tools), { header: [" yaml-language-server: $schema=../kervan.schema.json", ...header(server, tools, skipped, meta)], commentAt });
+  return writeYaml(specData(api, server, tools), { header: [editorSchemaLine(dirname(meta.out)), ...header(server, tools, skipped, meta)], commentAt });
 }
