@@ -14,6 +14,7 @@ import { renderSpec, serverWarnings, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { startVerify } from "./verify.js";
 import { recordOf } from "./recorded.js";
+import { unsatisfiable } from "./examples.js";
 import type { Json } from "../../templates/runtime/types.js";
 
 export { ImportError };
@@ -127,6 +128,8 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
       const t = buildTool(doc, o, names[i], server);
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
+      const impossible = unsatisfiable(t.tool.input);
+      if (impossible) throw new OperationSkip(`its input schema cannot be satisfied: ${impossible}`);
       built.push(t);
       // The schemas the check compiles (verify.ts): judged on the worker while the rest converts.
       judging.add([t.tool.input, (t.tool.output as { schema?: unknown } | undefined)?.schema]);
