@@ -14,7 +14,7 @@ type Options = Map<string, string | true>;
 const list = (v: string | true | undefined) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
 
 /** The options the command itself gives (a re-import takes the rest from the spec's record). */
-function givenOptions(options: Options): Given {
+export function givenOptions(options: Options): Given {
   const maxText = options.get("--max-tools");
   const maxTools = maxText === undefined ? undefined : Number(maxText);
   if (maxTools !== undefined && (!Number.isInteger(maxTools) || maxTools < 1)) throw new UsageError("--max-tools takes a positive whole number");

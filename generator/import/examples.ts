@@ -114,7 +114,7 @@ function scalar(f: Facts, type: string): Json {
   }
   const fixed = f.format ? FORMATS[f.format] : undefined;
   if (fixed !== undefined && (f.minLength ?? 0) <= fixed.length && fixed.length <= (f.maxLength ?? Infinity)) return fixed;
-  return "a".repeat(Math.max(1, f.minLength ?? 1));
+  return "a".repeat(f.minLength ?? (f.maxLength === 0 ? 0 : 1));
 }
 
 function fromFacts(root: S, f: Facts, depth: number): Example {

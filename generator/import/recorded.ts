@@ -58,7 +58,12 @@ export function readRecord(path: string, text: string): { record?: Recorded; sou
     return { record: record as Recorded, source: (record as Recorded).source };
   }
   const legacy = LEGACY_PATTERN.exec(text);
-  return legacy ? { source: legacy[1] } : {};
+  if (!legacy) return {};
+  // An import made before the record: its server name and profile are read back from the spec.
+  const name = /^server:\s*(?:\{\s*name:\s*([^,}\s]+)|\n\s+name:\s*(\S+))/m.exec(text);
+  const profile = / profile ([a-z]+)\.$/m.exec(legacy[0] + text.slice(legacy.index + legacy[0].length).split("\n")[0]);
+  const named = name?.[1] ?? name?.[2];
+  return { source: legacy[1], ...(named ? { record: { source: legacy[1], name: named, profile: profile?.[1] ?? "generic" } } : {}) };
 }
 
 /** The options of a re-import of `existing` (at `path`) from `source`: the command's, then the record's. Refuses another source or a spec that is not an import. */
