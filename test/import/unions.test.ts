@@ -11,6 +11,7 @@ import { parse } from "yaml";
 import { FIXTURES } from "./cases.js";
 import { kervan } from "./run-import.js";
 import { exampleOf, unsatisfiable } from "../../generator/import/examples.js";
+import { examplesFail } from "./corpus.js";
 import type { Json } from "../../templates/runtime/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kervan-import-unions-"));
@@ -42,5 +43,15 @@ describe("imported unions", () => {
     expect(input("add_mapped_pet")).toBeUndefined();
     expect(r.stderr).toMatch(/POST \/pets\/mapped \(addMappedPet\): its input schema cannot be satisfied: .*(kitten|puppy)/);
     expect(readFileSync(out, "utf8")).toMatch(/# +POST \/pets\/mapped \(addMappedPet\): its input schema cannot be satisfied/);
+  });
+
+  it("the corpus check refuses the union the importer used to write, and an example its schema refuses", () => {
+    // What a discriminator without mapping became before: the implied name on top of the branch's own enum.
+    const before = { type: "object", properties: { body: { oneOf: [{ type: "object", allOf: [{ type: "object", properties: { petType: { type: "string", enum: ["cat"] } }, required: ["petType"] }], properties: { petType: { const: "Cat" } }, required: ["petType"] }] } }, required: ["body"] };
+    expect(unsatisfiable(before as Json)).toMatch(/property "body": no branch of a union can be satisfied .*property "petType": no value is allowed by const "Cat" and enum \["cat"\]/);
+    expect(examplesFail({ tools: [{ name: "add_pet", input: before }] })).toMatch(/tool add_pet: its input schema has no example/);
+    // Bounds that cross: no example.
+    const refused = { type: "object", properties: { n: { type: "integer", maximum: -5, minimum: -3 } }, required: ["n"] };
+    expect(examplesFail({ tools: [{ name: "t", input: refused }] })).toMatch(/tool t: /);
   });
 });
