@@ -3,9 +3,10 @@
 // Exit 0: written (or unchanged); 1: refused (a named reason) or a breaking re-import without --accept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { importOpenApi, ImportError } from "../import/importer.js";
+import { importOpenApi, ImportError, shownPath, type ImportOptions } from "../import/importer.js";
+import { reimportOptions, type Given } from "../import/recorded.js";
 import { reimportChangelog } from "../import/reimport.js";
-import { PROFILES, type Profile } from "../import/names.js";
+import { PROFILES } from "../import/names.js";
 import { UsageError } from "./sources.js";
 import type { Command } from "./command.js";
 import { record, refused } from "./output.js";
@@ -13,28 +14,48 @@ import { record, refused } from "./output.js";
 type Options = Map<string, string | true>;
 const list = (v: string | true | undefined) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
 
-async function importSpec(positional: string[], options: Options): Promise<number> {
-  if (positional.length !== 1) throw new UsageError("import takes one API description file (OpenAPI 3.0/3.1 or Swagger 2.0, YAML or JSON)");
-  const profile = (options.get("--profile") ?? "generic") as Profile;
-  if (!Object.hasOwn(PROFILES, profile)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
+/** The options the command itself gives (a re-import takes the rest from the spec's record). */
+export function givenOptions(options: Options): Given {
   const maxText = options.get("--max-tools");
   const maxTools = maxText === undefined ? undefined : Number(maxText);
   if (maxTools !== undefined && (!Number.isInteger(maxTools) || maxTools < 1)) throw new UsageError("--max-tools takes a positive whole number");
-  const name = options.get("--name") as string | undefined;
+  const given: Given = {
+    name: options.get("--name") as string | undefined,
+    profile: options.get("--profile") as string | undefined,
+    includeTags: list(options.get("--include-tags")),
+    includeOps: list(options.get("--include-ops")),
+    excludeOps: list(options.get("--exclude-ops")),
+    exposure: options.get("--exposure") as string | undefined,
+    maxTools,
+    includeDeprecated: options.has("--include-deprecated") || undefined,
+  };
+  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Given;
+}
+
+function checkProfile(given: Given): Given {
+  const profile = given.profile ?? "generic";
+  if (!Object.hasOwn(PROFILES, profile)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
+  return given;
+}
+
+const sameOptions = (a: Given, b: Given) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+async function importSpec(positional: string[], options: Options): Promise<number> {
+  if (positional.length !== 1) throw new UsageError("import takes one API description file (OpenAPI 3.0/3.1 or Swagger 2.0, YAML or JSON)");
+  const file = positional[0];
+  const command = checkProfile(givenOptions(options));
   const outOption = options.get("--out") as string | undefined;
+  const run = (given: Given) => importOpenApi({ file, ...checkProfile(given), ...(outOption ? { out: outOption } : {}) } as ImportOptions);
   let result;
   try {
-    result = await importOpenApi({
-      file: positional[0],
-      ...(name ? { name } : {}),
-      ...(outOption ? { out: outOption } : {}),
-      includeTags: list(options.get("--include-tags")),
-      includeOps: list(options.get("--include-ops")),
-      excludeOps: list(options.get("--exclude-ops")),
-      profile,
-      ...(maxTools ? { maxTools } : {}),
-      includeDeprecated: options.has("--include-deprecated"),
-    });
+    // A re-import reuses the options recorded in the spec it rewrites (recorded.ts).
+    let given = outOption && existsSync(outOption) ? reimportOptions(outOption, readFileSync(outOption, "utf8"), shownPath(file), command) : command;
+    result = await run(given);
+    const out = outOption ?? `specs/${result.server}.yaml`;
+    if (!outOption && existsSync(out)) {
+      const merged = reimportOptions(out, readFileSync(out, "utf8"), shownPath(file), command);
+      if (!sameOptions(merged, given)) result = await run((given = merged));
+    }
   } catch (e) {
     if (!(e instanceof ImportError)) throw e;
     refused("import", e.reason, e.message);
@@ -44,6 +65,7 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
   record({ spec: out, server: result.server, tools: result.tools.length, skipped: result.skipped });
   const report = [`kervan import: ${result.tools.length} tool${result.tools.length === 1 ? "" : "s"} written to ${out}`];
   if (result.skipped.length) report.push(`${result.skipped.length} operation${result.skipped.length === 1 ? "" : "s"} skipped:`, ...result.skipped.map((s) => `  ${s.operation}: ${s.reason}`));
+  for (const w of result.warnings) process.stderr.write(`kervan import: warning: ${w}\n`);
   if (existsSync(out)) {
     const before = readFileSync(out, "utf8");
     if (before === result.text) {
@@ -75,7 +97,7 @@ export const importCommand: Command = {
   name: "import",
   summary: "write a spec from an OpenAPI 3.0/3.1 or Swagger 2.0 description (nothing fetched)",
   usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--accept]"],
-  details: "On an existing --out, prints the changelog and exits 1 when the re-import breaks clients, unless --accept.",
+  details: "On an existing --out, reuses the options recorded in it (those the command gives win), refuses a spec\nimported from another document, prints the changelog and exits 1 when the re-import breaks clients, unless --accept.",
   options: [
     { flag: "--name SERVER", help: "the server's name (default: from the description's title)" },
     { flag: "--out SPECFILE", help: "the spec to write (default: specs/SERVER.yaml)" },

@@ -1,9 +1,9 @@
 // `kervan init [NAME] [--dir specs]`: a starter spec that builds cleanly under --strict, with the
 // editor schema line and one tool of each kind to adapt or delete.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { SERVER_NAME_PATTERN } from "../check/spec-schema.js";
-import { PACKAGE_ROOT } from "../paths.js";
+import { editorSchemaPath } from "../shared/editor-schema.js";
 import { UsageError } from "./sources.js";
 import type { Command } from "./command.js";
 
@@ -78,8 +78,7 @@ function init(positional: string[], options: Map<string, string | true>): number
   const file = join(dir, `${name}.yaml`);
   if (existsSync(file)) throw new UsageError(`${file} already exists; choose another name`);
   mkdirSync(dir, { recursive: true });
-  const schema = relative(dir, join(PACKAGE_ROOT, "kervan.schema.json")).split("\\").join("/");
-  writeFileSync(file, starterSpec(name, schema));
+  writeFileSync(file, starterSpec(name, editorSchemaPath(dir)));
   process.stderr.write(`kervan: wrote ${file}\nnext: edit it, then \`kervan gen ${file}\` and \`node out/${name}/server.mjs\`\n`);
   return 0;
 }

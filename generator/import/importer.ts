@@ -10,9 +10,11 @@ import { OperationSkip } from "./refs.js";
 import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";
 import { buildTool, type ImportedTool, type Operation } from "./tool.js";
 import { limitBroken } from "./limits.js";
-import { renderSpec, specData } from "./yaml.js";
+import { renderSpec, serverWarnings, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { startVerify } from "./verify.js";
+import { recordOf } from "./recorded.js";
+import { unsatisfiable } from "./examples.js";
 import type { Json } from "../../templates/runtime/types.js";
 
 export { ImportError };
@@ -26,6 +28,8 @@ export interface ImportOptions {
   profile?: Profile;
   maxTools?: number;
   includeDeprecated?: boolean;
+  /** Passed through to the record (recorded.ts). */
+  exposure?: string;
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -42,6 +46,8 @@ export interface ImportResult {
   data: Json;
   tools: string[];
   skipped: Skipped[];
+  /** Sentences a reviewer should read (a server URL on a loopback, link-local or metadata address). */
+  warnings: string[];
 }
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -66,6 +72,9 @@ function operations(doc: Doc): Operation[] {
   }
   return ops;
 }
+
+/** How the spec names its source document and its own path: as given, or the file name of an absolute path. */
+export const shownPath = (file: string) => (isAbsolute(file) ? basename(file) : file.split("\\").join("/"));
 
 const label = (o: Operation) => `${o.method.toUpperCase()} ${o.path}${o.operationId ? ` (${o.operationId})` : ""}`;
 
@@ -119,6 +128,8 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
       const t = buildTool(doc, o, names[i], server);
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
+      const impossible = unsatisfiable(t.tool.input);
+      if (impossible) throw new OperationSkip(`its input schema cannot be satisfied: ${impossible}`);
       built.push(t);
       // The schemas the check compiles (verify.ts): judged on the worker while the rest converts.
       judging.add([t.tool.input, (t.tool.output as { schema?: unknown } | undefined)?.schema]);
@@ -128,7 +139,9 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
       else throw e;
     }
   });
-  const meta = { file: isAbsolute(opts.file) ? basename(opts.file) : opts.file.split("\\").join("/"), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
+  const file = shownPath(opts.file);
+  const record = recordOf(file, { ...opts, name: server });
+  const meta = { file, out: opts.out ? shownPath(opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic", record };
   return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description } }, meta };
 }
 
@@ -194,5 +207,5 @@ async function importJudged(opts: ImportOptions, judging: StreamJudging): Promis
   text ??= render();
   const bytes = Buffer.byteLength(text);
   if (bytes > READ_LIMITS.specBytes) throw new ImportError("spec-too-large", `the imported spec would be ${bytes} bytes; kervan reads specs of at most ${sizeText(READ_LIMITS.specBytes)}: narrow it with --include-tags, --include-ops or --exclude-ops`);
-  return { server, text, data: specData(api, server, built), tools: built.map((t) => t.name), skipped };
+  return { server, text, data: specData(api, server, built), tools: built.map((t) => t.name), skipped, warnings: serverWarnings(built) };
 }

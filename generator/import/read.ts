@@ -1,11 +1,13 @@
 // Reads an API description: a local YAML or JSON file and the local files its `$ref`s name, bundled
 // into one document by @scalar/json-magic (a document whose references all point inside it needs no
 // bundling and is taken as parsed), then upgraded (Swagger 2.0, OpenAPI 3.0) to OpenAPI 3.1 by
-// @scalar/openapi-upgrader. Nothing is fetched: a URL `$ref` is refused by name.
-import { readFileSync } from "node:fs";
+// @scalar/openapi-upgrader. Nothing is fetched: a URL `$ref` is refused by name, and a file `$ref`
+// reads only a regular file under the document's folder (file-refs.ts).
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { upgrade } from "@scalar/openapi-upgrader";
+import { readRegularFile, ReadRefused } from "../shared/read-bounded.js";
+import { confinedFileLoader, DOCUMENT_BYTES } from "./file-refs.js";
 
 /** A document the importer cannot take, with a stable reason name (shown and counted by the corpus test). */
 export class ImportError extends Error {
@@ -30,9 +32,9 @@ function versionOf(doc: Doc, file: string): string {
 export async function readDocument(file: string): Promise<{ doc: Doc; version: string }> {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    throw new ImportError("unreadable", `cannot read ${file}`);
+    text = readRegularFile(file, DOCUMENT_BYTES);
+  } catch (e) {
+    throw new ImportError("unreadable", `cannot read ${file}${e instanceof ReadRefused ? `: it ${e.message}` : ""}`);
   }
   let top: unknown;
   try {
@@ -78,8 +80,9 @@ function onlyLocalRefs(root: unknown): boolean {
 async function bundleFiles(file: string): Promise<Doc> {
   // Loaded only here: most documents have no file references, and their imports need not load it.
   const { bundle } = await import("@scalar/json-magic/bundle");
-  const { parseJson, parseYaml: parseYamlPlugin, readFiles } = await import("@scalar/json-magic/bundle/plugins/node");
+  const { parseJson, parseYaml: parseYamlPlugin } = await import("@scalar/json-magic/bundle/plugins/node");
   const urlRefs: string[] = [];
+  const refused: string[] = [];
   const broken: string[] = [];
   // The bundler reports unresolvable references on the console as well; they are reported here instead.
   const quiet = { error: console.error, warn: console.warn };
@@ -95,7 +98,7 @@ async function bundleFiles(file: string): Promise<Doc> {
       },
     };
     bundled = (await bundle(resolve(file), {
-      plugins: [refuseUrls, readFiles(), parseJson(), parseYamlPlugin()],
+      plugins: [refuseUrls, confinedFileLoader(file, refused), parseJson(), parseYamlPlugin()],
       treeShake: false,
       hooks: { onResolveError: (node) => void broken.push(String(node.$ref)) },
     })) as Doc;
@@ -108,6 +111,10 @@ async function bundleFiles(file: string): Promise<Doc> {
   if (urlRefs.length) {
     const list = [...new Set(urlRefs)].sort();
     throw new ImportError("url-ref", `${file} has a $ref to a URL (${list.slice(0, 3).join(", ")}${list.length > 3 ? `, and ${list.length - 3} more` : ""}); kervan import never fetches anything: download it and refer to the local file`);
+  }
+  if (refused.length) {
+    const list = [...new Set(refused)].sort();
+    throw new ImportError("file-ref", `${file}: ${list.slice(0, 3).join("; ")}${list.length > 3 ? `; and ${list.length - 3} more` : ""}`);
   }
   const missing = [...new Set(broken.filter((r) => !URL_REF.test(r)))].sort();
   if (missing.length) throw new ImportError("broken-ref", `${file} has a $ref that points at nothing: ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? `, and ${missing.length - 3} more` : ""}`);

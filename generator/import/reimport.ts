@@ -30,7 +30,9 @@ function manifestOf(path: string, text: string): Manifest {
 }
 
 export function reimportChangelog(existingPath: string, existing: string, next: string): { log: Changelog; text: string; breaking: boolean } {
-  const log = changelog(manifestOf(existingPath, existing), manifestOf(existingPath, next));
+  const committed = manifestOf(existingPath, existing);
+  const log = changelog(committed, manifestOf(existingPath, next));
+  log.server = committed.server.name;
   log.from = "committed spec";
   log.to = "new import";
   return { log, text: renderChangelog(log), breaking: log.changes.some((c) => c.breaking) };

@@ -4,7 +4,7 @@
 // properties left out of inputs and writeOnly ones out of outputs, and a discriminator's mapping
 // written into its branches as `const`s so the union keeps its meaning for clients.
 import type { Json } from "../../templates/runtime/types.js";
-import { lookup, OperationSkip } from "./refs.js";
+import { deref, lookup, OperationSkip } from "./refs.js";
 import type { Doc } from "./read.js";
 import { cleanText } from "./describe.js";
 
@@ -249,11 +249,23 @@ function discriminate(s: Doc, out: Obj, ctx: Ctx): void {
   out[key] = (out[key] as Json[]).map((branch, i) => {
     const ref = branches[i]?.$ref;
     if (typeof ref !== "string") return branch;
-    const value = byRef.get(ref) ?? (byRef.size ? undefined : ref.split("/").pop());
+    const mapped = byRef.get(ref);
+    // Without a mapping entry, a branch that pins the property itself (its own const or enum) says
+    // its value; only a branch that does not gets the implied one (the schema's name).
+    if (mapped === undefined && (byRef.size || pinsProperty(ctx.doc, lookup(ctx.doc, ref), prop))) return branch;
+    const value = mapped ?? ref.split("/").pop();
     if (value === undefined) return branch;
     return { type: "object", allOf: [branch], properties: { [prop]: { const: value } }, required: [prop] } as Json;
   });
-  void ctx;
+}
+
+/** Whether a branch's own schema (its allOf parts too) fixes `prop` with a const or an enum. */
+function pinsProperty(doc: Doc, branch: unknown, prop: string, depth = 0): boolean {
+  const s = deref<Doc>(doc, branch);
+  if (!s || typeof s !== "object" || depth > 16) return false;
+  const own = s.properties && typeof s.properties === "object" ? deref<Doc>(doc, s.properties[prop]) : undefined;
+  if (own && typeof own === "object" && ("const" in own || Array.isArray(own.enum))) return true;
+  return Array.isArray(s.allOf) && s.allOf.some((part: unknown) => pinsProperty(doc, part, prop, depth + 1));
 }
 
 function finish(root: Json, ctx: Ctx): Json {

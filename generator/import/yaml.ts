@@ -6,6 +6,16 @@ import type { Doc } from "./read.js";
 import type { ImportedTool } from "./tool.js";
 import { cleanText } from "./describe.js";
 import { writeYaml, type Path } from "./yaml-writer.js";
+import { addressWarning } from "./server-url.js";
+import { recordLine, type Recorded } from "./recorded.js";
+import { dirname } from "node:path";
+import { editorSchemaLine } from "../shared/editor-schema.js";
+
+/** Warnings on the tools' base URLs (loopback, link-local, cloud metadata), one per URL. */
+export function serverWarnings(tools: ImportedTool[]): string[] {
+  const urls = new Set(tools.map((t) => (t.tool.http as Record<string, Json> | undefined)?.baseUrl).filter((u): u is string => typeof u === "string"));
+  return [...urls].map(addressWarning).filter((w): w is string => w !== undefined);
+}
 
 interface Meta {
   file: string;
@@ -14,6 +24,7 @@ interface Meta {
   apiVersion: string;
   version: string;
   profile: string;
+  record: Recorded;
 }
 
 function header(server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string[] {
@@ -21,11 +32,13 @@ function header(server: string, tools: ImportedTool[], skipped: Array<{ operatio
     ` Imported by \`kervan import\` from ${meta.file} (${meta.title}${meta.apiVersion ? ` ${meta.apiVersion}` : ""}, ${meta.version.startsWith("2") ? "Swagger" : "OpenAPI"} ${meta.version}), profile ${meta.profile}.`,
     " Review it like code: tool names, descriptions, and what each tool may send where.",
     ` Re-import after the API changes: kervan import ${meta.file} --out ${meta.out} (prints the changelog).`,
+    recordLine(meta.record),
   ];
   const base = tools[0]?.tool.http as Record<string, Json> | undefined;
   if (base) lines.push(` Base URL ${base.baseUrl}; ${base.baseUrlEnv} points the server elsewhere.`);
   const notes = [...new Set(tools.map((t) => t.baseNote).filter(Boolean))];
   for (const n of notes) lines.push(` Note: ${n}: set ${base?.baseUrlEnv} before starting the server.`);
+  for (const w of serverWarnings(tools)) lines.push(` Warning: ${w}.`);
   const secrets = new Map<string, string>();
   for (const t of tools) for (const s of t.secrets) secrets.set(s.env, `${s.holds} [scheme ${s.scheme}]`);
   if (secrets.size) {
@@ -64,5 +77,5 @@ export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skip
     const place = Object.hasOwn(t.places, path[4]) ? t.places[path[4]] : undefined;
     return place ? [` ${place}`] : undefined;
   };
-  return writeYaml(specData(api, server, tools), { header: [" yaml-language-server: $schema=../kervan.schema.json", ...header(server, tools, skipped, meta)], commentAt });
+  return writeYaml(specData(api, server, tools), { header: [editorSchemaLine(dirname(meta.out)), ...header(server, tools, skipped, meta)], commentAt });
 }

@@ -3987,6 +3987,16 @@ function isDots(s) {
   return d === "." || d === "..";
 }
 
+// templates/kinds/http/nulls.ts
+function dropNulls(value, plan) {
+  if (Array.isArray(value)) return plan.items ? value.map((v) => dropNulls(v, plan.items)) : value;
+  if (value === null || typeof value !== "object") return value;
+  const out = { ...value };
+  for (const name of plan.drop ?? []) if (Object.hasOwn(out, name) && out[name] === null) delete out[name];
+  for (const [name, inner] of Object.entries(plan.props ?? {})) if (Object.hasOwn(out, name)) out[name] = dropNulls(out[name], inner);
+  return out;
+}
+
 // templates/kinds/http/handler.ts
 function resolveHttpEnv(cfg, env) {
   const problems = [];
@@ -4031,6 +4041,7 @@ function createHttpHandler(cfg, deps = {}) {
   const { proxy, problems: proxyProblems } = proxySettings(env);
   const unconfigured = [...problems, ...proxyProblems];
   const select = deps.select;
+  const nulls = deps.nulls;
   const decoder2 = new TextDecoder();
   return async (args, ctx) => {
     if (!r || unconfigured.length) return fail2(`this tool is not configured: ${unconfigured.join("; ")}`);
@@ -4079,9 +4090,10 @@ function createHttpHandler(cfg, deps = {}) {
       return failR(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
     }
     if (text.includes("\\")) data = r.redactor.json(data);
-    if (!select) return { value: data };
+    if (!select) return { value: nulls ? dropNulls(data, nulls) : data };
     try {
-      return { value: select(data) };
+      const value = select(data);
+      return { value: nulls ? dropNulls(value, nulls) : value };
     } catch (e) {
       return failR(`the select expression failed on the answer: ${clipText(String(e?.message ?? e), 200)}`);
     }
@@ -7767,7 +7779,7 @@ var tool = {
   validateInput: validate_get_api_input,
   validateOutput: validate_get_api_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select) })
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select), nulls: { drop: ["added", "preferred", "versions"] } })
 };
 function startup() {
   checkHttpStartup([config]);
@@ -7878,7 +7890,25 @@ var tool2 = {
   validateInput: validate_get_metrics_input,
   validateOutput: validate_get_metrics_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config2, { select: compileSelect(config2.output.select) })
+  handler: createHttpHandler(config2, { select: compileSelect(config2.output.select), nulls: {
+    drop: [
+      "datasets",
+      "fixedPct",
+      "fixes",
+      "invalid",
+      "issues",
+      "numAPIs",
+      "numDrivers",
+      "numEndpoints",
+      "numProviders",
+      "numSpecs",
+      "stars",
+      "thisWeek",
+      "unofficial",
+      "unreachable"
+    ],
+    props: { thisWeek: { drop: ["added", "updated"] } }
+  } })
 };
 function startup2() {
   checkHttpStartup([config2]);
@@ -7923,7 +7953,7 @@ var tool3 = {
   validateInput: validate_get_providers_input,
   validateOutput: validate_get_providers_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select) })
+  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select), nulls: { drop: ["data"] } })
 };
 function startup3() {
   checkHttpStartup([config3]);
@@ -8044,7 +8074,7 @@ var tool4 = {
   validateInput: validate_get_service_api_input,
   validateOutput: validate_get_service_api_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select) })
+  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select), nulls: { drop: ["added", "preferred", "versions"] } })
 };
 function startup4() {
   checkHttpStartup([config4]);
@@ -8098,7 +8128,7 @@ var tool5 = {
   validateInput: validate_get_services_input,
   validateOutput: validate_get_services_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config5, { select: compileSelect(config5.output.select) })
+  handler: createHttpHandler(config5, { select: compileSelect(config5.output.select), nulls: { drop: ["data"] } })
 };
 function startup5() {
   checkHttpStartup([config5]);

@@ -3987,6 +3987,16 @@ function isDots(s) {
   return d === "." || d === "..";
 }
 
+// templates/kinds/http/nulls.ts
+function dropNulls(value, plan) {
+  if (Array.isArray(value)) return plan.items ? value.map((v) => dropNulls(v, plan.items)) : value;
+  if (value === null || typeof value !== "object") return value;
+  const out = { ...value };
+  for (const name of plan.drop ?? []) if (Object.hasOwn(out, name) && out[name] === null) delete out[name];
+  for (const [name, inner] of Object.entries(plan.props ?? {})) if (Object.hasOwn(out, name)) out[name] = dropNulls(out[name], inner);
+  return out;
+}
+
 // templates/kinds/http/handler.ts
 function resolveHttpEnv(cfg, env) {
   const problems = [];
@@ -4031,6 +4041,7 @@ function createHttpHandler(cfg, deps = {}) {
   const { proxy, problems: proxyProblems } = proxySettings(env);
   const unconfigured = [...problems, ...proxyProblems];
   const select = deps.select;
+  const nulls = deps.nulls;
   const decoder2 = new TextDecoder();
   return async (args, ctx) => {
     if (!r || unconfigured.length) return fail2(`this tool is not configured: ${unconfigured.join("; ")}`);
@@ -4079,9 +4090,10 @@ function createHttpHandler(cfg, deps = {}) {
       return failR(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
     }
     if (text.includes("\\")) data = r.redactor.json(data);
-    if (!select) return { value: data };
+    if (!select) return { value: nulls ? dropNulls(data, nulls) : data };
     try {
-      return { value: select(data) };
+      const value = select(data);
+      return { value: nulls ? dropNulls(value, nulls) : value };
     } catch (e) {
       return failR(`the select expression failed on the answer: ${clipText(String(e?.message ?? e), 200)}`);
     }
@@ -8124,7 +8136,7 @@ var tool3 = {
   validateInput: validate_get_issue_input,
   validateOutput: validate_get_issue_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select) })
+  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select), nulls: { drop: ["labels", "author"] } })
 };
 function startup3() {
   checkHttpStartup([config3]);
@@ -8242,7 +8254,7 @@ var tool4 = {
   validateInput: validate_list_issues_input,
   validateOutput: validate_list_issues_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select) })
+  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select), nulls: { items: { drop: ["labels", "author"] } } })
 };
 function startup4() {
   checkHttpStartup([config4]);

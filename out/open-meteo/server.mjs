@@ -3934,6 +3934,16 @@ function isDots(s) {
   return d === "." || d === "..";
 }
 
+// templates/kinds/http/nulls.ts
+function dropNulls(value, plan) {
+  if (Array.isArray(value)) return plan.items ? value.map((v) => dropNulls(v, plan.items)) : value;
+  if (value === null || typeof value !== "object") return value;
+  const out = { ...value };
+  for (const name of plan.drop ?? []) if (Object.hasOwn(out, name) && out[name] === null) delete out[name];
+  for (const [name, inner] of Object.entries(plan.props ?? {})) if (Object.hasOwn(out, name)) out[name] = dropNulls(out[name], inner);
+  return out;
+}
+
 // templates/kinds/http/handler.ts
 function resolveHttpEnv(cfg, env) {
   const problems = [];
@@ -3978,6 +3988,7 @@ function createHttpHandler(cfg, deps = {}) {
   const { proxy, problems: proxyProblems } = proxySettings(env);
   const unconfigured = [...problems, ...proxyProblems];
   const select = deps.select;
+  const nulls = deps.nulls;
   const decoder2 = new TextDecoder();
   return async (args, ctx) => {
     if (!r || unconfigured.length) return fail2(`this tool is not configured: ${unconfigured.join("; ")}`);
@@ -4026,9 +4037,10 @@ function createHttpHandler(cfg, deps = {}) {
       return failR(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
     }
     if (text.includes("\\")) data = r.redactor.json(data);
-    if (!select) return { value: data };
+    if (!select) return { value: nulls ? dropNulls(data, nulls) : data };
     try {
-      return { value: select(data) };
+      const value = select(data);
+      return { value: nulls ? dropNulls(value, nulls) : value };
     } catch (e) {
       return failR(`the select expression failed on the answer: ${clipText(String(e?.message ?? e), 200)}`);
     }
@@ -6936,7 +6948,7 @@ var tool = {
   validateInput: validate_get_current_weather_input,
   validateOutput: validate_get_current_weather_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select) })
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select), nulls: { drop: ["weatherCode"] } })
 };
 function startup() {
   checkHttpStartup([config]);

@@ -37,18 +37,23 @@ describe("kervan import goldens", () => {
   });
 
   it("re-import prints the changelog, exits 1 on a breaking change and writes only with --accept", () => {
-    const spec = join(dir, "notes.yaml");
-    expect(kervan(["import", "reimport/v1.yaml", "--out", spec], FIXTURES).code).toBe(0);
+    // The API changes under the same file name: v1, then v2, at one path.
+    const work = mkdtempSync(join(tmpdir(), "kervan-import-reimport-"));
+    const source = join(work, "notes-api.yaml");
+    const spec = join(work, "notes.yaml");
+    copyFileSync(join(FIXTURES, "reimport", "v1.yaml"), source);
+    expect(kervan(["import", "notes-api.yaml", "--out", "notes.yaml"], work).code).toBe(0);
     const v1 = readFileSync(spec, "utf8");
-    const again = kervan(["import", "reimport/v1.yaml", "--out", spec], FIXTURES);
+    const again = kervan(["import", "notes-api.yaml", "--out", "notes.yaml"], work);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/unchanged/);
-    const r = kervan(["import", "reimport/v2.yaml", "--out", spec], FIXTURES);
+    copyFileSync(join(FIXTURES, "reimport", "v2.yaml"), source);
+    const r = kervan(["import", "notes-api.yaml", "--out", "notes.yaml"], work);
     expect(r.stdout).toBe(golden(REIMPORT_GOLDEN));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/breaks clients.*--accept/s);
     expect(readFileSync(spec, "utf8")).toBe(v1);
-    const accepted = kervan(["import", "reimport/v2.yaml", "--out", spec, "--accept"], FIXTURES);
+    const accepted = kervan(["import", "notes-api.yaml", "--out", "notes.yaml", "--accept"], work);
     expect(accepted.code).toBe(0);
     expect(readFileSync(spec, "utf8")).not.toBe(v1);
     expect(readFileSync(spec, "utf8")).toMatch(/archive_note/);

@@ -14,9 +14,10 @@ for (const c of CASES) {
   writeFileSync(goldenPath(c), readFileSync(out, "utf8"));
   console.log(`wrote ${goldenPath(c)}`);
 }
-const spec = join(dir, "notes.yaml");
-kervan(["import", "reimport/v1.yaml", "--out", spec], FIXTURES);
-copyFileSync(spec, join(dir, "notes-v1.yaml"));
-const r = kervan(["import", "reimport/v2.yaml", "--out", spec], FIXTURES);
+const source = join(dir, "notes-api.yaml");
+copyFileSync(join(FIXTURES, "reimport", "v1.yaml"), source);
+kervan(["import", "notes-api.yaml", "--out", "notes.yaml"], dir);
+copyFileSync(join(FIXTURES, "reimport", "v2.yaml"), source);
+const r = kervan(["import", "notes-api.yaml", "--out", "notes.yaml"], dir);
 writeFileSync(REIMPORT_GOLDEN, r.stdout);
 console.log(`wrote ${REIMPORT_GOLDEN} (exit ${r.code})`);

@@ -1,13 +1,17 @@
 // The http part of a tool's handler module: its config literal, the compiled select, the runtime call.
-import { _, code, name } from "../../shared/codegen.js";
+import { _, code, join, name } from "../../shared/codegen.js";
 import type { KindEmit, KindPlan } from "../types.js";
 import type { HttpIRConfig } from "./normalize.js";
 import { readableRequest } from "./readable.js";
+import { nullPlan } from "../../../templates/kinds/http/nulls.js";
 
 export function emitHttp(plan: KindPlan<HttpIRConfig>): KindEmit {
   const c = plan.tool.config;
   const config = name("config");
   const select = c.output.select !== undefined;
+  // Optional output members whose null the schema does not allow are dropped per call (nulls.ts).
+  const nulls = !c.output.raw && !c.output.resource ? nullPlan(plan.tool.outputSchema) : undefined;
+  const deps = [...(select ? [_`select: compileSelect(${config}.output.select!)`] : []), ...(nulls ? [_`nulls: ${code(nulls)}`] : [])];
   return {
     imports: { "@kervan/kinds/http": ["createHttpHandler", "checkHttpStartup", ...(select ? ["compileSelect"] : []), "type HttpToolConfig"] },
     constants: [
@@ -20,7 +24,7 @@ export function emitHttp(plan: KindPlan<HttpIRConfig>): KindEmit {
         comment: readableRequest(c),
       },
     ],
-    handler: select ? _`createHttpHandler(${config}, { select: compileSelect(${config}.output.select!) })` : _`createHttpHandler(${config})`,
+    handler: deps.length ? _`createHttpHandler(${config}, { ${join(deps, ", ")} })` : _`createHttpHandler(${config})`,
     startup: [_`checkHttpStartup([${config}]);`],
   };
 }

@@ -2,6 +2,7 @@
 // time, so the place of each placeholder (path segment, query, header, body) is fixed here and the
 // runtime picks the encoder by place; nothing is parsed from strings at call time.
 import type { Json } from "../../runtime/types.js";
+import type { NullPlan } from "./nulls.js";
 
 /** One piece of a pre-parsed template: literal text, an input field, or a declared secret. */
 export type Part = { lit: string } | { input: string } | { secret: string };
@@ -106,6 +107,8 @@ export type SelectFn = (data: Json) => Json;
 export interface HttpDeps {
   /** Required unless output.raw is true. */
   select?: SelectFn;
+  /** The null members the output schema does not allow for optional properties, dropped from the value (nulls.ts). */
+  nulls?: NullPlan;
   /** Where secrets and the override are read from; process.env by default (tests pass their own). */
   env?: Record<string, string | undefined>;
 }

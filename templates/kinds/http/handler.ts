@@ -10,6 +10,7 @@ import { proxySettings } from "./proxy.js";
 import { makeRedactor, type Redactor } from "./redact.js";
 import { deadline, exchange, failureReason, type Answer, type OutRequest } from "./transport.js";
 import { checkConfig } from "./validate.js";
+import { dropNulls } from "./nulls.js";
 
 /** What the environment decides, once, at startup. */
 interface Resolved {
@@ -70,6 +71,7 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
   const { proxy, problems: proxyProblems } = proxySettings(env);
   const unconfigured = [...problems, ...proxyProblems];
   const select = deps.select;
+  const nulls = deps.nulls;
   const decoder = new TextDecoder();
   return async (args, ctx) => {
     if (!r || unconfigured.length) return fail(`this tool is not configured: ${unconfigured.join("; ")}`);
@@ -124,9 +126,10 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
     // Again on the decoded strings: catches a secret nested one encoding deeper (JSON inside
     // JSON). Without a backslash no string has escapes, so the text pass already saw them all.
     if (text.includes("\\")) data = r.redactor.json(data);
-    if (!select) return { value: data };
+    if (!select) return { value: nulls ? dropNulls(data, nulls) : data };
     try {
-      return { value: select(data) };
+      const value = select(data);
+      return { value: nulls ? dropNulls(value, nulls) : value };
     } catch (e) {
       return failR(`the select expression failed on the answer: ${clipText(String((e as Error)?.message ?? e), 200)}`);
     }

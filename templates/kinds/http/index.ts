@@ -14,4 +14,5 @@ export type {
 } from "./config.js";
 export { checkHttpStartup, createHttpHandler, resolveHttpEnv } from "./handler.js";
 export { compileSelect } from "./select.js";
+export type { NullPlan } from "./nulls.js";
 export { REDACTED } from "./redact.js";

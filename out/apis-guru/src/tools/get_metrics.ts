@@ -119,7 +119,25 @@ export const tool: ToolDef = {
   validateInput: validate_get_metrics_input,
   validateOutput: validate_get_metrics_output,
   maxOutputChars: 20000,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select!) }),
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select!), nulls: {
+    drop: [
+      "datasets",
+      "fixedPct",
+      "fixes",
+      "invalid",
+      "issues",
+      "numAPIs",
+      "numDrivers",
+      "numEndpoints",
+      "numProviders",
+      "numSpecs",
+      "stars",
+      "thisWeek",
+      "unofficial",
+      "unreachable",
+    ],
+    props: { thisWeek: { drop: ["added", "updated"] } },
+  } }),
 };
 
 /** Checks this tool's configuration before the server starts serving. */

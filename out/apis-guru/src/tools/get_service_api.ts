@@ -129,7 +129,7 @@ export const tool: ToolDef = {
   validateInput: validate_get_service_api_input,
   validateOutput: validate_get_service_api_output,
   maxOutputChars: 20000,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select!) }),
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select!), nulls: { drop: ["added", "preferred", "versions"] } }),
 };
 
 /** Checks this tool's configuration before the server starts serving. */

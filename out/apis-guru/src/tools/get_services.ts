@@ -62,7 +62,7 @@ export const tool: ToolDef = {
   validateInput: validate_get_services_input,
   validateOutput: validate_get_services_output,
   maxOutputChars: 20000,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select!) }),
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select!), nulls: { drop: ["data"] } }),
 };
 
 /** Checks this tool's configuration before the server starts serving. */

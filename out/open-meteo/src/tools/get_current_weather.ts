@@ -116,7 +116,7 @@ export const tool: ToolDef = {
   validateInput: validate_get_current_weather_input,
   validateOutput: validate_get_current_weather_output,
   maxOutputChars: 20000,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select!) }),
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select!), nulls: { drop: ["weatherCode"] } }),
 };
 
 /** Checks this tool's configuration before the server starts serving. */
