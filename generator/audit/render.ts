@@ -45,7 +45,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
     `| Asks the user for inputs | ${cell(names(m.tools.filter((t) => t.ask?.some((a) => !a.from)).map((t) => t.name)))} |`,
     `| Asks the client's model or roots for inputs | ${cell(names(m.tools.filter((t) => t.ask?.some((a) => a.from)).map((t) => t.name)))} |`,
     ...(m.prompts?.length ? [`| Prompts | ${m.prompts.length}: ${cell(names(m.prompts.map((p) => p.name)))} |`] : []),
-    ...(m.resources?.length ? [`| Resources | ${m.resources.length}: ${cell(names(m.resources.map((r) => r.uri)))} |`] : []),
+    ...(m.resources?.length ? [`| Resources | ${m.resources.length}: ${cell(names(m.resources.map((r) => r.uri).sort()))} |`] : []),
     "",
     "The protocol runtime itself runs no command. Started with `--http PORT` it listens on 127.0.0.1 unless",
     "`--host` names another address (a non-loopback one needs authorization or `--insecure-no-auth`), reads",

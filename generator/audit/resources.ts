@@ -31,7 +31,7 @@ export function renderResources(resources: ManifestResource[] | undefined): stri
     "a resource runs nothing and reaches nothing, and never changes while the server runs (no subscriptions).",
     "",
   ];
-  for (const r of resources) {
+  for (const r of [...resources].sort((a, b) => (a.uri < b.uri ? -1 : 1))) {
     out.push(`### ${code(r.uri)}${r.title ? ` — ${r.title}` : ""}`, "");
     if (r.description) out.push(r.description.replace(/\s+/g, " ").trim(), "");
     out.push(`- Name: ${code(r.name)}`, `- Serves: ${r.mimeType} as ${r.encoding}, ${r.bytes} bytes, sha256 ${code(r.sha256)}`, `- From: ${r.source}`, "");
