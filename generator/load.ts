@@ -234,6 +234,24 @@ function resolveImages(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
   });
 }
 
+/** Reads each static resource's `file:` (bounded, inside the spec's folder) into spec.resourceFiles. */
+function resolveResourceFiles(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
+  const doc = spec.doc as { resources?: unknown };
+  if (!doc || typeof doc !== "object" || !Array.isArray(doc.resources)) return;
+  doc.resources.forEach((resource: unknown, i: number) => {
+    const ref = resource && typeof resource === "object" ? (resource as { file?: unknown }).file : undefined;
+    if (typeof ref !== "string" || ref === "") return; // the spec schema says what is wrong
+    const pointer = `/resources/${i}/file`;
+    const pos = spec.positions[pointer] ?? { line: 1, column: 1 };
+    const read = readInclude(spec.file, ref, "resource file", (path) => readRegularBytes(path, READ_LIMITS.resourceFileBytes));
+    if ("problem" in read) return void diagnostics.push(diag(read.code, read.problem, spec.file, pos, pointer));
+    const hash = sha256(read.text);
+    const path = relative(dirname(spec.file), read.target).split("\\").join("/");
+    (spec.resourceFiles ??= {})[pointer] = { data: read.text.toString("base64"), sha256: hash, bytes: read.text.length, path };
+    spec.includes[path] = hash;
+  });
+}
+
 function diag(code: string, message: string, file: string, pos: Position, pointer: string): Diagnostic {
   return { code, severity: "error", message, location: { file, line: pos.line, column: pos.column, pointer } };
 }
@@ -259,6 +277,7 @@ export function loadSource(source: SourceFile, diagnostics: Diagnostic[]): Loade
   if (!parsed.errors.length) {
     resolveIncludes(spec, diagnostics);
     resolveImages(spec, diagnostics);
+    resolveResourceFiles(spec, diagnostics);
   }
   return spec;
 }

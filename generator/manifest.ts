@@ -10,6 +10,7 @@ import { generatorFingerprint } from "./fingerprint.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { byCodeUnit } from "./shared/order.js";
 import { manifestPrompts, manifestTools, serverCapabilities } from "./audit/build.js";
+import { manifestResources } from "./audit/resources.js";
 import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
@@ -42,6 +43,7 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
 export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]): (bundle: BundleResult) => [EmittedFile, EmittedFile] {
   const tools = manifestTools(plan);
   const prompts = manifestPrompts(plan);
+  const resources = manifestResources(plan);
   const server: Manifest["server"] = {
     name: plan.server.name,
     version: plan.server.version,
@@ -63,6 +65,7 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
       capabilities,
       tools,
       ...(prompts ? { prompts } : {}),
+      ...(resources ? { resources } : {}),
       bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
     };
     const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };

@@ -9,6 +9,7 @@ import { contextFor } from "./check/index.js";
 import { normalizeHttp } from "./normalize-http.js";
 import { resolveAsk } from "./check/ask.js";
 import { promptIR } from "./check/prompts.js";
+import { resourceIR } from "./check/resources.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
@@ -77,11 +78,12 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
 
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
-    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[] };
+    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[]; resources?: Record<string, Json>[] };
     const s = doc.server;
     const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
     const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
     const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec, p, i)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const resources = (doc.resources ?? []).map((r, i) => resourceIR(spec, r, i)).sort((a, b) => byCodeUnit(a.uri, b.uri));
     const inputs = specInputs(spec);
     return {
       name: String(s.name),
@@ -94,6 +96,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...tasksOf(s, tools),
       tools,
       ...(prompts.length ? { prompts } : {}),
+      ...(resources.length ? { resources } : {}),
       origin: { file: spec.file, pointer: "" },
       inputs,
     };

@@ -10,6 +10,7 @@ import { effectsOf } from "./legacy.js";
 import { diffSchema } from "./schema-diff.js";
 import { isObject, same, type Change, type Changelog } from "./change.js";
 import { diffPrompts } from "./prompt-changes.js";
+import { diffResources } from "./resources.js";
 
 // A hint flipping this way lets the tool do more than clients were told it would.
 const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
@@ -163,6 +164,7 @@ export function changelog(a: Manifest, b: Manifest): Changelog {
     }
   }
   changes.push(...diffPrompts(a.prompts, b.prompts));
+  changes.push(...diffResources(a.resources, b.resources));
   const [ta, tb] = [new Map(a.tools.map((t) => [t.name, t])), new Map(b.tools.map((t) => [t.name, t]))];
   for (const name of [...new Set([...ta.keys(), ...tb.keys()])].sort()) {
     const [x, y] = [ta.get(name), tb.get(name)];

@@ -49,6 +49,21 @@ export interface ManifestPrompt {
   messages: { role: string; content: Json }[];
 }
 
+/** A static resource as the manifest records it: what it serves, by size and hash (its bytes are in the bundle). */
+export interface ManifestResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  /** How resources/read carries it: `text`, or `blob` (base64). */
+  encoding: "text" | "blob";
+  bytes: number;
+  sha256: string;
+  /** `file <path>` (relative to the spec's folder) or `inline text`. */
+  source: string;
+}
+
 /** Everything the server as a whole can reach, aggregated from the tools' facts. */
 export interface Capabilities {
   commands: string[];
@@ -83,6 +98,8 @@ export interface Manifest {
   tools: ManifestTool[];
   /** Absent when the server has no prompts (and in manifests from before prompts). */
   prompts?: ManifestPrompt[];
+  /** Absent when the server has no resources (and in manifests from before resources). */
+  resources?: ManifestResource[];
   bundle: { path: string; sha256: string; packages: Record<string, BundledPackage | string> };
   outputs?: Record<string, string>;
 }

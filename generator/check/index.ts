@@ -13,6 +13,7 @@ import { checkTaskAndConfirm } from "./task-confirm.js";
 import { addHints } from "./hints.js";
 import { judgeSchemas } from "./compile-pool.js";
 import { checkPrompts } from "./prompts.js";
+import { checkResources } from "./resources.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
@@ -94,6 +95,7 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
     else servers.set(server.name, spec.file);
   }
   checkPrompts(spec, doc.prompts, whole, out);
+  checkResources(spec, doc.resources, whole, out);
   if (!Array.isArray(doc.tools)) return;
   const names = new Map<string, number>();
   doc.tools.forEach((tool: unknown, i: number) => {

@@ -150,8 +150,23 @@ export function specSchema(): Record<string, Json> {
       },
       tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },
       prompts: { type: "array", minItems: 1, items: { $ref: "#/$defs/prompt" }, description: "MCP prompts: message templates a user picks in the client, filled from their arguments." },
+      resources: { type: "array", minItems: 1, items: { $ref: "#/$defs/resource" }, description: "MCP resources, static: a file in the spec's folder or inline text, read at build time; they never change." },
     },
     $defs: {
+      resource: {
+        type: "object",
+        additionalProperties: false,
+        required: ["uri", "name", "mimeType"],
+        properties: {
+          uri: { type: "string", minLength: 1, maxLength: 2048, description: "The resource's absolute URI (scheme:...), unique in the server." },
+          name: { type: "string", minLength: 1, maxLength: 128 },
+          title: { type: "string", minLength: 1 },
+          description: { type: "string", minLength: 1 },
+          mimeType: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$", description: "type/subtype. text/*, JSON, XML, YAML and JavaScript types are served as text (the file must be UTF-8), any other as a base64 blob." },
+          file: { type: "string", minLength: 1, description: "A file relative to the spec's folder (inside it), at most 1 MiB; its sha256 is an input of the build." },
+          text: { type: "string", description: "The content, inline." },
+        },
+      },
       prompt: promptSchema(question("The id of the input request that asks it (default: the argument's name).")),
       tool: {
         type: "object",

@@ -33,6 +33,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
     ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
     ...(s.prompts ? [_`prompts: ${s.prompts.map(({ origin: _origin, ...p }) => p)}`] : []),
+    ...(s.resources ? [_`resources: ${s.resources.map(({ origin: _o, sha256: _h, source: _s, ...r }) => r)}`] : []),
   ];
   // Only servers with tools that run as tasks, confirm or ask, or prompts that ask, import (and bundle) that layer and their store.
   const hasModes = s.tools.some((t) => t.task || t.confirm || t.ask) || (s.prompts?.some((p) => p.ask) ?? false);

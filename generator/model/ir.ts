@@ -1,5 +1,5 @@
 // The output of the normalize stage: one ServerIR per server, defaults filled, order fixed.
-import type { Json, PromptContentDef } from "../../templates/runtime/types.js";
+import type { Json, PromptContentDef, ResourceDef } from "../../templates/runtime/types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
 
 export interface Origin {
@@ -105,6 +105,15 @@ export interface PromptIR {
   origin: Origin;
 }
 
+/** A static resource (spec `resources:`), in the runtime's shape plus its hash, source and origin. */
+export interface ResourceIR extends ResourceDef {
+  /** sha256 of the content's bytes (the file's, or the inline text's UTF-8). */
+  sha256: string;
+  /** The file it serves (relative to the spec's folder), or inline text. */
+  source: { file: string } | { inline: true };
+  origin: Origin;
+}
+
 export interface ServerIR {
   name: string;
   version: string;
@@ -121,6 +130,8 @@ export interface ServerIR {
   tools: ToolIR[];
   /** Sorted by name; absent when the spec has none. */
   prompts?: PromptIR[];
+  /** Sorted by uri; absent when the spec has none. */
+  resources?: ResourceIR[];
   origin: Origin;
   /** Input files and their sha256, for the manifest and the cache. */
   inputs: Record<string, string>;

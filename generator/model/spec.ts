@@ -26,6 +26,8 @@ export interface LoadedSpec {
   includes: Record<string, string>;
   /** Images prompt messages carry (`image: "@file"`), read at load: pointer of the reference -> bytes as base64. */
   images?: Record<string, { data: string; mimeType: string; sha256: string; bytes: number }>;
+  /** Files static resources serve (`resources: - file:`), read at load: pointer of the reference -> bytes as base64, the path relative to the spec's folder. */
+  resourceFiles?: Record<string, { data: string; sha256: string; bytes: number; path: string }>;
   /** sha256 of the spec text. */
   hash: string;
   /** Pointer -> source text of each unquoted value YAML read as a number, boolean or null (for hints). */

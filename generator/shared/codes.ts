@@ -167,7 +167,7 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
   },
   {
     range: "KV7xx",
-    title: "Prompts",
+    title: "Prompts and resources",
     codes: [
       e("KV701", "a prompt name is used twice"),
       e("KV702", "a prompt declares an argument twice"),
@@ -177,6 +177,10 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV706", "an asked argument is required, so it is never left out to be asked"),
       e("KV707", "two asked arguments of a prompt share an input request id"),
       e("KV708", "a prompt message's image file is not a PNG, JPEG, GIF or WebP image"),
+      e("KV721", "a resource uri is used twice"),
+      e("KV722", "a resource uri is not an absolute URI"),
+      e("KV723", "a resource gives neither, or both, of file and text"),
+      e("KV724", "a resource file of a textual MIME type is not UTF-8"),
     ],
   },
 ];

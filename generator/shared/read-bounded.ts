@@ -9,6 +9,8 @@ export const READ_LIMITS = {
   schemaFileBytes: 1024 * 1024,
   /** An image a prompt message carries (`image: "@file"`): it travels base64 in every prompts/get. */
   imageFileBytes: 1024 * 1024,
+  /** A static resource's file (`resources: - file:`): it travels in every resources/read. */
+  resourceFileBytes: 1024 * 1024,
 };
 
 /** Why a file was not read, as a sentence fragment: "is a FIFO, not a regular file". */

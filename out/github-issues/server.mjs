@@ -535,7 +535,7 @@ function createCore(def) {
   for (const tool5 of def.tools) tools.set(tool5.name, tool5);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
-  const lists2 = /* @__PURE__ */ new Map();
+  const lists3 = /* @__PURE__ */ new Map();
   return {
     def,
     tools,
@@ -544,14 +544,15 @@ function createCore(def) {
     capabilities(era) {
       const caps = { tools: {} };
       if (def.prompts) caps.prompts = {};
+      if (def.resources) caps.resources = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },
     listTools(era) {
-      let list = lists2.get(era);
+      let list = lists3.get(era);
       if (!list) {
         list = def.tools.map((tool5) => describeTool(tool5, era));
-        lists2.set(era, list);
+        lists3.set(era, list);
       }
       return list;
     }
@@ -875,6 +876,69 @@ var init_prompts = __esm({
   }
 });
 
+// templates/runtime/resources.ts
+function describeResource(r) {
+  const out = { uri: r.uri, name: r.name };
+  if (r.title !== void 0) out.title = r.title;
+  if (r.description !== void 0) out.description = r.description;
+  out.mimeType = r.mimeType;
+  out.size = r.size;
+  return out;
+}
+function allResources(def) {
+  let list = lists2.get(def);
+  if (!list) {
+    list = (def.resources ?? []).map(describeResource);
+    lists2.set(def, list);
+  }
+  return list;
+}
+function invalidCursor(cursor) {
+  throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: typeof cursor === "string" ? clipText(cursor) : `(not a string: ${quoteValue(cursor, 80)})` });
+}
+function offsetOf(cursor, total) {
+  if (cursor === void 0 || cursor === null) return 0;
+  if (typeof cursor !== "string" || !/^[A-Za-z0-9_-]{1,16}$/.test(cursor)) invalidCursor(cursor);
+  const text = Buffer.from(cursor, "base64url").toString("latin1");
+  if (!/^[1-9][0-9]{0,8}$/.test(text) || cursorOf(Number(text)) !== cursor) invalidCursor(cursor);
+  const offset = Number(text);
+  if (offset % RESOURCE_PAGE_SIZE !== 0 || offset >= total) invalidCursor(cursor);
+  return offset;
+}
+function listResources(def, params) {
+  const all = allResources(def);
+  const offset = offsetOf(params?.cursor, all.length);
+  const end = offset + RESOURCE_PAGE_SIZE;
+  return { resources: all.slice(offset, end), ...end < all.length ? { nextCursor: cursorOf(end) } : {} };
+}
+function readResource(def, params, era) {
+  const uri = params?.uri;
+  if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
+  let index = byUri.get(def);
+  if (!index) {
+    index = new Map((def.resources ?? []).map((r2) => [r2.uri, r2]));
+    byUri.set(def, index);
+  }
+  const r = index.get(uri);
+  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  const content = { uri: r.uri, mimeType: r.mimeType };
+  if (r.blob !== void 0) content.blob = r.blob;
+  else content.text = r.text ?? "";
+  return { contents: [content] };
+}
+var RESOURCE_PAGE_SIZE, RESOURCE_NOT_FOUND_LEGACY, lists2, byUri, cursorOf;
+var init_resources = __esm({
+  "templates/runtime/resources.ts"() {
+    init_clip();
+    init_jsonrpc();
+    RESOURCE_PAGE_SIZE = 100;
+    RESOURCE_NOT_FOUND_LEGACY = -32002;
+    lists2 = /* @__PURE__ */ new WeakMap();
+    byUri = /* @__PURE__ */ new WeakMap();
+    cursorOf = (offset) => Buffer.from(String(offset)).toString("base64url");
+  }
+});
+
 // templates/runtime/client-requests.ts
 function canElicit(capabilities) {
   if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
@@ -947,6 +1011,17 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
+    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    case "resources/list":
+      if (!core.def.resources) return methodNotFound(method);
+      return listResources(core.def, params);
+    case "resources/read":
+      if (!core.def.resources) return methodNotFound(method);
+      return readResource(core.def, params, "2025-11-25");
+    case "resources/templates/list":
+      if (!core.def.resources) return methodNotFound(method);
+      rejectCursor(params);
+      return { resourceTemplates: [] };
     default:
       return methodNotFound(method);
   }
@@ -955,6 +1030,7 @@ var init_legacy = __esm({
   "templates/runtime/legacy.ts"() {
     init_protocol();
     init_prompts();
+    init_resources();
     init_client_requests();
     init_core();
   }
@@ -984,6 +1060,17 @@ async function route(core, method, params, signal, notify, principal, privateToo
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
+    // Static resources only: a server declares resources only when its spec has some.
+    case "resources/list":
+      if (!core.def.resources) return methodNotFound(method);
+      return { ...listResources(core.def, params), ...cacheable };
+    case "resources/read":
+      if (!core.def.resources) return methodNotFound(method);
+      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
+    case "resources/templates/list":
+      if (!core.def.resources) return methodNotFound(method);
+      rejectCursor(params);
+      return { resourceTemplates: [], ...cacheable };
     default:
       return methodNotFound(method);
   }
@@ -993,6 +1080,7 @@ var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
+    init_resources();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
     personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
@@ -1673,13 +1761,13 @@ function scopeViews(core, serverScopes) {
     let view = cache2.get(key);
     if (!view) {
       const tools = new Map(visible.map((t) => [t.name, t]));
-      const lists2 = /* @__PURE__ */ new Map();
+      const lists3 = /* @__PURE__ */ new Map();
       view = {
         ...core,
         tools,
         listTools(era) {
-          let list = lists2.get(era);
-          if (!list) lists2.set(era, list = visible.map((t) => describeTool(t, era)));
+          let list = lists3.get(era);
+          if (!list) lists3.set(era, list = visible.map((t) => describeTool(t, era)));
           return list;
         }
       };

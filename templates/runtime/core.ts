@@ -40,6 +40,8 @@ export function createCore(def: ServerDef): Core {
     capabilities(era) {
       const caps: Record<string, unknown> = { tools: {} };
       if (def.prompts) caps.prompts = {};
+      // Static resources: never changed, so neither subscribe nor listChanged is declared.
+      if (def.resources) caps.resources = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },

@@ -2,6 +2,7 @@
 import { negotiateLegacy } from "./protocol.js";
 import type { ClientAsker, SignalSource } from "./types.js";
 import { getPrompt, listPrompts } from "./prompts.js";
+import { listResources, readResource } from "./resources.js";
 import { canElicit } from "./client-requests.js";
 import { handleCall, methodNotFound, rejectCursor, type Core, type Notify } from "./core.js";
 
@@ -35,6 +36,17 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
       if (!core.def.prompts) return methodNotFound(method);
       // A prompt asks the user only (elicitation/create), where the client declared it.
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : undefined);
+    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    case "resources/list":
+      if (!core.def.resources) return methodNotFound(method);
+      return listResources(core.def, params);
+    case "resources/read":
+      if (!core.def.resources) return methodNotFound(method);
+      return readResource(core.def, params, "2025-11-25");
+    case "resources/templates/list":
+      if (!core.def.resources) return methodNotFound(method);
+      rejectCursor(params);
+      return { resourceTemplates: [] };
     default:
       return methodNotFound(method);
   }

@@ -2,6 +2,7 @@
 import { CACHE_TTL_MS, META_SERVER_INFO, SUPPORTED_VERSIONS } from "./protocol.js";
 import type { SignalSource } from "./types.js";
 import { getPrompt, listPrompts } from "./prompts.js";
+import { listResources, readResource } from "./resources.js";
 import { handleCall, methodNotFound, rejectCursor, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -36,9 +37,20 @@ async function route(core: Core, method: string, params: Params, signal: SignalS
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
+    // Static resources only: a server declares resources only when its spec has some.
+    case "resources/list":
+      if (!core.def.resources) return methodNotFound(method);
+      return { ...listResources(core.def, params), ...cacheable };
+    case "resources/read":
+      if (!core.def.resources) return methodNotFound(method);
+      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
+    case "resources/templates/list":
+      if (!core.def.resources) return methodNotFound(method);
+      rejectCursor(params);
+      return { resourceTemplates: [], ...cacheable };
     default:
-      // resources/* (no resources are served, none declared), initialize, ping, logging/setLevel and
-      // subscriptions/listen land here too: not part of this era or not offered.
+      // initialize, ping, logging/setLevel, resources/subscribe and subscriptions/listen land here
+      // too: not part of this era or not offered (static resources never change).
       return methodNotFound(method);
   }
 }

@@ -154,6 +154,22 @@ export interface PromptDef {
   ask?: AskDef[];
 }
 
+/**
+ * A static resource (spec `resources:`): its bytes were read (or its text given) at build time and
+ * never change, so there is nothing to subscribe to. `text` for textual content, `blob` (base64) else.
+ */
+export interface ResourceDef {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  /** The content's size in bytes (UTF-8 for text). */
+  size: number;
+  text?: string;
+  blob?: string;
+}
+
 /** One prompts/get whose prompt asks the user for arguments the caller left out. */
 export interface PromptCall {
   prompt: PromptDef;
@@ -186,6 +202,8 @@ export interface ServerDef {
   tools: ToolDef[];
   /** The spec's prompts, sorted by name; absent when it has none (no prompts capability). */
   prompts?: PromptDef[];
+  /** The spec's static resources, sorted by uri; absent when it has none (no resources capability). */
+  resources?: ResourceDef[];
   /** Streamable HTTP settings from the spec (flags and environment override them at start). */
   http?: { auth?: AuthDef };
   /** OpenTelemetry (spec server.telemetry: otlp): the bundled SDK's factory; absent otherwise. */

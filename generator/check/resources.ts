@@ -1,0 +1,78 @@
+// The spec's `resources:` (MCP static resources): rules beyond kervan.schema.json, and the normalized
+// form. A uri is an absolute URI (RFC 3986: a scheme, then only URI characters, `%` only as an escape)
+// and unique in the server; a resource gives exactly one of `file` and `text`; a file of a textual
+// MIME type is UTF-8 (it is served as text), any other type is served as a base64 blob. The file
+// itself was read by the load stage (bounded, inside the spec's folder), which reports its problems.
+import type { Json } from "../../templates/runtime/types.js";
+import type { Diagnostic } from "../model/diagnostic.js";
+import type { ResourceIR } from "../model/ir.js";
+import type { LoadedSpec } from "../model/spec.js";
+import { sha256 } from "../shared/hash.js";
+import { at } from "./locate.js";
+
+type Obj = Record<string, Json>;
+const isObj = (v: Json | undefined): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
+
+/** MIME types served as text: text/*, and the JSON, XML, YAML, TOML and script types (with +json/+xml/+yaml). */
+export function isTextual(mimeType: string): boolean {
+  const m = mimeType.toLowerCase();
+  return m.startsWith("text/") || /^application\/(json|xml|yaml|x-yaml|toml|javascript|ecmascript|sql|graphql|x-sh)$/.test(m) || /\+(json|xml|yaml)$/.test(m);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodes(bytes: Buffer): boolean {
+  try {
+    utf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkResource(spec: LoadedSpec, r: Obj, pointer: string, out: Diagnostic[]): void {
+  if (typeof r.uri === "string" && !URI.test(r.uri)) {
+    out.push(at(spec, "KV722", `resource uri '${r.uri}' is not an absolute URI: it needs a scheme (as in file:///notes.md or docs://guide) and only URI characters (escape others as %XX)`, `${pointer}/uri`));
+  }
+  const given = ["file", "text"].filter((k) => r[k] !== undefined);
+  if (given.length !== 1) out.push(at(spec, "KV723", `a resource gives exactly one of file and text; this one gives ${given.length ? given.join(" and ") : "neither"}`, pointer));
+  const read = spec.resourceFiles?.[`${pointer}/file`];
+  if (read && typeof r.mimeType === "string" && isTextual(r.mimeType) && !decodes(Buffer.from(read.data, "base64"))) {
+    out.push(at(spec, "KV724", `resource file ${read.path} is not UTF-8 text, but its mimeType ${r.mimeType} is served as text: give its binary type (such as application/octet-stream) to serve it as a blob`, `${pointer}/file`));
+  }
+}
+
+export function checkResources(spec: LoadedSpec, resources: unknown, whole: (pointer: string) => boolean, out: Diagnostic[]): void {
+  if (!Array.isArray(resources)) return;
+  const seen = new Map<string, number>();
+  resources.forEach((r: Json, i: number) => {
+    if (!isObj(r)) return;
+    if (typeof r.uri === "string") {
+      if (seen.has(r.uri)) out.push(at(spec, "KV721", `resource uri '${r.uri}' is used twice (first at /resources/${seen.get(r.uri)})`, `/resources/${i}/uri`));
+      else seen.set(r.uri, i);
+    }
+    if (whole(`/resources/${i}`)) checkResource(spec, r, `/resources/${i}`, out);
+  });
+}
+
+/** A checked resource, normalized (sorted by the caller): its content as text or base64. */
+export function resourceIR(spec: LoadedSpec, r: Obj, index: number): ResourceIR {
+  const mimeType = String(r.mimeType);
+  const read = spec.resourceFiles?.[`/resources/${index}/file`];
+  const bytes = read ? Buffer.from(read.data, "base64") : Buffer.from(String(r.text), "utf8");
+  const content = read && !isTextual(mimeType) ? { blob: read.data } : { text: bytes.toString("utf8") };
+  return {
+    uri: String(r.uri),
+    name: String(r.name),
+    ...(typeof r.title === "string" ? { title: r.title } : {}),
+    ...(typeof r.description === "string" ? { description: r.description } : {}),
+    mimeType,
+    size: bytes.length,
+    ...content,
+    sha256: read ? read.sha256 : sha256(bytes),
+    source: read ? { file: read.path } : { inline: true },
+    origin: { file: spec.file, pointer: `/resources/${index}` },
+  };
+}
