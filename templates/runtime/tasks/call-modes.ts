@@ -9,7 +9,7 @@ import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { callTool, ToolFault } from "../tools.js";
 import { questionRound, type ConsumeState } from "../confirm/mrtr.js";
 import { askAll, hasQuestions, missingCapabilities, nextRound, unaskable } from "../confirm/questions.js";
-import { taskFields, type TaskManager } from "./manager.js";
+import { TaskCapError, taskFields, type TaskManager } from "./manager.js";
 import { clientCapabilities, declaresTasks, missingCapability, tasksRequired } from "./methods.js";
 import type { CallContext, ClientAsker, ModeCall as CallInput, ToolDef } from "../types.js";
 
@@ -54,8 +54,8 @@ export async function runCall(modes: CallModes, { tool, args, params, ctx, princ
   const capabilities = modern ? clientCapabilities(params) : asker?.capabilities;
   const missing = hasQuestions(tool) ? missingCapabilities(tool, args, capabilities) : undefined;
   if (missing && modern) throw missingCapability(missing.required, `${tool.name} needs ${missing.what.join(", ")}`);
-  // Arguments that could never run are refused before anyone is asked anything.
-  if (hasQuestions(tool) && !tool.validateInput(args)) return callTool(tool, args, ctx);
+  // Arguments that could never run are refused before anyone is asked anything and before a task exists.
+  if ((hasQuestions(tool) || asTask) && !tool.validateInput(args)) return callTool(tool, args, ctx);
   if (missing) return cannotAsk(tool, missing.what, asker, Object.keys(missing.required));
   if (!hasQuestions(tool)) return asTask ? startTask(modes.tasks!, tool, args, ctx, principal, undefined) : callTool(tool, args, ctx);
   const unasked = unaskable(tool, capabilities);
@@ -75,6 +75,15 @@ export async function runCall(modes: CallModes, { tool, args, params, ctx, princ
 
 /** `unasked`: ask the task's questions inside it, leaving out these inputs; undefined: ask nothing. */
 async function startTask(tasks: TaskManager, tool: ToolDef, args: Record<string, unknown>, ctx: CallContext, principal: string, unasked: ReadonlySet<string> | undefined): Promise<Record<string, unknown>> {
+  try {
+    return await createTask(tasks, tool, args, ctx, principal, unasked);
+  } catch (err) {
+    if (err instanceof TaskCapError) return { content: [{ type: "text", text: err.message }], isError: true };
+    throw err;
+  }
+}
+
+async function createTask(tasks: TaskManager, tool: ToolDef, args: Record<string, unknown>, ctx: CallContext, principal: string, unasked: ReadonlySet<string> | undefined): Promise<Record<string, unknown>> {
   const record = await tasks.start(tool.name, principal, async (work) => {
     let ready = args;
     if (unasked) {

@@ -5,11 +5,32 @@
 import { randomUUID } from "node:crypto";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { describeError, log } from "../log.js";
-import { isTerminal, type TaskError, type TaskRecord, type TaskStore } from "./types.js";
+import { isTerminal, type CapRefusal, type TaskCaps, type TaskError, type TaskRecord, type TaskStore } from "./types.js";
 
 export interface TaskSettings {
   ttlMs: number;
   pollIntervalMs: number;
+  /** Tasks kept at once (unexpired, finished ones included), per principal and in all. */
+  caps: TaskCaps;
+  /** The largest result kept, in bytes of JSON: a larger one fails its task. */
+  maxResultBytes: number;
+}
+
+export const DEFAULT_CAPS = { perPrincipal: 100, total: 1000, maxResultBytes: 262_144 } as const;
+
+/** A task refused at creation because a cap was reached: nothing was written and nothing ran. */
+export class TaskCapError extends Error {}
+
+function capMessage(tool: string, passed: CapRefusal, settings: TaskSettings): string {
+  const keep = `finished tasks count until they expire, ${Math.round(settings.ttlMs / 1000)} s after they start`;
+  return passed === "principal"
+    ? `${tool} did not run: this caller already keeps ${settings.caps.perPrincipal} tasks, the most one caller may (${keep}).`
+    : `${tool} did not run: the server already keeps ${settings.caps.total} tasks, the most it keeps at once (${keep}); try again later.`;
+}
+
+/** The failure recorded instead of a result over the cap. */
+export function resultTooLarge(bytes: number, cap: number): TaskError {
+  return { code: INTERNAL_ERROR, message: `The task's result was ${bytes} bytes of JSON, more than the ${cap} the task store keeps; it was dropped.` };
 }
 
 /** What the work of a task may do besides running: ask the client and learn it was cancelled. */
@@ -61,7 +82,8 @@ export class TaskManager {
       pollIntervalMs: this.settings.pollIntervalMs,
       runner: this.store.replicaId,
     };
-    await this.store.create(record);
+    const passed = await this.store.create(record, this.settings.caps);
+    if (passed) throw new TaskCapError(capMessage(tool, passed, this.settings));
     const controller = new AbortController();
     let wake = () => {};
     const run: Running = { controller, wake: () => wake() };
@@ -98,8 +120,12 @@ export class TaskManager {
   private async finish(taskId: string, controller: AbortController, run: () => Promise<Record<string, unknown>>): Promise<void> {
     try {
       const result = await run();
+      const bytes = Buffer.byteLength(JSON.stringify(result));
       // A cancelled task is already terminal in the store, so this write is refused and cancelled stays.
-      await this.store.update(taskId, { status: "completed", result });
+      if (bytes > this.settings.maxResultBytes) {
+        const error = resultTooLarge(bytes, this.settings.maxResultBytes);
+        await this.store.update(taskId, { status: "failed", statusMessage: error.message, error });
+      } else await this.store.update(taskId, { status: "completed", result });
     } catch (err) {
       if (!controller.signal.aborted) {
         log(`task ${taskId} failed: ${describeError(err)}`);

@@ -7,8 +7,8 @@ import { createClient, type RedisClientType } from "@redis/client";
 import { NONCE } from "../confirm/used-states.js";
 import { describeError, log } from "../log.js";
 import { tasksEnv, type TasksEnv } from "./env.js";
-import { ANSWER, GET, TAKE, UPDATE } from "./redis-scripts.js";
-import { isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
+import { ANSWER, CREATE, GET, TAKE, UPDATE } from "./redis-scripts.js";
+import { isTerminal, type CapRefusal, type TaskCaps, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
 
 export const LOST_RUNNER_REASON = "The server replica running this task stopped (its lease expired); the work was lost.";
 
@@ -99,7 +99,7 @@ export class RedisTaskStore implements TaskStore {
     for (const listener of this.listeners) listener(signal);
   }
 
-  async create(record: TaskRecord): Promise<void> {
+  async create(record: TaskRecord, caps?: TaskCaps): Promise<CapRefusal | undefined> {
     const { status, lastUpdatedAt, runner, statusMessage, inputRequests, inputResponses, result, error, ...base } = record;
     void inputResponses;
     const fields: Record<string, string> = { base: JSON.stringify(base), status, lastUpdatedAt, runner };
@@ -107,8 +107,11 @@ export class RedisTaskStore implements TaskStore {
     if (result !== undefined) fields.result = JSON.stringify(result);
     if (error !== undefined) fields.error = JSON.stringify(error);
     for (const [k, v] of Object.entries(inputRequests ?? {})) fields[`in:${k}`] = JSON.stringify(v);
-    const key = this.key(record.taskId);
-    await this.client.multi().hSet(key, fields).pExpireAt(key, Date.parse(record.createdAt) + record.ttlMs).exec();
+    const expiry = Date.parse(record.createdAt) + record.ttlMs;
+    const keys = [this.key(record.taskId), `${this.opts.prefix}owner:${record.owner}`, `${this.opts.prefix}tasks`];
+    const args = [String(Date.now()), String(expiry), String(caps?.perPrincipal ?? 0), String(caps?.total ?? 0), record.taskId, ...Object.entries(fields).flat()];
+    const reply = await this.client.EVAL(CREATE, { keys, arguments: args });
+    return reply === "principal" || reply === "total" ? reply : undefined;
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {

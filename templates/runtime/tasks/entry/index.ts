@@ -29,7 +29,7 @@ export const callModes: ModesFactory = async (def) => {
   return {
     run: (call) => runCall(modes, call),
     askPrompt: (call) => askForPrompt(modes, call),
-    serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
+    serveTaskMethod: (method, params, principal, mayUse) => serveTaskMethod(tasks, method, params, principal, mayUse),
     close: async () => {
       await tasks?.close();
     },
