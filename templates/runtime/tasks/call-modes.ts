@@ -7,7 +7,7 @@
 // is created.
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { callTool, ToolFault } from "../tools.js";
-import { questionRound, type ConsumeState } from "../confirm/mrtr.js";
+import { questionRound, type ConsumeState, type SealScope } from "../confirm/mrtr.js";
 import { askAll, hasQuestions, missingCapabilities, nextRound, unaskable } from "../confirm/questions.js";
 import { TaskCapError, taskFields, type TaskManager } from "./manager.js";
 import { clientCapabilities, declaresTasks, missingCapability, tasksRequired } from "./methods.js";
@@ -17,6 +17,8 @@ export interface CallModes {
   tasks?: TaskManager;
   /** The requestState sealing key. */
   stateKey: Buffer;
+  /** What a sealed state is bound to besides the call. */
+  sealScope: SealScope;
   /** How long a question stays answerable. */
   confirmTtlMs?: number;
   /** Where used requestStates are recorded: the task store, or this process when the server has none. */
@@ -62,7 +64,7 @@ export async function runCall(modes: CallModes, { tool, args, params, ctx, princ
   if (asTask && tool.questions !== "before-task") return startTask(modes.tasks!, tool, args, ctx, principal, unasked);
   let ready: Record<string, unknown>;
   if (modern) {
-    const round = await questionRound({ tool, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
+    const round = await questionRound({ scope: modes.sealScope, tool, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
     if (!round.run) return round.result;
     ready = round.args;
   } else {
