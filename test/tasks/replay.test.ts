@@ -58,7 +58,7 @@ describe("requestState replay", () => {
 
   it.each(["memory", "file"] as const)("is refused after a restart (%s store)", async (store) => {
     const bundle = generateJobs(store);
-    const extra = store === "file" ? { KERVAN_TASKS_DIR: mkdtempSync(join(dir, "store-")) } : {};
+    const extra: Record<string, string> = store === "file" ? { KERVAN_TASKS_DIR: mkdtempSync(join(dir, "store-")) } : {};
     let server = await start(bundle, extra);
     const file = join(dir, `${store}.log`);
     writeFileSync(file, "first");
