@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { describeError, log } from "../log.js";
-import { isTerminal, type CapRefusal, type TaskCaps, type TaskError, type TaskRecord, type TaskStore } from "./types.js";
+import { isTerminal, StoreUnavailableError, type CapRefusal, type TaskCaps, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from "./types.js";
 
 export interface TaskSettings {
   ttlMs: number;
@@ -55,6 +55,7 @@ function asTaskError(err: unknown): TaskError {
 
 export class TaskManager {
   private readonly running = new Map<string, Running>();
+  private closing = false;
 
   constructor(
     readonly store: TaskStore,
@@ -113,27 +114,43 @@ export class TaskManager {
         });
       }
     };
-    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }));
+    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }), Date.parse(now) + this.settings.ttlMs);
     return record;
   }
 
-  private async finish(taskId: string, controller: AbortController, run: () => Promise<Record<string, unknown>>): Promise<void> {
+  private async finish(taskId: string, controller: AbortController, run: () => Promise<Record<string, unknown>>, expiresAt: number): Promise<void> {
+    let end: TaskPatch | undefined;
     try {
       const result = await run();
       const bytes = Buffer.byteLength(JSON.stringify(result));
-      // A cancelled task is already terminal in the store, so this write is refused and cancelled stays.
-      if (bytes > this.settings.maxResultBytes) {
-        const error = resultTooLarge(bytes, this.settings.maxResultBytes);
-        await this.store.update(taskId, { status: "failed", statusMessage: error.message, error });
-      } else await this.store.update(taskId, { status: "completed", result });
+      const error = bytes > this.settings.maxResultBytes ? resultTooLarge(bytes, this.settings.maxResultBytes) : undefined;
+      end = error ? { status: "failed", statusMessage: error.message, error } : { status: "completed", result };
     } catch (err) {
       if (!controller.signal.aborted) {
-        log(`task ${taskId} failed: ${describeError(err)}`);
+        log(`task ${taskId} failed: ${err instanceof RpcError ? err.message : describeError(err)}`);
         const error = asTaskError(err);
-        await this.store.update(taskId, { status: "failed", statusMessage: error.message, error }).catch((e) => log(`task ${taskId}: ${describeError(e)}`));
+        end = { status: "failed", statusMessage: error.message, error };
       }
     } finally {
       this.running.delete(taskId);
+    }
+    // A cancelled task is already terminal in the store, so this write is refused and cancelled stays.
+    if (end) await this.record(taskId, end, expiresAt);
+  }
+
+  /** Writes a task's end, again and again while the store is unreachable, for as long as the task lives. */
+  private async record(taskId: string, end: TaskPatch, expiresAt: number): Promise<void> {
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+      try {
+        await this.store.update(taskId, end);
+        return;
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError) || this.closing || Date.now() + wait >= expiresAt) {
+          log(`task ${taskId}: its end was not recorded: ${err instanceof RpcError ? err.message : describeError(err)}`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, wait).unref());
+      }
     }
   }
 
@@ -160,6 +177,7 @@ export class TaskManager {
 
   /** Stops the work running here, records why, and closes the store. */
   async close(): Promise<void> {
+    this.closing = true;
     const ids = [...this.running.keys()];
     for (const id of ids) this.running.get(id)?.controller.abort();
     await Promise.all(

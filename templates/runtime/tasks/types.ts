@@ -1,6 +1,14 @@
 // Task records and the store contract shared by the memory, file and Redis stores (tasks extension,
 // io.modelcontextprotocol/tasks). A store keeps what every replica must see; the running work itself
 // (child processes, sockets) stays on the replica that runs it and is reached through signals.
+import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
+
+/** A store operation that failed or did not answer in time: a JSON-RPC error naming the store (HTTP 503). */
+export class StoreUnavailableError extends RpcError {
+  constructor(message: string) {
+    super(INTERNAL_ERROR, message, undefined, 503);
+  }
+}
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
