@@ -115,8 +115,9 @@ export class RedisTaskStore implements TaskStore {
     const subscriber: Client = client.duplicate();
     let store: RedisTaskStore | undefined;
     // Errors are reported through the store's state (one line per change); before it exists, open fails instead.
+    // The subscriber reconnects on its own and fails with the client; its errors say nothing more.
     client.on("error", (err) => store?.mark(false, err));
-    subscriber.on("error", (err) => store?.mark(false, err));
+    subscriber.on("error", () => undefined);
     client.on("ready", () => store?.onReady());
     const connect = Promise.all([client.connect(), subscriber.connect()]);
     let timer: NodeJS.Timeout | undefined;
