@@ -19,3 +19,6 @@ export function tasksEnv(from: Record<string, string | undefined> = process.env)
   for (const name of TASKS_ENV) if (from[name] !== undefined) out[name] = from[name];
   return out;
 }
+
+/** The caps when neither the spec nor the environment gives them (docs/tasks.md, AUDIT.md). */
+export const DEFAULT_CAPS = { perPrincipal: 100, total: 1000, maxResultBytes: 262_144 } as const;

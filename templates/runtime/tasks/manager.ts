@@ -16,7 +16,7 @@ export interface TaskSettings {
   maxResultBytes: number;
 }
 
-export const DEFAULT_CAPS = { perPrincipal: 100, total: 1000, maxResultBytes: 262_144 } as const;
+export { DEFAULT_CAPS } from "./env.js";
 
 /** A task refused at creation because a cap was reached: nothing was written and nothing ran. */
 export class TaskCapError extends Error {}

@@ -3,8 +3,8 @@
 import { log } from "../log.js";
 import { parseStateKey } from "../confirm/seal.js";
 import { StartupError, type ServerDef } from "../types.js";
-import { positiveInt, tasksEnv, type TasksEnv } from "./env.js";
-import { DEFAULT_CAPS, TaskManager, type TaskSettings } from "./manager.js";
+import { DEFAULT_CAPS, positiveInt, tasksEnv, type TasksEnv } from "./env.js";
+import { TaskManager, type TaskSettings } from "./manager.js";
 import { MemoryTaskStore } from "./memory-store.js";
 import type { TaskStore } from "./types.js";
 
