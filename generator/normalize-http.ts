@@ -25,6 +25,7 @@ export function normalizeHttp(http: Json | undefined): { http?: { auth?: AuthDef
             authorizationServers: (o.authorizationServers as string[] | undefined) ?? [String(o.issuer)],
             scopes: scopes ?? [],
             clockToleranceSec: typeof o.clockToleranceSec === "number" ? o.clockToleranceSec : 30,
+            ...(typeof o.tokenType === "string" ? { tokenType: o.tokenType } : {}),
           },
         },
       },

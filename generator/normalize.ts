@@ -66,6 +66,9 @@ function tasksOf(s: Record<string, Json>, tools: ToolIR[]): Pick<ServerIR, "task
       store,
       ttlMs: typeof t.ttlMs === "number" ? t.ttlMs : DEFAULT_TASK_TTL_MS,
       pollIntervalMs: typeof t.pollIntervalMs === "number" ? t.pollIntervalMs : DEFAULT_POLL_INTERVAL_MS,
+      ...(typeof t.maxPerPrincipal === "number" ? { maxPerPrincipal: t.maxPerPrincipal } : {}),
+      ...(typeof t.maxTasks === "number" ? { maxTasks: t.maxTasks } : {}),
+      ...(typeof t.maxResultBytes === "number" ? { maxResultBytes: t.maxResultBytes } : {}),
     },
   };
 }

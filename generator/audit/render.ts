@@ -8,7 +8,7 @@ import { renderResources } from "./resources.js";
 import { commentText } from "../shared/codegen.js";
 import { cell, code, names } from "../shared/markdown.js";
 import { SERVING_ENV } from "../../templates/runtime/serving-flags.js";
-import { TASKS_ENV } from "../../templates/runtime/tasks/env.js";
+import { DEFAULT_CAPS, TASKS_ENV } from "../../templates/runtime/tasks/env.js";
 
 export const AUDIT = "AUDIT.md";
 
@@ -91,11 +91,11 @@ function tasksText(m: Manifest): string[] {
       t.store === "file" ? "in files under `KERVAN_TASKS_DIR` (one server process holds the folder; unfinished tasks are marked failed on restart)"
       : t.store === "redis" ? "in the Redis at `KERVAN_TASKS_REDIS_URL`, shared by replicas (a replica's tasks fail once its lease, `KERVAN_TASKS_LEASE_MS`, lapses); the Redis client is bundled"
       : "in this process's memory (lost when it stops)";
-    out.push(`Tasks (io.modelcontextprotocol/tasks): kept ${where}; readable for ${t.ttlMs} ms, polled every ${t.pollIntervalMs} ms${t.store === "memory" ? "" : "; \`KERVAN_TASK_STORE=memory\` keeps them in memory instead"}. A task belongs to the caller that started it.`, "");
+    out.push(`Tasks (io.modelcontextprotocol/tasks): kept ${where}; readable for ${t.ttlMs} ms, polled every ${t.pollIntervalMs} ms${t.store === "memory" ? "" : "; \`KERVAN_TASK_STORE=memory\` keeps them in memory instead"}. A task belongs to the caller that started it, and its \`tasks/*\` requests need the scopes of its tool. At most ${t.maxPerPrincipal ?? DEFAULT_CAPS.perPrincipal} tasks per caller and ${t.maxTasks ?? DEFAULT_CAPS.total} in all are kept (finished ones until they expire), and a result of at most ${t.maxResultBytes ?? DEFAULT_CAPS.maxResultBytes} bytes; past a cap the call runs nothing.${t.store === "redis" ? " A store operation gives up after \`KERVAN_TASKS_STORE_TIMEOUT_MS\` (2000) and \`/readyz\` is 503 while the store is unreachable." : ""}`, "");
   }
   if (m.tools.some((x) => x.confirm || x.ask) || m.prompts?.some((p) => p.ask)) {
     out.push(
-      `Questions (confirmations and asked inputs): the retry's \`requestState\` is sealed with \`KERVAN_STATE_KEY\` (32 bytes, hex or base64; without it a key of this process only), expires after \`KERVAN_CONFIRM_TTL_MS\` (10 minutes) and is served once (its nonce is recorded ${t ? "in the task store" : "in this process"}).`,
+      `Questions (confirmations and asked inputs): the retry's \`requestState\` is sealed with \`KERVAN_STATE_KEY\` (32 bytes, hex or base64; without it a key of this process only), bound to this server's name${t && t.store !== "memory" ? "" : " and to the process that issued it"}, expires after \`KERVAN_CONFIRM_TTL_MS\` (10 minutes) and is served once (its nonce is recorded ${t ? "in the task store" : "in this process"}).`,
       "",
     );
   }

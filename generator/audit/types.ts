@@ -82,6 +82,10 @@ export interface TasksFacts {
   store: "memory" | "file" | "redis";
   ttlMs: number;
   pollIntervalMs: number;
+  /** The spec's caps, when it gives them (the runtime's defaults otherwise). */
+  maxPerPrincipal?: number;
+  maxTasks?: number;
+  maxResultBytes?: number;
 }
 
 import type { BundledPackage } from "../model/output.js";

@@ -33,7 +33,8 @@ export function httpSchema(): Json {
               algorithms: { type: "array", minItems: 1, uniqueItems: true, items: { enum: [...ALLOWED_ALGORITHMS] }, description: "Allowed signing algorithms (default RS256, ES256)." },
               authorizationServers: { type: "array", minItems: 1, items: { type: "string", pattern: URL_PATTERN }, description: "Named in the protected resource metadata (default: the issuer)." },
               scopes: { ...SCOPES_SCHEMA, description: "Scopes every request needs." },
-              clockToleranceSec: { type: "integer", minimum: 0, maximum: 300, description: "Allowed clock skew for exp/nbf (default 30)." },
+              clockToleranceSec: { type: "integer", minimum: 0, maximum: 300, description: "Allowed clock skew for exp/nbf/iat (default 30)." },
+              tokenType: { type: "string", minLength: 1, description: "The `typ` header every access token must carry (default at+jwt, RFC 9068; application/ prefix and case ignored); `any` checks none." },
             },
           },
           bearer: {

@@ -11,6 +11,10 @@ const STORE_OPENERS = { file: "openFileStore", redis: "openRedisStore" } as cons
 
 function tasksField(server: string, tasks: NonNullable<ServerPlan["server"]["tasks"]>): Code {
   const fields: Code[] = [_`store: ${tasks.store}`, _`ttlMs: ${tasks.ttlMs}`, _`pollIntervalMs: ${tasks.pollIntervalMs}`];
+  for (const key of ["maxPerPrincipal", "maxTasks", "maxResultBytes"] as const) {
+    const value = tasks[key];
+    if (value !== undefined) fields.push(_`${name(key)}: ${value}`);
+  }
   if (tasks.store === "file") fields.push(_`open: () => ${name("openFileStore")}()`);
   if (tasks.store === "redis") fields.push(_`open: () => ${name("openRedisStore")}(${server})`);
   return _`tasks: ${objectCode(fields)}`;

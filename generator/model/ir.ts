@@ -125,7 +125,8 @@ export interface ServerIR {
   /** OpenTelemetry export (server.telemetry); absent: none, and no SDK in the bundle. */
   telemetry?: "otlp";
   /** Present when any tool runs as a task. */
-  tasks?: { store: "memory" | "file" | "redis"; ttlMs: number; pollIntervalMs: number };
+  /** The caps are set only when the spec gives them (the runtime's defaults otherwise). */
+  tasks?: { store: "memory" | "file" | "redis"; ttlMs: number; pollIntervalMs: number; maxPerPrincipal?: number; maxTasks?: number; maxResultBytes?: number };
   /** Sorted by name. */
   tools: ToolIR[];
   /** Sorted by name; absent when the spec has none. */

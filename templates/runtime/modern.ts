@@ -12,7 +12,7 @@ const cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" } as const;
 const personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" } as const;
 
 export async function serveModern(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local", privateTools = false): Promise<Record<string, unknown>> {
-  const body = (core.modes && (await core.modes.serveTaskMethod(method, params, principal))) ?? (await route(core, method, params, signal, notify, principal, privateTools));
+  const body = (core.modes && (await core.modes.serveTaskMethod(method, params, principal, (tool) => core.tools.has(tool)))) ?? (await route(core, method, params, signal, notify, principal, privateTools));
   // The result _meta names the server by {name, version} exactly; the display title stays in initialize.
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }

@@ -13,6 +13,10 @@ export interface ServingOptions {
   oauthJwksFile?: string;
   /** Least time between two JWKS fetches caused by unknown key ids. */
   oauthJwksCooldownMs?: number;
+  /** How old the cached JWKS may grow before it is refetched (60000). */
+  oauthJwksMaxAgeMs?: number;
+  /** The `typ` header tokens must carry (at+jwt), or `any`. */
+  oauthTokenType?: string;
   bearerEnv?: string[];
   insecureNoAuth: boolean;
   /** How long in-flight calls may run after SIGTERM before they are cancelled. */
@@ -26,10 +30,10 @@ export interface ServingOptions {
 export const DEFAULT_DRAIN_MS = 10_000;
 
 /** The environment variables the runtime reads for its own serving settings (AUDIT.md lists them), with their flags. */
-export const SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
+export const SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_OAUTH_JWKS_MAX_AGE_MS", "KERVAN_OAUTH_TOKEN_TYPE", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
 
 /** The serving flags that take a value, and the one that does not (for `kervan serve` to pass them on). */
-export const SERVING_VALUE_FLAGS = ["--auth", "--oauth-issuer", "--oauth-resource", "--oauth-jwks-url", "--oauth-jwks-file", "--oauth-jwks-cooldown-ms", "--bearer-env", "--drain-ms", "--drain-grace-ms", "--log-format", "--log-level"];
+export const SERVING_VALUE_FLAGS = ["--auth", "--oauth-issuer", "--oauth-resource", "--oauth-jwks-url", "--oauth-jwks-file", "--oauth-jwks-cooldown-ms", "--oauth-jwks-max-age-ms", "--oauth-token-type", "--bearer-env", "--drain-ms", "--drain-grace-ms", "--log-format", "--log-level"];
 export const SERVING_SWITCHES = ["--insecure-no-auth"];
 
 /** KERVAN_OAUTH_JWKS_URL -> --oauth-jwks-url */
@@ -89,6 +93,12 @@ export function servingFlag(name: string, value: () => string, opts: ServingOpti
     case "--oauth-jwks-cooldown-ms":
       opts.oauthJwksCooldownMs = millis(what, value());
       return true;
+    case "--oauth-jwks-max-age-ms":
+      opts.oauthJwksMaxAgeMs = millis(what, value());
+      return true;
+    case "--oauth-token-type":
+      opts.oauthTokenType = value();
+      return true;
     case "--bearer-env":
       opts.bearerEnv = value().split(",").map((v) => v.trim()).filter(Boolean);
       return true;
@@ -118,7 +128,9 @@ export const SERVING_USAGE = [
   "  --oauth-resource URL      this server's canonical URI, the required token audience (env KERVAN_OAUTH_RESOURCE)",
   "  --oauth-jwks-url URL      issuer keys, cached (env KERVAN_OAUTH_JWKS_URL)",
   "  --oauth-jwks-file PATH    issuer keys from a local JWKS file (env KERVAN_OAUTH_JWKS_FILE)",
+  "  --oauth-token-type TYP    the typ header tokens carry: at+jwt (default, RFC 9068) or any (env KERVAN_OAUTH_TOKEN_TYPE)",
   "  --oauth-jwks-cooldown-ms MS  least time between JWKS refetches for unknown key ids (default 30000)",
+  "  --oauth-jwks-max-age-ms MS   how old the cached JWKS may grow before it is refetched (default 60000)",
   "  --bearer-env NAME,...     environment variables holding static bearer tokens (env KERVAN_BEARER_ENV)",
   "  --insecure-no-auth        allow serving a non-loopback address with no authorization",
   `  --drain-ms MS             on SIGTERM, time in-flight calls get before they are cancelled (default ${DEFAULT_DRAIN_MS})`,

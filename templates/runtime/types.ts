@@ -189,6 +189,10 @@ export interface TasksDef {
   store: "memory" | "file" | "redis";
   ttlMs: number;
   pollIntervalMs: number;
+  /** The spec's caps (tasks kept per principal and in all, result bytes); the runtime's defaults when absent. */
+  maxPerPrincipal?: number;
+  maxTasks?: number;
+  maxResultBytes?: number;
   /** Opens the spec's store (file and Redis; memory needs none). Emitted only for the store chosen. */
   open?: () => Promise<import("./tasks/types.js").TaskStore>;
 }
@@ -244,8 +248,8 @@ export interface Modes {
   run(call: ModeCall): Promise<Record<string, unknown>>;
   /** Asks the user for the arguments a prompt's `ask` names that the caller left out. */
   askPrompt(call: PromptCall): Promise<PromptAsked>;
-  /** tasks/get, tasks/update, tasks/cancel; undefined for any other method. */
-  serveTaskMethod(method: string, params: Record<string, unknown> | undefined, principal: string): Promise<Record<string, unknown> | undefined>;
+  /** tasks/get, tasks/update, tasks/cancel; undefined for any other method. `mayUse`: whether the caller's token may call the named tool (its view of the server). */
+  serveTaskMethod(method: string, params: Record<string, unknown> | undefined, principal: string, mayUse?: (tool: string) => boolean): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
 }
 

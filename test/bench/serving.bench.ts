@@ -83,7 +83,7 @@ export async function benchServing(): Promise<BenchRow[]> {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const jwks = join(dir, "jwks.json");
   writeFileSync(jwks, JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "bench", alg: "ES256" }] }));
-  const token = await new SignJWT({ scope: "" }).setProtectedHeader({ alg: "ES256", kid: "bench" }).setIssuer("https://idp.bench/").setAudience("https://mcp.bench/mcp").setSubject("bench").setExpirationTime("2h").sign(privateKey);
+  const token = await new SignJWT({ scope: "" }).setProtectedHeader({ alg: "ES256", kid: "bench", typ: "at+jwt" }).setIssuer("https://idp.bench/").setAudience("https://mcp.bench/mcp").setSubject("bench").setExpirationTime("2h").sign(privateKey);
 
   const validator = join(REPO, "out/validator/server.mjs");
   const cheap = { output: "1", schema: { type: "integer" } };

@@ -10,7 +10,16 @@ export interface RedisServer {
   url: string;
   port: number;
   proc: ChildProcess;
+  /** SIGKILL, as an outage: clients see their connections drop. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and directory (with `persist`, the data written before is back). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RedisOptions {
+  /** Append-only file with an fsync per write, so a kill loses nothing acknowledged. */
+  persist?: boolean;
 }
 
 function freePort(): Promise<number> {
@@ -24,34 +33,47 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<RedisServer> {
-  if (spawnSync("redis-server", ["--version"]).error) {
-    throw new Error("redis-server is not installed: install the Debian package redis-server (apt-get install redis-server)");
-  }
-  const dir = mkdtempSync(join(tmpdir(), "kervan-redis-"));
-  const port = await freePort();
-  const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
+function launch(port: number, dir: string, persist: boolean): Promise<ChildProcess> {
+  const durability = persist ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
+  const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...durability, "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
-  await new Promise<void>((resolve, reject) => {
+  return new Promise<ChildProcess>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes("Ready to accept connections")) resolve();
+      if (out.includes("Ready to accept connections")) resolve(proc);
     };
     proc.stdout!.on("data", onData);
     proc.stderr!.on("data", onData);
     proc.once("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${out}`)));
   });
-  return {
+}
+
+async function ended(proc: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once("exit", r));
+  proc.kill(signal);
+  await exited;
+}
+
+export async function startRedis(opts: RedisOptions = {}): Promise<RedisServer> {
+  if (spawnSync("redis-server", ["--version"]).error) {
+    throw new Error("redis-server is not installed: install the Debian package redis-server (apt-get install redis-server)");
+  }
+  const dir = mkdtempSync(join(tmpdir(), "kervan-redis-"));
+  const port = await freePort();
+  const server: RedisServer = {
     url: `redis://127.0.0.1:${port}`,
     port,
-    proc,
+    proc: await launch(port, dir, opts.persist === true),
+    kill: () => ended(server.proc, "SIGKILL"),
+    async restart() {
+      await ended(server.proc, "SIGKILL");
+      server.proc = await launch(port, dir, opts.persist === true);
+    },
     async stop() {
-      if (proc.exitCode === null) {
-        const exited = new Promise((r) => proc.once("exit", r));
-        proc.kill("SIGTERM");
-        await exited;
-      }
+      await ended(server.proc, "SIGTERM");
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return server;
 }

@@ -12,6 +12,8 @@ export const FULL_CAPS = { elicitation: {}, extensions: { [TASKS]: {} } };
 export interface RpcOptions {
   caps?: Record<string, unknown>;
   from?: string;
+  /** Extra request headers (an Authorization header, say). */
+  headers?: Record<string, string>;
 }
 
 export interface RpcAnswer {
@@ -32,6 +34,7 @@ export function rpc(url: string, method: string, params: Record<string, unknown>
     "mcp-protocol-version": "2026-07-28",
     "mcp-method": method,
     ...(typeof name === "string" ? { "mcp-name": name } : {}),
+    ...opts.headers,
   };
   return new Promise((resolve, reject) => {
     const req = request(url, { method: "POST", headers, ...(opts.from ? { localAddress: opts.from } : {}) }, (res) => {
@@ -40,7 +43,7 @@ export function rpc(url: string, method: string, params: Record<string, unknown>
       res.on("data", (c) => (text += c));
       res.on("end", () => {
         const data = text.startsWith("event:") ? text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)! : text;
-        const msg = JSON.parse(data);
+        const msg = data ? JSON.parse(data) : {};
         resolve({ status: res.statusCode ?? 0, result: msg.result, error: msg.error });
       });
     });

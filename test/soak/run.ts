@@ -1,8 +1,10 @@
-// npm run soak -- --minutes N [--concurrency C]: generates test/soak/soak.yaml (one exec, one http and
+// npm run soak -- --minutes N [--concurrency C] [--tasks off]: generates test/soak/soak.yaml (one exec, one http and
 // one validate_json tool), serves it over Streamable HTTP against a real local upstream, and keeps C
 // callers busy with calls of every kind for N minutes. Reports requests, errors, p50/p99 per kind,
 // the server's RSS and open file descriptors at start and end, and child processes left behind once
-// the load stops. Exit code 1 on errors or leftovers.
+// the load stops. Meanwhile the task phases (tasks-phase.ts) flood a Redis-backed task server past its
+// caps from many principals and kill and restart its Redis mid-soak. Exit code 1 on errors, leftovers,
+// a lost task, a hang past the store timeout or a dishonest /readyz.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
@@ -10,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { prepareTaskPhases } from "./tasks-phase.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const option = (name: string, fallback: string) => {
@@ -18,8 +21,10 @@ const option = (name: string, fallback: string) => {
 };
 const minutes = Number(option("--minutes", "1"));
 const concurrency = Number(option("--concurrency", "8"));
+/** `--tasks off` leaves out the task phases (tasks-phase.ts). */
+const withTasks = option("--tasks", "on") !== "off";
 if (!(minutes > 0) || !(concurrency >= 1)) {
-  process.stderr.write("usage: npm run soak -- --minutes N [--concurrency C]\n");
+  process.stderr.write("usage: npm run soak -- --minutes N [--concurrency C] [--tasks off]\n");
   process.exit(2);
 }
 const say = (s: string) => process.stderr.write(`soak: ${s}\n`);
@@ -63,6 +68,7 @@ function children(): number[] {
   return out;
 }
 
+const runTasks = withTasks ? await prepareTaskPhases(REPO, out, minutes, say) : undefined;
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 let nextId = 1;
@@ -123,7 +129,9 @@ async function caller(n: number): Promise<void> {
     if (!r.ok) errors.get(kind)!.push(r.why ?? "?");
   }
 }
+const taskPhases = runTasks ? runTasks() : Promise.resolve({ lines: [], failed: false });
 await Promise.all(Array.from({ length: concurrency }, (_, n) => caller(n)));
+const tasks = await taskPhases;
 clearInterval(sampler);
 agent.destroy();
 // Let the server close idle sockets (the upstream drops kept-alive ones after 5 s) and reap children
@@ -149,6 +157,7 @@ const lines = [
   `open file descriptors: start ${start.fds}, end ${end.fds}`,
   `child processes left: ${end.children.length}${end.children.length ? ` (${end.children.join(", ")})` : ""}`,
   ...[...errors].flatMap(([k, e]) => (e.length ? [`first ${k} errors: ${[...new Set(e)].slice(0, 3).join(" | ")}`] : [])),
+  ...tasks.lines,
 ];
 process.stdout.write(lines.join("\n") + "\n");
 
@@ -156,4 +165,4 @@ server.kill("SIGTERM");
 await new Promise((r) => server.once("exit", r));
 upstream.close();
 rmSync(out, { recursive: true, force: true });
-process.exit(errorCount > 0 || end.children.length > 0 || end.fds > start.fds ? 1 : 0);
+process.exit(errorCount > 0 || end.children.length > 0 || end.fds > start.fds || tasks.failed ? 1 : 0);

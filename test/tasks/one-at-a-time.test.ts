@@ -18,7 +18,7 @@ const tool = {
   ],
 } as unknown as ToolDef;
 type Asking = { inputRequests: Record<string, { params: { message: string; requestedSchema: { properties: object } } }>; requestState: string };
-const round = (params: Record<string, unknown> | undefined) => questionRound({ tool, args: {}, params, principal: "p", key, consume });
+const round = (params: Record<string, unknown> | undefined) => questionRound({ scope: { server: "jobs" }, tool, args: {}, params, principal: "p", key, consume });
 const asking = (r: Awaited<ReturnType<typeof round>>): Asking => {
   expect(r.run).toBe(false);
   return (r as { result: unknown }).result as Asking;
@@ -41,7 +41,7 @@ describe("questions: one-at-a-time", () => {
   });
 
   it("skips a value the caller gave and asks the next one", async () => {
-    const r = await questionRound({ tool, args: { name: "Bo" }, params: undefined, principal: "p", key, consume });
+    const r = await questionRound({ scope: { server: "jobs" }, tool, args: { name: "Bo" }, params: undefined, principal: "p", key, consume });
     expect(Object.keys(asking(r).inputRequests)).toEqual(["step2"]);
   });
 });

@@ -5,8 +5,8 @@ import { argsDigest, canonicalJson, openState, parseStateKey, sealState } from "
 
 const key = randomBytes(32);
 const args = { path: "/srv/data", force: true };
-const claims = { tool: "delete_dir", args: argsDigest(args), principal: "alice", exp: Date.now() + 60_000, data: { round: 1 } };
-const expected = { tool: "delete_dir", args: argsDigest(args), principal: "alice" };
+const claims = { server: "files", tool: "delete_dir", args: argsDigest(args), principal: "alice", exp: Date.now() + 60_000, data: { round: 1 } };
+const expected = { server: "files", tool: "delete_dir", args: argsDigest(args), principal: "alice" };
 
 describe("sealed requestState", () => {
   it("opens for the same tool, arguments and principal before expiry", () => {
@@ -37,6 +37,14 @@ describe("sealed requestState", () => {
 
   it("refuses a state replayed to another tool", () => {
     expect(openState(key, sealState(key, claims), { ...expected, tool: "publish" })).toEqual({ ok: false, reason: "requestState belongs to another tool" });
+  });
+
+  it("refuses a state replayed to another server sharing the key, or to another process when bound to one", () => {
+    expect(openState(key, sealState(key, claims), { ...expected, server: "files-copy" })).toEqual({ ok: false, reason: "requestState belongs to another server" });
+    const bound = sealState(key, { ...claims, instance: "process-1" });
+    expect(openState(key, bound, { ...expected, instance: "process-2" })).toMatchObject({ ok: false, reason: expect.stringContaining("another server process") });
+    expect(openState(key, bound, expected)).toMatchObject({ ok: false });
+    expect(openState(key, bound, { ...expected, instance: "process-1" })).toMatchObject({ ok: true });
   });
 
   it("refuses a state replayed with other arguments", () => {

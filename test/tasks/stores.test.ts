@@ -38,6 +38,22 @@ const factories: [string, () => Promise<TaskStore>][] = [
 ];
 
 describe.each(factories)("%s store", (_name, open) => {
+  it("keeps tasks under the caps per principal and in all, atomically, and counts only unexpired ones", async () => {
+    const store = await open();
+    const caps = { perPrincipal: 2, total: 3 };
+    const results = await Promise.all([0, 1, 2, 3].map(() => store.create(record(store, { owner: "alice" }), caps)));
+    expect(results.filter((r) => r === undefined)).toHaveLength(2);
+    expect(results.filter((r) => r === "principal")).toHaveLength(2);
+    expect(await store.create(record(store, { owner: "bob" }), caps)).toBeUndefined();
+    expect(await store.create(record(store, { owner: "carol" }), caps)).toBe("total");
+    // A task past its ttl no longer counts.
+    const gone = record(store, { owner: "dave", createdAt: new Date(Date.now() - 120_000).toISOString() });
+    const fresh = { perPrincipal: 1, total: 10 };
+    expect(await store.create(gone, fresh)).toBeUndefined();
+    expect(await store.create(record(store, { owner: "dave" }), fresh)).toBeUndefined();
+    await store.close();
+  });
+
   it("creates, reads, patches, and keeps terminal states final", async () => {
     const store = await open();
     const rec = record(store);

@@ -17,6 +17,8 @@ function resolveOAuth(spec: OAuthDef | undefined, opts: ServingOptions): OAuthDe
   if (!resource) throw new StartupError("oauth needs the server's canonical URI (spec server.http.auth.oauth.resource, --oauth-resource or KERVAN_OAUTH_RESOURCE)");
   if (!jwksUrl && !jwksFile) throw new StartupError("oauth needs keys: a JWKS URL (--oauth-jwks-url) or a local JWKS file (--oauth-jwks-file)");
   if (jwksUrl && jwksFile) throw new StartupError("oauth takes one key source: a JWKS URL or a JWKS file, not both");
+  if (jwksUrl) checkJwksUrl(jwksUrl);
+  const tokenType = opts.oauthTokenType ?? spec?.tokenType;
   const algorithms = spec?.algorithms ?? ["RS256", "ES256"];
   const bad = algorithms.filter((a) => !(ALLOWED_ALGORITHMS as readonly string[]).includes(a));
   if (bad.length) throw new StartupError(`oauth algorithms not allowed: ${bad.join(", ")} (asymmetric ones only: ${ALLOWED_ALGORITHMS.join(", ")})`);
@@ -28,8 +30,23 @@ function resolveOAuth(spec: OAuthDef | undefined, opts: ServingOptions): OAuthDe
     authorizationServers: spec?.authorizationServers?.length ? spec.authorizationServers : [issuer],
     scopes: spec?.scopes ?? [],
     clockToleranceSec: spec?.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC,
+    ...(tokenType !== undefined ? { tokenType } : {}),
     ...(opts.oauthJwksCooldownMs !== undefined ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {}),
+    ...(opts.oauthJwksMaxAgeMs !== undefined ? { jwksMaxAgeMs: opts.oauthJwksMaxAgeMs } : {}),
   };
+}
+
+/** Keys come over https; plain http only from this machine (a local identity provider, a test). */
+function checkJwksUrl(text: string): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new StartupError(`the JWKS URL ${text} is not a URL`);
+  }
+  if (url.protocol === "https:") return;
+  if (url.protocol === "http:" && isLoopback(url.hostname)) return;
+  throw new StartupError(`the JWKS URL must be https (plain http only on loopback), not ${url.protocol}//${url.host}: keys fetched in the clear could be replaced on the way`);
 }
 
 export function resolveAuth(spec: AuthDef | undefined, opts: ServingOptions): AuthDef {

@@ -3,6 +3,8 @@
 /** Algorithms a JWT access token may be signed with. Asymmetric only: no `none`, no HS* (a public key is not a secret). */
 export const ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"] as const;
 
+export const DEFAULT_TOKEN_TYPE = "at+jwt";
+
 export interface OAuthDef {
   /** Expected `iss` of every token. */
   issuer: string;
@@ -18,6 +20,10 @@ export interface OAuthDef {
   scopes: string[];
   /** Allowed clock skew for exp/nbf/iat, in seconds. */
   clockToleranceSec: number;
+  /** The `typ` header every token must carry (RFC 9068: at+jwt, the default); `any` checks none. */
+  tokenType?: string;
+  /** How old the cached JWKS may grow before it is refetched (a deploy-time setting; 60000). */
+  jwksMaxAgeMs?: number;
   /** Least time between JWKS refetches caused by unknown key ids (a deploy-time setting). */
   jwksCooldownMs?: number;
 }

@@ -3,8 +3,9 @@
 // answers and that state. The state must open under our key and match this tool, these arguments and
 // this principal, and not be expired; otherwise the retry is refused and nothing runs. It carries what
 // earlier rounds collected (values given, confirmation) sealed, so a client cannot forge them.
-// Each state is single-use: its nonce is consumed in the task store (shared by replicas with Redis), so
-// a state replayed, even for the same call, is refused. A retry whose answers are missing is asked again.
+// Each state is single-use: its nonce is consumed in the task store (shared by replicas with Redis, kept
+// across restarts with the file store), so a state replayed, even for the same call, is refused. Where
+// the record lives in this process only, the state is bound to this process too. A retry whose answers are missing is asked again.
 // Answers without a state: asked values are taken (plain user data), a confirmation never is.
 import { randomBytes } from "node:crypto";
 import { INVALID_PARAMS, isObject, RpcError } from "../jsonrpc.js";
@@ -20,7 +21,14 @@ export type ConsumeState = (nonce: string, expiresAt: number) => Promise<boolean
 /** run: the call may go ahead with these arguments (the caller's, plus the values the user gave). */
 export type Round = { run: true; args: Record<string, unknown> } | { run: false; result: Record<string, unknown> };
 
+/** Where a state is valid: the server's name, and the issuing process when used states are recorded in it alone. */
+export interface SealScope {
+  server: string;
+  instance?: string;
+}
+
 export interface RoundInput {
+  scope: SealScope;
   tool: Asking;
   args: Record<string, unknown>;
   params: Record<string, unknown> | undefined;
@@ -54,7 +62,7 @@ function carried(data: unknown): Carried {
   };
 }
 
-export async function questionRound({ tool, args, params, principal, key, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }: RoundInput): Promise<Round> {
+export async function questionRound({ scope, tool, args, params, principal, key, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }: RoundInput): Promise<Round> {
   const digest = argsDigest(args);
   const unasked = unaskable(tool, capabilities);
   const issue = (values: Record<string, unknown>, confirmed: boolean, skipped: string[] = []): Round => {
@@ -63,11 +71,11 @@ export async function questionRound({ tool, args, params, principal, key, consum
     if (!requests) return { run: true, args: merged };
     const data: Carried = { values, confirmed, asked: Object.keys(requests), skipped };
     const nonce = randomBytes(16).toString("base64url");
-    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key, { tool: tool.name, args: digest, principal, exp: now + ttlMs, nonce, data }) } };
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key, { ...scope, tool: tool.name, args: digest, principal, exp: now + ttlMs, nonce, data }) } };
   };
   const state = params?.requestState;
   if (state === undefined) return issue(isObject(params?.inputResponses) ? unsealedValues(tool, args, params.inputResponses) : {}, false);
-  const opened = openState(key, state, { tool: tool.name, args: digest, principal, now });
+  const opened = openState(key, state, { ...scope, tool: tool.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;
   if (typeof nonce !== "string" || !(await consume(nonce, exp))) {

@@ -7,11 +7,13 @@
 import { INVALID_PARAMS, isObject, RpcError } from "../jsonrpc.js";
 import { clientCapabilities, missingCapability } from "../tasks/methods.js";
 import type { PromptAsked, PromptCall } from "../types.js";
-import { questionRound, type ConsumeState } from "./mrtr.js";
+import { questionRound, type ConsumeState, type SealScope } from "./mrtr.js";
 import { askAll, missingCapabilities, nextRound, type Asking, type Requests } from "./questions.js";
 
 export interface PromptModes {
   stateKey: Buffer;
+  /** What a sealed state is bound to besides the call. */
+  sealScope: SealScope;
   confirmTtlMs?: number;
   consumeState: ConsumeState;
 }
@@ -35,7 +37,7 @@ export async function askForPrompt(modes: PromptModes, { prompt, args, params, e
   if (era === "2026-07-28") {
     const missing = missingCapabilities(asking, args, clientCapabilities(params));
     if (missing) throw missingCapability(missing.required, `prompt ${prompt.name} needs ${missing.what.join(", ")}`);
-    const round = await questionRound({ tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
+    const round = await questionRound({ scope: modes.sealScope, tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
     if (round.run) return round;
     if (round.result.resultType === "input_required") return round;
     throw refused(round.result);

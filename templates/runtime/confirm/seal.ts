@@ -1,13 +1,18 @@
 // Sealed requestState for multi round-trip requests. The state comes back from the client, so it is
 // attacker input: it is AES-256-GCM encrypted and authenticated under a key from the environment, and
-// bound to the tool, a digest of the call's arguments, the principal and an expiry. Anything that does
-// not open, or opens but belongs to another call, is refused with the reason.
+// bound to the server's name, the tool, a digest of the call's arguments, the principal and an expiry
+// (and to the issuing process when the single-use record lives in that process only). Anything that
+// does not open, or opens but belongs to another call, is refused with the reason.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 
 const VERSION = "k1";
 const AAD = Buffer.from("kervan requestState v1");
 
 export interface StateClaims {
+  /** The server's name: another server sharing KERVAN_STATE_KEY refuses the state. */
+  server: string;
+  /** The issuing process, when used states are recorded in it alone (see mrtr.ts). */
+  instance?: string;
   tool: string;
   /** argsDigest() of the call's arguments. */
   args: string;
@@ -53,6 +58,8 @@ export function sealState(key: Buffer, claims: StateClaims): string {
 }
 
 export interface Expected {
+  server: string;
+  instance?: string;
   tool: string;
   args: string;
   principal: string;
@@ -74,6 +81,8 @@ export function openState(key: Buffer, token: unknown, expected: Expected): Open
   } catch {
     return { ok: false, reason: "requestState failed its integrity check" };
   }
+  if (claims.server !== expected.server) return { ok: false, reason: "requestState belongs to another server" };
+  if (claims.instance !== expected.instance) return { ok: false, reason: "requestState was issued by another server process (used states are recorded per process here)" };
   if (claims.tool !== expected.tool) return { ok: false, reason: "requestState belongs to another tool" };
   if (claims.args !== expected.args) return { ok: false, reason: "requestState belongs to a call with other arguments" };
   if (claims.principal !== expected.principal) return { ok: false, reason: "requestState belongs to another caller" };

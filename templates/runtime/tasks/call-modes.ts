@@ -7,9 +7,9 @@
 // is created.
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { callTool, ToolFault } from "../tools.js";
-import { questionRound, type ConsumeState } from "../confirm/mrtr.js";
+import { questionRound, type ConsumeState, type SealScope } from "../confirm/mrtr.js";
 import { askAll, hasQuestions, missingCapabilities, nextRound, unaskable } from "../confirm/questions.js";
-import { taskFields, type TaskManager } from "./manager.js";
+import { TaskCapError, taskFields, type TaskManager } from "./manager.js";
 import { clientCapabilities, declaresTasks, missingCapability, tasksRequired } from "./methods.js";
 import type { CallContext, ClientAsker, ModeCall as CallInput, ToolDef } from "../types.js";
 
@@ -17,6 +17,8 @@ export interface CallModes {
   tasks?: TaskManager;
   /** The requestState sealing key. */
   stateKey: Buffer;
+  /** What a sealed state is bound to besides the call. */
+  sealScope: SealScope;
   /** How long a question stays answerable. */
   confirmTtlMs?: number;
   /** Where used requestStates are recorded: the task store, or this process when the server has none. */
@@ -54,15 +56,15 @@ export async function runCall(modes: CallModes, { tool, args, params, ctx, princ
   const capabilities = modern ? clientCapabilities(params) : asker?.capabilities;
   const missing = hasQuestions(tool) ? missingCapabilities(tool, args, capabilities) : undefined;
   if (missing && modern) throw missingCapability(missing.required, `${tool.name} needs ${missing.what.join(", ")}`);
-  // Arguments that could never run are refused before anyone is asked anything.
-  if (hasQuestions(tool) && !tool.validateInput(args)) return callTool(tool, args, ctx);
+  // Arguments that could never run are refused before anyone is asked anything and before a task exists.
+  if ((hasQuestions(tool) || asTask) && !tool.validateInput(args)) return callTool(tool, args, ctx);
   if (missing) return cannotAsk(tool, missing.what, asker, Object.keys(missing.required));
   if (!hasQuestions(tool)) return asTask ? startTask(modes.tasks!, tool, args, ctx, principal, undefined) : callTool(tool, args, ctx);
   const unasked = unaskable(tool, capabilities);
   if (asTask && tool.questions !== "before-task") return startTask(modes.tasks!, tool, args, ctx, principal, unasked);
   let ready: Record<string, unknown>;
   if (modern) {
-    const round = await questionRound({ tool, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
+    const round = await questionRound({ scope: modes.sealScope, tool, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...(modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {}) });
     if (!round.run) return round.result;
     ready = round.args;
   } else {
@@ -75,6 +77,15 @@ export async function runCall(modes: CallModes, { tool, args, params, ctx, princ
 
 /** `unasked`: ask the task's questions inside it, leaving out these inputs; undefined: ask nothing. */
 async function startTask(tasks: TaskManager, tool: ToolDef, args: Record<string, unknown>, ctx: CallContext, principal: string, unasked: ReadonlySet<string> | undefined): Promise<Record<string, unknown>> {
+  try {
+    return await createTask(tasks, tool, args, ctx, principal, unasked);
+  } catch (err) {
+    if (err instanceof TaskCapError) return { content: [{ type: "text", text: err.message }], isError: true };
+    throw err;
+  }
+}
+
+async function createTask(tasks: TaskManager, tool: ToolDef, args: Record<string, unknown>, ctx: CallContext, principal: string, unasked: ReadonlySet<string> | undefined): Promise<Record<string, unknown>> {
   const record = await tasks.start(tool.name, principal, async (work) => {
     let ready = args;
     if (unasked) {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { NONCE } from "../confirm/used-states.js";
 import { tasksEnv, type TasksEnv } from "./env.js";
 import { applyAnswers, applyPatch, nowIso, withoutResponses } from "./records.js";
-import { expired, isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
+import { capPassed, expired, type CapRefusal, type TaskCaps, isTerminal, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
 
 const LOCK = "store.lock";
 const SUFFIX = ".task";
@@ -150,9 +150,12 @@ export class FileTaskStore implements TaskStore {
     }
   }
 
-  async create(record: TaskRecord): Promise<void> {
+  async create(record: TaskRecord, caps?: TaskCaps): Promise<CapRefusal | undefined> {
+    const passed = capPassed(this.tasks.values(), record.owner, caps);
+    if (passed) return passed;
     this.tasks.set(record.taskId, { ...record });
     await this.persist(record, true);
+    return undefined;
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {

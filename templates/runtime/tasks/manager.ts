@@ -5,11 +5,32 @@
 import { randomUUID } from "node:crypto";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
 import { describeError, log } from "../log.js";
-import { isTerminal, type TaskError, type TaskRecord, type TaskStore } from "./types.js";
+import { isTerminal, StoreUnavailableError, type CapRefusal, type TaskCaps, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from "./types.js";
 
 export interface TaskSettings {
   ttlMs: number;
   pollIntervalMs: number;
+  /** Tasks kept at once (unexpired, finished ones included), per principal and in all. */
+  caps: TaskCaps;
+  /** The largest result kept, in bytes of JSON: a larger one fails its task. */
+  maxResultBytes: number;
+}
+
+export { DEFAULT_CAPS } from "./env.js";
+
+/** A task refused at creation because a cap was reached: nothing was written and nothing ran. */
+export class TaskCapError extends Error {}
+
+function capMessage(tool: string, passed: CapRefusal, settings: TaskSettings): string {
+  const keep = `finished tasks count until they expire, ${Math.round(settings.ttlMs / 1000)} s after they start`;
+  return passed === "principal"
+    ? `${tool} did not run: this caller already keeps ${settings.caps.perPrincipal} tasks, the most one caller may (${keep}).`
+    : `${tool} did not run: the server already keeps ${settings.caps.total} tasks, the most it keeps at once (${keep}); try again later.`;
+}
+
+/** The failure recorded instead of a result over the cap. */
+export function resultTooLarge(bytes: number, cap: number): TaskError {
+  return { code: INTERNAL_ERROR, message: `The task's result was ${bytes} bytes of JSON, more than the ${cap} the task store keeps; it was dropped.` };
 }
 
 /** What the work of a task may do besides running: ask the client and learn it was cancelled. */
@@ -34,6 +55,7 @@ function asTaskError(err: unknown): TaskError {
 
 export class TaskManager {
   private readonly running = new Map<string, Running>();
+  private closing = false;
 
   constructor(
     readonly store: TaskStore,
@@ -61,7 +83,8 @@ export class TaskManager {
       pollIntervalMs: this.settings.pollIntervalMs,
       runner: this.store.replicaId,
     };
-    await this.store.create(record);
+    const passed = await this.store.create(record, this.settings.caps);
+    if (passed) throw new TaskCapError(capMessage(tool, passed, this.settings));
     const controller = new AbortController();
     let wake = () => {};
     const run: Running = { controller, wake: () => wake() };
@@ -91,23 +114,43 @@ export class TaskManager {
         });
       }
     };
-    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }));
+    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }), Date.parse(now) + this.settings.ttlMs);
     return record;
   }
 
-  private async finish(taskId: string, controller: AbortController, run: () => Promise<Record<string, unknown>>): Promise<void> {
+  private async finish(taskId: string, controller: AbortController, run: () => Promise<Record<string, unknown>>, expiresAt: number): Promise<void> {
+    let end: TaskPatch | undefined;
     try {
       const result = await run();
-      // A cancelled task is already terminal in the store, so this write is refused and cancelled stays.
-      await this.store.update(taskId, { status: "completed", result });
+      const bytes = Buffer.byteLength(JSON.stringify(result));
+      const error = bytes > this.settings.maxResultBytes ? resultTooLarge(bytes, this.settings.maxResultBytes) : undefined;
+      end = error ? { status: "failed", statusMessage: error.message, error } : { status: "completed", result };
     } catch (err) {
       if (!controller.signal.aborted) {
-        log(`task ${taskId} failed: ${describeError(err)}`);
+        log(`task ${taskId} failed: ${err instanceof RpcError ? err.message : describeError(err)}`);
         const error = asTaskError(err);
-        await this.store.update(taskId, { status: "failed", statusMessage: error.message, error }).catch((e) => log(`task ${taskId}: ${describeError(e)}`));
+        end = { status: "failed", statusMessage: error.message, error };
       }
     } finally {
       this.running.delete(taskId);
+    }
+    // A cancelled task is already terminal in the store, so this write is refused and cancelled stays.
+    if (end) await this.record(taskId, end, expiresAt);
+  }
+
+  /** Writes a task's end, again and again while the store is unreachable, for as long as the task lives. */
+  private async record(taskId: string, end: TaskPatch, expiresAt: number): Promise<void> {
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2000)) {
+      try {
+        await this.store.update(taskId, end);
+        return;
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError) || this.closing || Date.now() + wait >= expiresAt) {
+          log(`task ${taskId}: its end was not recorded: ${err instanceof RpcError ? err.message : describeError(err)}`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, wait).unref());
+      }
     }
   }
 
@@ -134,6 +177,7 @@ export class TaskManager {
 
   /** Stops the work running here, records why, and closes the store. */
   async close(): Promise<void> {
+    this.closing = true;
     const ids = [...this.running.keys()];
     for (const id of ids) this.running.get(id)?.controller.abort();
     await Promise.all(

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { UsedStates } from "../confirm/used-states.js";
 import { applyAnswers, applyPatch, nowIso, withoutResponses } from "./records.js";
-import { expired, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
+import { capPassed, expired, type CapRefusal, type TaskCaps, type TaskPatch, type TaskRecord, type TaskSignal, type TaskStore } from "./types.js";
 
 /** Expired tasks are dropped on access and by a sweep at this interval. */
 const SWEEP_MS = 60_000;
@@ -26,8 +26,11 @@ export class MemoryTaskStore implements TaskStore {
     this.usedStates.sweep(now);
   }
 
-  async create(record: TaskRecord): Promise<void> {
+  async create(record: TaskRecord, caps?: TaskCaps): Promise<CapRefusal | undefined> {
+    const passed = capPassed(this.tasks.values(), record.owner, caps);
+    if (passed) return passed;
     this.tasks.set(record.taskId, { ...record });
+    return undefined;
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {

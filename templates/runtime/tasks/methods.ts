@@ -2,7 +2,7 @@
 // tasks/cancel, each for clients that declare the extension on the request, each limited to the
 // principal that started the task. tasks/result and tasks/list were removed by the extension and stay
 // unknown methods (-32601).
-import { INVALID_PARAMS, isObject, MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError } from "../jsonrpc.js";
+import { INVALID_PARAMS, INVALID_REQUEST, isObject, MISSING_REQUIRED_CLIENT_CAPABILITY, RpcError } from "../jsonrpc.js";
 import { META_CLIENT_CAPABILITIES } from "../protocol.js";
 import { detailedTask, type TaskManager } from "./manager.js";
 
@@ -38,14 +38,25 @@ function taskId(params: Params): string {
   return id;
 }
 
-/** Serves one tasks/* method; undefined when the server runs no tasks (the caller answers -32601). */
-export async function serveTaskMethod(tasks: TaskManager | undefined, method: string, params: Params, principal: string): Promise<Record<string, unknown> | undefined> {
+/** The refusal a tools/call outside the caller's scopes gets (HTTP 403), for a task of such a tool. */
+export function outOfScope(): RpcError {
+  return new RpcError(INVALID_REQUEST, "Forbidden: the token's scopes do not allow this call", undefined, 403);
+}
+
+/**
+ * Serves one tasks/* method; undefined when the server runs no tasks (the caller answers -32601).
+ * `mayUse` says whether the caller's token may call a tool: a task is read, answered or cancelled only by
+ * the principal that started it, and only while its token still holds the tool's scopes.
+ */
+export async function serveTaskMethod(tasks: TaskManager | undefined, method: string, params: Params, principal: string, mayUse: (tool: string) => boolean = () => true): Promise<Record<string, unknown> | undefined> {
   if (!tasks || !TASK_METHODS.has(method)) return undefined;
   if (!declaresTasks(params)) throw tasksRequired();
   const id = taskId(params);
+  const record = await tasks.read(id, principal);
+  if (!mayUse(record.tool)) throw outOfScope();
   switch (method) {
     case "tasks/get":
-      return detailedTask(await tasks.read(id, principal));
+      return detailedTask(record);
     case "tasks/update": {
       const responses = params?.inputResponses;
       if (!isObject(responses)) throw new RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object");

@@ -3,10 +3,25 @@
 import { log } from "../log.js";
 import { parseStateKey } from "../confirm/seal.js";
 import { StartupError, type ServerDef } from "../types.js";
-import { tasksEnv, type TasksEnv } from "./env.js";
-import { TaskManager } from "./manager.js";
+import { DEFAULT_CAPS, positiveInt, tasksEnv, type TasksEnv } from "./env.js";
+import { TaskManager, type TaskSettings } from "./manager.js";
 import { MemoryTaskStore } from "./memory-store.js";
 import type { TaskStore } from "./types.js";
+
+/** The caps: the environment's, else the spec's, else the defaults. */
+function taskCaps(tasks: NonNullable<ServerDef["tasks"]>, env: TasksEnv): Pick<TaskSettings, "caps" | "maxResultBytes"> {
+  try {
+    return {
+      caps: {
+        perPrincipal: positiveInt(env, "KERVAN_TASKS_MAX_PER_PRINCIPAL", tasks.maxPerPrincipal ?? DEFAULT_CAPS.perPrincipal),
+        total: positiveInt(env, "KERVAN_TASKS_MAX", tasks.maxTasks ?? DEFAULT_CAPS.total),
+      },
+      maxResultBytes: positiveInt(env, "KERVAN_TASKS_MAX_RESULT_BYTES", tasks.maxResultBytes ?? DEFAULT_CAPS.maxResultBytes),
+    };
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
+}
 
 export async function openTasks(def: ServerDef, env: TasksEnv = tasksEnv()): Promise<TaskManager | undefined> {
   const tasks = def.tasks;
@@ -20,7 +35,7 @@ export async function openTasks(def: ServerDef, env: TasksEnv = tasksEnv()): Pro
       throw new StartupError(err instanceof Error ? err.message : String(err));
     }
   }
-  return new TaskManager(store, { ttlMs: tasks.ttlMs, pollIntervalMs: tasks.pollIntervalMs });
+  return new TaskManager(store, { ttlMs: tasks.ttlMs, pollIntervalMs: tasks.pollIntervalMs, ...taskCaps(tasks, env) });
 }
 
 /** KERVAN_STATE_KEY (64 hex digits or base64 of 32 bytes); without it, a key for this process only. */

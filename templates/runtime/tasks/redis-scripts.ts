@@ -64,3 +64,21 @@ for i = 1, #all, 2 do
   end
 end
 return out`;
+
+/**
+ * KEYS[1] task, KEYS[2] the owner's tasks, KEYS[3] every task (sorted sets scored by expiry); ARGV: now
+ * (epoch ms), the task's expiry (epoch ms), the per-principal cap, the total cap (0: none), the task id,
+ * then field/value pairs. Returns 'principal' or 'total' for a cap passed (nothing written), else 'ok'.
+ */
+export const CREATE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+if tonumber(ARGV[3]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 'principal' end
+if tonumber(ARGV[4]) > 0 and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return 'total' end
+for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[5])
+redis.call('PEXPIREAT', KEYS[2], ARGV[2])
+redis.call('PEXPIREAT', KEYS[3], ARGV[2])
+return 'ok'`;

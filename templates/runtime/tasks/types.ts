@@ -1,6 +1,14 @@
 // Task records and the store contract shared by the memory, file and Redis stores (tasks extension,
 // io.modelcontextprotocol/tasks). A store keeps what every replica must see; the running work itself
 // (child processes, sockets) stays on the replica that runs it and is reached through signals.
+import { INTERNAL_ERROR, RpcError } from "../jsonrpc.js";
+
+/** A store operation that failed or did not answer in time: a JSON-RPC error naming the store (HTTP 503). */
+export class StoreUnavailableError extends RpcError {
+  constructor(message: string) {
+    super(INTERNAL_ERROR, message, undefined, 503);
+  }
+}
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -53,12 +61,25 @@ export interface TaskSignal {
   kind: "cancel" | "input";
 }
 
+/** How many tasks a store keeps at once (unexpired, finished ones included): per principal and in all. */
+export interface TaskCaps {
+  perPrincipal: number;
+  total: number;
+}
+
+/** Which cap a create would pass. */
+export type CapRefusal = "principal" | "total";
+
 export interface TaskStore {
   readonly kind: "memory" | "file" | "redis";
   /** This process's identity among replicas sharing the store. */
   readonly replicaId: string;
-  /** Durable once resolved: a tasks/get for it then succeeds on any replica. */
-  create(record: TaskRecord): Promise<void>;
+  /**
+   * Durable once resolved: a tasks/get for it then succeeds on any replica. With caps, the record is
+   * kept only when the owner's and the store's unexpired tasks are under them (checked atomically);
+   * otherwise nothing is written and the cap passed is returned.
+   */
+  create(record: TaskRecord, caps?: TaskCaps): Promise<CapRefusal | undefined>;
   /** undefined when unknown or expired. Tasks whose runner is gone are reported failed. */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /** Applies a patch unless the task is unknown or already terminal (terminal states are final). */
@@ -84,6 +105,21 @@ export interface TaskStore {
 /** Task ids are server-minted UUIDs; anything else is unknown without touching the store. */
 export function isTaskId(value: unknown): value is string {
   return typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
+}
+
+/** The cap a new task of `owner` would pass among these records, if any. */
+export function capPassed(records: Iterable<TaskRecord>, owner: string, caps: TaskCaps | undefined, now = Date.now()): CapRefusal | undefined {
+  if (!caps) return undefined;
+  let all = 0;
+  let mine = 0;
+  for (const record of records) {
+    if (expired(record, now)) continue;
+    all++;
+    if (record.owner === owner) mine++;
+  }
+  if (mine >= caps.perPrincipal) return "principal";
+  if (all >= caps.total) return "total";
+  return undefined;
 }
 
 export function expired(record: TaskRecord, now = Date.now()): boolean {

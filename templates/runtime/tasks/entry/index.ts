@@ -1,6 +1,6 @@
 // Entry for servers with tools that run as tasks or ask for confirmation, or prompts that ask for
 // arguments: the emitted server hands `callModes` to the runtime, so other servers carry none of this code.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { StartupError, type ModesFactory } from "../../types.js";
 import { runCall } from "../call-modes.js";
 import { serveTaskMethod } from "../methods.js";
@@ -25,11 +25,15 @@ export const callModes: ModesFactory = async (def) => {
   // Without a task store (no tool runs as a task), used states are recorded in this process.
   const local = new UsedStates();
   const consumeState = tasks ? (nonce: string, exp: number) => tasks.store.consumeState(nonce, exp) : async (nonce: string, exp: number) => (local.sweep(), local.consume(nonce, exp));
-  const modes = { tasks, stateKey, confirmTtlMs, consumeState };
+  // A state is bound to this server's name, and to this process while the single-use record lives in it
+  // alone (no task store, or the memory store): a restart or another replica then refuses it.
+  const shared = tasks !== undefined && tasks.store.kind !== "memory";
+  const sealScope = { server: def.name, ...(shared ? {} : { instance: randomUUID() }) };
+  const modes = { tasks, stateKey, sealScope, confirmTtlMs, consumeState };
   return {
     run: (call) => runCall(modes, call),
     askPrompt: (call) => askForPrompt(modes, call),
-    serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
+    serveTaskMethod: (method, params, principal, mayUse) => serveTaskMethod(tasks, method, params, principal, mayUse),
     close: async () => {
       await tasks?.close();
     },
