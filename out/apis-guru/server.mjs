@@ -1038,7 +1038,7 @@ var init_legacy = __esm({
 
 // templates/runtime/modern.ts
 async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
-  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal)) ?? await route(core, method, params, signal, notify, principal, privateTools);
+  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool8) => core.tools.has(tool8))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
 async function route(core, method, params, signal, notify, principal, privateTools) {
@@ -1224,6 +1224,15 @@ var init_request_log = __esm({
     NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
     stampMs = -1;
     stamp = "";
+  }
+});
+
+// templates/runtime/auth/types.ts
+var ALLOWED_ALGORITHMS, DEFAULT_TOKEN_TYPE;
+var init_types2 = __esm({
+  "templates/runtime/auth/types.ts"() {
+    ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+    DEFAULT_TOKEN_TYPE = "at+jwt";
   }
 });
 
@@ -1421,6 +1430,14 @@ var init_cancel = __esm({
 });
 
 // templates/runtime/health.ts
+function notReady() {
+  if (isDraining()) return "draining";
+  for (const check of checks) {
+    const why = check();
+    if (why !== void 0) return why;
+  }
+  return void 0;
+}
 function serveHealth(path, req, res) {
   if (path !== "/healthz" && path !== "/readyz") return false;
   if (req.method !== "GET" && req.method !== "HEAD") {
@@ -1428,15 +1445,19 @@ function serveHealth(path, req, res) {
     res.end();
     return true;
   }
-  const down = path === "/readyz" && isDraining();
-  const body = down ? "draining\n" : "ok\n";
+  const why = path === "/readyz" ? notReady() : void 0;
+  const down = why !== void 0;
+  const body = down ? `${why}
+` : "ok\n";
   res.writeHead(down ? 503 : 200, { "content-type": "text/plain", "content-length": body.length, "cache-control": "no-store" });
   res.end(req.method === "HEAD" ? void 0 : body);
   return true;
 }
+var checks;
 var init_health = __esm({
   "templates/runtime/health.ts"() {
     init_drain();
+    checks = /* @__PURE__ */ new Set();
   }
 });
 
@@ -2644,6 +2665,9 @@ var init_webapi = __esm({
 // templates/runtime/auth/oauth.ts
 var oauth_exports = {};
 __export(oauth_exports, {
+  JWKS_MAX_AGE_MS: () => JWKS_MAX_AGE_MS,
+  JWKS_MAX_BYTES: () => JWKS_MAX_BYTES,
+  boundedFetch: () => boundedFetch,
   oauthVerifier: () => oauthVerifier
 });
 import { readFileSync } from "node:fs";
@@ -2660,8 +2684,37 @@ function scopesOf(payload) {
   }
   return out;
 }
+async function boundedFetch(url2, options) {
+  const response = await fetch(url2, options);
+  const declared = Number(response.headers.get("content-length") ?? 0);
+  if (declared > JWKS_MAX_BYTES) {
+    await response.body?.cancel();
+    throw new Error(`JWKS response of ${declared} bytes is over the ${JWKS_MAX_BYTES}-byte cap`);
+  }
+  const chunks = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  for (; ; ) {
+    const next = reader ? await reader.read() : { done: true, value: void 0 };
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > JWKS_MAX_BYTES) {
+      await reader.cancel();
+      throw new Error(`JWKS response is over the ${JWKS_MAX_BYTES}-byte cap`);
+    }
+    chunks.push(next.value);
+  }
+  return new Response(Buffer.concat(chunks), { status: response.status, headers: response.headers });
+}
 function keySet(def) {
-  if (def.jwksUrl) return createRemoteJWKSet(new URL(def.jwksUrl), { cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS, timeoutDuration: JWKS_TIMEOUT_MS });
+  if (def.jwksUrl) {
+    return createRemoteJWKSet(new URL(def.jwksUrl), {
+      cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS,
+      cacheMaxAge: def.jwksMaxAgeMs ?? JWKS_MAX_AGE_MS,
+      timeoutDuration: JWKS_TIMEOUT_MS,
+      [customFetch]: boundedFetch
+    });
+  }
   let jwks;
   try {
     jwks = JSON.parse(readFileSync(def.jwksFile, "utf8"));
@@ -2676,7 +2729,7 @@ function keySet(def) {
 }
 function reasonOf(err) {
   if (err instanceof errors_exports.JWTExpired) return "token expired";
-  if (err instanceof errors_exports.JWTClaimValidationFailed) return `token claim ${err.claim} is not acceptable`;
+  if (err instanceof errors_exports.JWTClaimValidationFailed) return err.claim === "typ" ? "token type (typ header) is not acceptable" : `token claim ${err.claim} is not acceptable`;
   if (err instanceof errors_exports.JOSEAlgNotAllowed) return "token algorithm not allowed";
   if (err instanceof errors_exports.JWKSNoMatchingKey) return "token signed with an unknown key";
   if (err instanceof errors_exports.JWSSignatureVerificationFailed) return "token signature invalid";
@@ -2685,11 +2738,13 @@ function reasonOf(err) {
 }
 function oauthVerifier(def) {
   const keys = keySet(def);
-  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  const typ = (def.tokenType ?? DEFAULT_TOKEN_TYPE) === "any" ? {} : { typ: def.tokenType ?? DEFAULT_TOKEN_TYPE };
+  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"], ...typ };
   const verified = /* @__PURE__ */ new Map();
   const check = async (token, now) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
+      if (typeof payload.iat === "number" && payload.iat > now / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
       const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
       const verdict = { ok: true, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
@@ -2709,13 +2764,16 @@ function oauthVerifier(def) {
     return check(token, now);
   };
 }
-var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
+var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, JWKS_MAX_AGE_MS, JWKS_MAX_BYTES, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
 var init_oauth = __esm({
   "templates/runtime/auth/oauth.ts"() {
     init_webapi();
     init_types();
+    init_types2();
     JWKS_COOLDOWN_MS = 3e4;
     JWKS_TIMEOUT_MS = 5e3;
+    JWKS_MAX_AGE_MS = 6e4;
+    JWKS_MAX_BYTES = 1024 * 1024;
     VERIFIED_CACHE_MS = 6e4;
     VERIFIED_CACHE_SIZE = 1e4;
   }
@@ -2890,7 +2948,7 @@ init_http_limits();
 // templates/runtime/serving-flags.ts
 init_types();
 var DEFAULT_DRAIN_MS = 1e4;
-var SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
+var SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_OAUTH_JWKS_MAX_AGE_MS", "KERVAN_OAUTH_TOKEN_TYPE", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
 var flagOf = (name) => "--" + name.slice("KERVAN_".length).toLowerCase().replace(/_/g, "-");
 function defaultServing(env = process.env) {
   const opts = { insecureNoAuth: false, drainMs: DEFAULT_DRAIN_MS, drainGraceMs: 0, logFormat: "text", logLevel: "info" };
@@ -2937,6 +2995,12 @@ function servingFlag(name, value, opts, source) {
     case "--oauth-jwks-cooldown-ms":
       opts.oauthJwksCooldownMs = millis(what, value());
       return true;
+    case "--oauth-jwks-max-age-ms":
+      opts.oauthJwksMaxAgeMs = millis(what, value());
+      return true;
+    case "--oauth-token-type":
+      opts.oauthTokenType = value();
+      return true;
     case "--bearer-env":
       opts.bearerEnv = value().split(",").map((v) => v.trim()).filter(Boolean);
       return true;
@@ -2965,7 +3029,9 @@ var SERVING_USAGE = [
   "  --oauth-resource URL      this server's canonical URI, the required token audience (env KERVAN_OAUTH_RESOURCE)",
   "  --oauth-jwks-url URL      issuer keys, cached (env KERVAN_OAUTH_JWKS_URL)",
   "  --oauth-jwks-file PATH    issuer keys from a local JWKS file (env KERVAN_OAUTH_JWKS_FILE)",
+  "  --oauth-token-type TYP    the typ header tokens carry: at+jwt (default, RFC 9068) or any (env KERVAN_OAUTH_TOKEN_TYPE)",
   "  --oauth-jwks-cooldown-ms MS  least time between JWKS refetches for unknown key ids (default 30000)",
+  "  --oauth-jwks-max-age-ms MS   how old the cached JWKS may grow before it is refetched (default 60000)",
   "  --bearer-env NAME,...     environment variables holding static bearer tokens (env KERVAN_BEARER_ENV)",
   "  --insecure-no-auth        allow serving a non-loopback address with no authorization",
   `  --drain-ms MS             on SIGTERM, time in-flight calls get before they are cancelled (default ${DEFAULT_DRAIN_MS})`,
@@ -3223,11 +3289,7 @@ init_types();
 
 // templates/runtime/auth/resolve.ts
 init_types();
-
-// templates/runtime/auth/types.ts
-var ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
-
-// templates/runtime/auth/resolve.ts
+init_types2();
 var DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 function resolveOAuth(spec, opts) {
   const issuer = opts.oauthIssuer ?? spec?.issuer;
@@ -3239,6 +3301,8 @@ function resolveOAuth(spec, opts) {
   if (!resource) throw new StartupError("oauth needs the server's canonical URI (spec server.http.auth.oauth.resource, --oauth-resource or KERVAN_OAUTH_RESOURCE)");
   if (!jwksUrl && !jwksFile) throw new StartupError("oauth needs keys: a JWKS URL (--oauth-jwks-url) or a local JWKS file (--oauth-jwks-file)");
   if (jwksUrl && jwksFile) throw new StartupError("oauth takes one key source: a JWKS URL or a JWKS file, not both");
+  if (jwksUrl) checkJwksUrl(jwksUrl);
+  const tokenType = opts.oauthTokenType ?? spec?.tokenType;
   const algorithms = spec?.algorithms ?? ["RS256", "ES256"];
   const bad = algorithms.filter((a) => !ALLOWED_ALGORITHMS.includes(a));
   if (bad.length) throw new StartupError(`oauth algorithms not allowed: ${bad.join(", ")} (asymmetric ones only: ${ALLOWED_ALGORITHMS.join(", ")})`);
@@ -3250,8 +3314,21 @@ function resolveOAuth(spec, opts) {
     authorizationServers: spec?.authorizationServers?.length ? spec.authorizationServers : [issuer],
     scopes: spec?.scopes ?? [],
     clockToleranceSec: spec?.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC,
-    ...opts.oauthJwksCooldownMs !== void 0 ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {}
+    ...tokenType !== void 0 ? { tokenType } : {},
+    ...opts.oauthJwksCooldownMs !== void 0 ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {},
+    ...opts.oauthJwksMaxAgeMs !== void 0 ? { jwksMaxAgeMs: opts.oauthJwksMaxAgeMs } : {}
   };
+}
+function checkJwksUrl(text) {
+  let url2;
+  try {
+    url2 = new URL(text);
+  } catch {
+    throw new StartupError(`the JWKS URL ${text} is not a URL`);
+  }
+  if (url2.protocol === "https:") return;
+  if (url2.protocol === "http:" && isLoopback(url2.hostname)) return;
+  throw new StartupError(`the JWKS URL must be https (plain http only on loopback), not ${url2.protocol}//${url2.host}: keys fetched in the clear could be replaced on the way`);
 }
 function resolveAuth(spec, opts) {
   const mode = opts.auth ?? spec?.mode ?? "none";

@@ -1012,7 +1012,7 @@ var init_legacy = __esm({
 
 // templates/runtime/modern.ts
 async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
-  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal)) ?? await route(core, method, params, signal, notify, principal, privateTools);
+  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool4) => core.tools.has(tool4))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
 async function route(core, method, params, signal, notify, principal, privateTools) {
@@ -1198,6 +1198,15 @@ var init_request_log = __esm({
     NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
     stampMs = -1;
     stamp = "";
+  }
+});
+
+// templates/runtime/auth/types.ts
+var ALLOWED_ALGORITHMS, DEFAULT_TOKEN_TYPE;
+var init_types2 = __esm({
+  "templates/runtime/auth/types.ts"() {
+    ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+    DEFAULT_TOKEN_TYPE = "at+jwt";
   }
 });
 
@@ -1395,6 +1404,14 @@ var init_cancel = __esm({
 });
 
 // templates/runtime/health.ts
+function notReady() {
+  if (isDraining()) return "draining";
+  for (const check of checks) {
+    const why = check();
+    if (why !== void 0) return why;
+  }
+  return void 0;
+}
 function serveHealth(path, req, res) {
   if (path !== "/healthz" && path !== "/readyz") return false;
   if (req.method !== "GET" && req.method !== "HEAD") {
@@ -1402,15 +1419,19 @@ function serveHealth(path, req, res) {
     res.end();
     return true;
   }
-  const down = path === "/readyz" && isDraining();
-  const body = down ? "draining\n" : "ok\n";
+  const why = path === "/readyz" ? notReady() : void 0;
+  const down = why !== void 0;
+  const body = down ? `${why}
+` : "ok\n";
   res.writeHead(down ? 503 : 200, { "content-type": "text/plain", "content-length": body.length, "cache-control": "no-store" });
   res.end(req.method === "HEAD" ? void 0 : body);
   return true;
 }
+var checks;
 var init_health = __esm({
   "templates/runtime/health.ts"() {
     init_drain();
+    checks = /* @__PURE__ */ new Set();
   }
 });
 
@@ -2618,6 +2639,9 @@ var init_webapi = __esm({
 // templates/runtime/auth/oauth.ts
 var oauth_exports = {};
 __export(oauth_exports, {
+  JWKS_MAX_AGE_MS: () => JWKS_MAX_AGE_MS,
+  JWKS_MAX_BYTES: () => JWKS_MAX_BYTES,
+  boundedFetch: () => boundedFetch,
   oauthVerifier: () => oauthVerifier
 });
 import { readFileSync } from "node:fs";
@@ -2634,8 +2658,37 @@ function scopesOf(payload) {
   }
   return out;
 }
+async function boundedFetch(url2, options) {
+  const response = await fetch(url2, options);
+  const declared = Number(response.headers.get("content-length") ?? 0);
+  if (declared > JWKS_MAX_BYTES) {
+    await response.body?.cancel();
+    throw new Error(`JWKS response of ${declared} bytes is over the ${JWKS_MAX_BYTES}-byte cap`);
+  }
+  const chunks = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  for (; ; ) {
+    const next = reader ? await reader.read() : { done: true, value: void 0 };
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > JWKS_MAX_BYTES) {
+      await reader.cancel();
+      throw new Error(`JWKS response is over the ${JWKS_MAX_BYTES}-byte cap`);
+    }
+    chunks.push(next.value);
+  }
+  return new Response(Buffer.concat(chunks), { status: response.status, headers: response.headers });
+}
 function keySet(def) {
-  if (def.jwksUrl) return createRemoteJWKSet(new URL(def.jwksUrl), { cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS, timeoutDuration: JWKS_TIMEOUT_MS });
+  if (def.jwksUrl) {
+    return createRemoteJWKSet(new URL(def.jwksUrl), {
+      cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS,
+      cacheMaxAge: def.jwksMaxAgeMs ?? JWKS_MAX_AGE_MS,
+      timeoutDuration: JWKS_TIMEOUT_MS,
+      [customFetch]: boundedFetch
+    });
+  }
   let jwks;
   try {
     jwks = JSON.parse(readFileSync(def.jwksFile, "utf8"));
@@ -2650,7 +2703,7 @@ function keySet(def) {
 }
 function reasonOf(err) {
   if (err instanceof errors_exports.JWTExpired) return "token expired";
-  if (err instanceof errors_exports.JWTClaimValidationFailed) return `token claim ${err.claim} is not acceptable`;
+  if (err instanceof errors_exports.JWTClaimValidationFailed) return err.claim === "typ" ? "token type (typ header) is not acceptable" : `token claim ${err.claim} is not acceptable`;
   if (err instanceof errors_exports.JOSEAlgNotAllowed) return "token algorithm not allowed";
   if (err instanceof errors_exports.JWKSNoMatchingKey) return "token signed with an unknown key";
   if (err instanceof errors_exports.JWSSignatureVerificationFailed) return "token signature invalid";
@@ -2659,11 +2712,13 @@ function reasonOf(err) {
 }
 function oauthVerifier(def) {
   const keys = keySet(def);
-  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  const typ = (def.tokenType ?? DEFAULT_TOKEN_TYPE) === "any" ? {} : { typ: def.tokenType ?? DEFAULT_TOKEN_TYPE };
+  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"], ...typ };
   const verified = /* @__PURE__ */ new Map();
   const check = async (token, now) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
+      if (typeof payload.iat === "number" && payload.iat > now / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
       const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
       const verdict = { ok: true, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
@@ -2683,13 +2738,16 @@ function oauthVerifier(def) {
     return check(token, now);
   };
 }
-var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
+var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, JWKS_MAX_AGE_MS, JWKS_MAX_BYTES, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
 var init_oauth = __esm({
   "templates/runtime/auth/oauth.ts"() {
     init_webapi();
     init_types();
+    init_types2();
     JWKS_COOLDOWN_MS = 3e4;
     JWKS_TIMEOUT_MS = 5e3;
+    JWKS_MAX_AGE_MS = 6e4;
+    JWKS_MAX_BYTES = 1024 * 1024;
     VERIFIED_CACHE_MS = 6e4;
     VERIFIED_CACHE_SIZE = 1e4;
   }
@@ -2838,7 +2896,7 @@ init_http_limits();
 // templates/runtime/serving-flags.ts
 init_types();
 var DEFAULT_DRAIN_MS = 1e4;
-var SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
+var SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_OAUTH_JWKS_MAX_AGE_MS", "KERVAN_OAUTH_TOKEN_TYPE", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
 var flagOf = (name) => "--" + name.slice("KERVAN_".length).toLowerCase().replace(/_/g, "-");
 function defaultServing(env = process.env) {
   const opts = { insecureNoAuth: false, drainMs: DEFAULT_DRAIN_MS, drainGraceMs: 0, logFormat: "text", logLevel: "info" };
@@ -2885,6 +2943,12 @@ function servingFlag(name, value, opts, source) {
     case "--oauth-jwks-cooldown-ms":
       opts.oauthJwksCooldownMs = millis(what, value());
       return true;
+    case "--oauth-jwks-max-age-ms":
+      opts.oauthJwksMaxAgeMs = millis(what, value());
+      return true;
+    case "--oauth-token-type":
+      opts.oauthTokenType = value();
+      return true;
     case "--bearer-env":
       opts.bearerEnv = value().split(",").map((v) => v.trim()).filter(Boolean);
       return true;
@@ -2913,7 +2977,9 @@ var SERVING_USAGE = [
   "  --oauth-resource URL      this server's canonical URI, the required token audience (env KERVAN_OAUTH_RESOURCE)",
   "  --oauth-jwks-url URL      issuer keys, cached (env KERVAN_OAUTH_JWKS_URL)",
   "  --oauth-jwks-file PATH    issuer keys from a local JWKS file (env KERVAN_OAUTH_JWKS_FILE)",
+  "  --oauth-token-type TYP    the typ header tokens carry: at+jwt (default, RFC 9068) or any (env KERVAN_OAUTH_TOKEN_TYPE)",
   "  --oauth-jwks-cooldown-ms MS  least time between JWKS refetches for unknown key ids (default 30000)",
+  "  --oauth-jwks-max-age-ms MS   how old the cached JWKS may grow before it is refetched (default 60000)",
   "  --bearer-env NAME,...     environment variables holding static bearer tokens (env KERVAN_BEARER_ENV)",
   "  --insecure-no-auth        allow serving a non-loopback address with no authorization",
   `  --drain-ms MS             on SIGTERM, time in-flight calls get before they are cancelled (default ${DEFAULT_DRAIN_MS})`,
@@ -3171,11 +3237,7 @@ init_types();
 
 // templates/runtime/auth/resolve.ts
 init_types();
-
-// templates/runtime/auth/types.ts
-var ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
-
-// templates/runtime/auth/resolve.ts
+init_types2();
 var DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 function resolveOAuth(spec, opts) {
   const issuer = opts.oauthIssuer ?? spec?.issuer;
@@ -3187,6 +3249,8 @@ function resolveOAuth(spec, opts) {
   if (!resource) throw new StartupError("oauth needs the server's canonical URI (spec server.http.auth.oauth.resource, --oauth-resource or KERVAN_OAUTH_RESOURCE)");
   if (!jwksUrl && !jwksFile) throw new StartupError("oauth needs keys: a JWKS URL (--oauth-jwks-url) or a local JWKS file (--oauth-jwks-file)");
   if (jwksUrl && jwksFile) throw new StartupError("oauth takes one key source: a JWKS URL or a JWKS file, not both");
+  if (jwksUrl) checkJwksUrl(jwksUrl);
+  const tokenType = opts.oauthTokenType ?? spec?.tokenType;
   const algorithms = spec?.algorithms ?? ["RS256", "ES256"];
   const bad = algorithms.filter((a) => !ALLOWED_ALGORITHMS.includes(a));
   if (bad.length) throw new StartupError(`oauth algorithms not allowed: ${bad.join(", ")} (asymmetric ones only: ${ALLOWED_ALGORITHMS.join(", ")})`);
@@ -3198,8 +3262,21 @@ function resolveOAuth(spec, opts) {
     authorizationServers: spec?.authorizationServers?.length ? spec.authorizationServers : [issuer],
     scopes: spec?.scopes ?? [],
     clockToleranceSec: spec?.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC,
-    ...opts.oauthJwksCooldownMs !== void 0 ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {}
+    ...tokenType !== void 0 ? { tokenType } : {},
+    ...opts.oauthJwksCooldownMs !== void 0 ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {},
+    ...opts.oauthJwksMaxAgeMs !== void 0 ? { jwksMaxAgeMs: opts.oauthJwksMaxAgeMs } : {}
   };
+}
+function checkJwksUrl(text) {
+  let url2;
+  try {
+    url2 = new URL(text);
+  } catch {
+    throw new StartupError(`the JWKS URL ${text} is not a URL`);
+  }
+  if (url2.protocol === "https:") return;
+  if (url2.protocol === "http:" && isLoopback(url2.hostname)) return;
+  throw new StartupError(`the JWKS URL must be https (plain http only on loopback), not ${url2.protocol}//${url2.host}: keys fetched in the clear could be replaced on the way`);
 }
 function resolveAuth(spec, opts) {
   const mode = opts.auth ?? spec?.mode ?? "none";
@@ -3321,7 +3398,7 @@ init_types();
 
 // templates/runtime/tasks/entry/index.ts
 init_types();
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes as randomBytes3, randomUUID as randomUUID3 } from "node:crypto";
 
 // templates/runtime/tasks/call-modes.ts
 init_jsonrpc();
@@ -3601,6 +3678,8 @@ function openState(key2, token, expected) {
   } catch {
     return { ok: false, reason: "requestState failed its integrity check" };
   }
+  if (claims.server !== expected.server) return { ok: false, reason: "requestState belongs to another server" };
+  if (claims.instance !== expected.instance) return { ok: false, reason: "requestState was issued by another server process (used states are recorded per process here)" };
   if (claims.tool !== expected.tool) return { ok: false, reason: "requestState belongs to another tool" };
   if (claims.args !== expected.args) return { ok: false, reason: "requestState belongs to a call with other arguments" };
   if (claims.principal !== expected.principal) return { ok: false, reason: "requestState belongs to another caller" };
@@ -3620,7 +3699,7 @@ function carried(data) {
     skipped: strings(d.skipped)
   };
 }
-async function questionRound({ tool: tool4, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+async function questionRound({ scope, tool: tool4, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
   const digest = argsDigest(args);
   const unasked = unaskable(tool4, capabilities);
   const issue = (values, confirmed, skipped = []) => {
@@ -3629,11 +3708,11 @@ async function questionRound({ tool: tool4, args, params, principal, key: key2, 
     if (!requests) return { run: true, args: merged };
     const data = { values, confirmed, asked: Object.keys(requests), skipped };
     const nonce2 = randomBytes2(16).toString("base64url");
-    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { tool: tool4.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { ...scope, tool: tool4.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
   };
   const state = params?.requestState;
   if (state === void 0) return issue(isObject(params?.inputResponses) ? unsealedValues(tool4, args, params.inputResponses) : {}, false);
-  const opened = openState(key2, state, { tool: tool4.name, args: digest, principal, now });
+  const opened = openState(key2, state, { ...scope, tool: tool4.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;
   if (typeof nonce !== "string" || !await consume(nonce, exp)) {
@@ -3653,15 +3732,59 @@ init_log();
 import { randomUUID } from "node:crypto";
 
 // templates/runtime/tasks/types.ts
+init_jsonrpc();
+var StoreUnavailableError = class extends RpcError {
+  constructor(message2) {
+    super(INTERNAL_ERROR, message2, void 0, 503);
+  }
+};
 var TERMINAL = /* @__PURE__ */ new Set(["completed", "failed", "cancelled"]);
 function isTerminal(status) {
   return TERMINAL.has(status);
+}
+function capPassed(records, owner, caps, now = Date.now()) {
+  if (!caps) return void 0;
+  let all = 0;
+  let mine = 0;
+  for (const record of records) {
+    if (expired(record, now)) continue;
+    all++;
+    if (record.owner === owner) mine++;
+  }
+  if (mine >= caps.perPrincipal) return "principal";
+  if (all >= caps.total) return "total";
+  return void 0;
 }
 function expired(record, now = Date.now()) {
   return Date.parse(record.createdAt) + record.ttlMs <= now;
 }
 
+// templates/runtime/tasks/env.ts
+var TASKS_ENV = ["KERVAN_TASK_STORE", "KERVAN_TASKS_DIR", "KERVAN_TASKS_REDIS_URL", "KERVAN_TASKS_LEASE_MS", "KERVAN_STATE_KEY", "KERVAN_CONFIRM_TTL_MS", "KERVAN_TASKS_MAX_PER_PRINCIPAL", "KERVAN_TASKS_MAX", "KERVAN_TASKS_MAX_RESULT_BYTES", "KERVAN_TASKS_STORE_TIMEOUT_MS"];
+function positiveInt(env, name, fallback) {
+  const text = env[name];
+  if (text === void 0 || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+function tasksEnv(from = process.env) {
+  const out = {};
+  for (const name of TASKS_ENV) if (from[name] !== void 0) out[name] = from[name];
+  return out;
+}
+var DEFAULT_CAPS = { perPrincipal: 100, total: 1e3, maxResultBytes: 262144 };
+
 // templates/runtime/tasks/manager.ts
+var TaskCapError = class extends Error {
+};
+function capMessage(tool4, passed, settings) {
+  const keep = `finished tasks count until they expire, ${Math.round(settings.ttlMs / 1e3)} s after they start`;
+  return passed === "principal" ? `${tool4} did not run: this caller already keeps ${settings.caps.perPrincipal} tasks, the most one caller may (${keep}).` : `${tool4} did not run: the server already keeps ${settings.caps.total} tasks, the most it keeps at once (${keep}); try again later.`;
+}
+function resultTooLarge(bytes, cap) {
+  return { code: INTERNAL_ERROR, message: `The task's result was ${bytes} bytes of JSON, more than the ${cap} the task store keeps; it was dropped.` };
+}
 var SHUTDOWN_REASON = "The server stopped while this task was running; its work was stopped.";
 var CANCELLED_MESSAGE = "Cancelled at the client's request.";
 function asTaskError(err) {
@@ -3682,6 +3805,7 @@ var TaskManager = class {
   store;
   settings;
   running = /* @__PURE__ */ new Map();
+  closing = false;
   /** Creates the task (durable before this resolves) and starts its work in the background. */
   async start(tool4, owner, work) {
     const now = (/* @__PURE__ */ new Date()).toISOString();
@@ -3696,7 +3820,8 @@ var TaskManager = class {
       pollIntervalMs: this.settings.pollIntervalMs,
       runner: this.store.replicaId
     };
-    await this.store.create(record);
+    const passed = await this.store.create(record, this.settings.caps);
+    if (passed) throw new TaskCapError(capMessage(tool4, passed, this.settings));
     const controller = new AbortController();
     let wake = () => {
     };
@@ -3726,21 +3851,40 @@ var TaskManager = class {
         });
       }
     };
-    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }));
+    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }), Date.parse(now) + this.settings.ttlMs);
     return record;
   }
-  async finish(taskId2, controller, run2) {
+  async finish(taskId2, controller, run2, expiresAt) {
+    let end;
     try {
       const result = await run2();
-      await this.store.update(taskId2, { status: "completed", result });
+      const bytes = Buffer.byteLength(JSON.stringify(result));
+      const error = bytes > this.settings.maxResultBytes ? resultTooLarge(bytes, this.settings.maxResultBytes) : void 0;
+      end = error ? { status: "failed", statusMessage: error.message, error } : { status: "completed", result };
     } catch (err) {
       if (!controller.signal.aborted) {
-        log(`task ${taskId2} failed: ${describeError(err)}`);
+        log(`task ${taskId2} failed: ${err instanceof RpcError ? err.message : describeError(err)}`);
         const error = asTaskError(err);
-        await this.store.update(taskId2, { status: "failed", statusMessage: error.message, error }).catch((e) => log(`task ${taskId2}: ${describeError(e)}`));
+        end = { status: "failed", statusMessage: error.message, error };
       }
     } finally {
       this.running.delete(taskId2);
+    }
+    if (end) await this.record(taskId2, end, expiresAt);
+  }
+  /** Writes a task's end, again and again while the store is unreachable, for as long as the task lives. */
+  async record(taskId2, end, expiresAt) {
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2e3)) {
+      try {
+        await this.store.update(taskId2, end);
+        return;
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError) || this.closing || Date.now() + wait >= expiresAt) {
+          log(`task ${taskId2}: its end was not recorded: ${err instanceof RpcError ? err.message : describeError(err)}`);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, wait).unref());
+      }
     }
   }
   /** The task if it exists and belongs to this principal; otherwise -32602 (no one learns of others' tasks). */
@@ -3763,6 +3907,7 @@ var TaskManager = class {
   }
   /** Stops the work running here, records why, and closes the store. */
   async close() {
+    this.closing = true;
     const ids = [...this.running.keys()];
     for (const id of ids) this.running.get(id)?.controller.abort();
     await Promise.all(
@@ -3813,13 +3958,18 @@ function taskId(params) {
   if (typeof id !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: taskId must be a string");
   return id;
 }
-async function serveTaskMethod(tasks, method, params, principal) {
+function outOfScope() {
+  return new RpcError(INVALID_REQUEST, "Forbidden: the token's scopes do not allow this call", void 0, 403);
+}
+async function serveTaskMethod(tasks, method, params, principal, mayUse = () => true) {
   if (!tasks || !TASK_METHODS2.has(method)) return void 0;
   if (!declaresTasks(params)) throw tasksRequired();
   const id = taskId(params);
+  const record = await tasks.read(id, principal);
+  if (!mayUse(record.tool)) throw outOfScope();
   switch (method) {
     case "tasks/get":
-      return detailedTask(await tasks.read(id, principal));
+      return detailedTask(record);
     case "tasks/update": {
       const responses = params?.inputResponses;
       if (!isObject(responses)) throw new RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object");
@@ -3857,14 +4007,14 @@ async function runCall(modes, { tool: tool4, args, params, ctx, principal, asker
   const capabilities = modern ? clientCapabilities(params) : asker?.capabilities;
   const missing = hasQuestions(tool4) ? missingCapabilities(tool4, args, capabilities) : void 0;
   if (missing && modern) throw missingCapability(missing.required, `${tool4.name} needs ${missing.what.join(", ")}`);
-  if (hasQuestions(tool4) && !tool4.validateInput(args)) return callTool(tool4, args, ctx);
+  if ((hasQuestions(tool4) || asTask) && !tool4.validateInput(args)) return callTool(tool4, args, ctx);
   if (missing) return cannotAsk(tool4, missing.what, asker, Object.keys(missing.required));
   if (!hasQuestions(tool4)) return asTask ? startTask(modes.tasks, tool4, args, ctx, principal, void 0) : callTool(tool4, args, ctx);
   const unasked = unaskable(tool4, capabilities);
   if (asTask && tool4.questions !== "before-task") return startTask(modes.tasks, tool4, args, ctx, principal, unasked);
   let ready;
   if (modern) {
-    const round = await questionRound({ tool: tool4, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    const round = await questionRound({ scope: modes.sealScope, tool: tool4, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
     if (!round.run) return round.result;
     ready = round.args;
   } else {
@@ -3875,6 +4025,14 @@ async function runCall(modes, { tool: tool4, args, params, ctx, principal, asker
   return asTask ? startTask(modes.tasks, tool4, ready, ctx, principal, void 0) : callTool(tool4, ready, ctx);
 }
 async function startTask(tasks, tool4, args, ctx, principal, unasked) {
+  try {
+    return await createTask(tasks, tool4, args, ctx, principal, unasked);
+  } catch (err) {
+    if (err instanceof TaskCapError) return { content: [{ type: "text", text: err.message }], isError: true };
+    throw err;
+  }
+}
+async function createTask(tasks, tool4, args, ctx, principal, unasked) {
   const record = await tasks.start(tool4.name, principal, async (work) => {
     let ready = args;
     if (unasked) {
@@ -3895,14 +4053,6 @@ async function startTask(tasks, tool4, args, ctx, principal, unasked) {
 // templates/runtime/tasks/open.ts
 init_log();
 init_types();
-
-// templates/runtime/tasks/env.ts
-var TASKS_ENV = ["KERVAN_TASK_STORE", "KERVAN_TASKS_DIR", "KERVAN_TASKS_REDIS_URL", "KERVAN_TASKS_LEASE_MS", "KERVAN_STATE_KEY", "KERVAN_CONFIRM_TTL_MS"];
-function tasksEnv(from = process.env) {
-  const out = {};
-  for (const name of TASKS_ENV) if (from[name] !== void 0) out[name] = from[name];
-  return out;
-}
 
 // templates/runtime/tasks/memory-store.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
@@ -3985,8 +4135,11 @@ var MemoryTaskStore = class {
     for (const [id, record] of this.tasks) if (expired(record, now)) this.tasks.delete(id);
     this.usedStates.sweep(now);
   }
-  async create(record) {
+  async create(record, caps) {
+    const passed = capPassed(this.tasks.values(), record.owner, caps);
+    if (passed) return passed;
     this.tasks.set(record.taskId, { ...record });
+    return void 0;
   }
   async get(taskId2) {
     const record = this.tasks.get(taskId2);
@@ -4030,6 +4183,19 @@ var MemoryTaskStore = class {
 };
 
 // templates/runtime/tasks/open.ts
+function taskCaps(tasks, env) {
+  try {
+    return {
+      caps: {
+        perPrincipal: positiveInt(env, "KERVAN_TASKS_MAX_PER_PRINCIPAL", tasks.maxPerPrincipal ?? DEFAULT_CAPS.perPrincipal),
+        total: positiveInt(env, "KERVAN_TASKS_MAX", tasks.maxTasks ?? DEFAULT_CAPS.total)
+      },
+      maxResultBytes: positiveInt(env, "KERVAN_TASKS_MAX_RESULT_BYTES", tasks.maxResultBytes ?? DEFAULT_CAPS.maxResultBytes)
+    };
+  } catch (err) {
+    throw new StartupError(err.message);
+  }
+}
 async function openTasks(def, env = tasksEnv()) {
   const tasks = def.tasks;
   if (!tasks) return void 0;
@@ -4042,7 +4208,7 @@ async function openTasks(def, env = tasksEnv()) {
       throw new StartupError(err instanceof Error ? err.message : String(err));
     }
   }
-  return new TaskManager(store, { ttlMs: tasks.ttlMs, pollIntervalMs: tasks.pollIntervalMs });
+  return new TaskManager(store, { ttlMs: tasks.ttlMs, pollIntervalMs: tasks.pollIntervalMs, ...taskCaps(tasks, env) });
 }
 function stateKeyFrom(def, fallback, env = tasksEnv()) {
   const text = env.KERVAN_STATE_KEY;
@@ -4074,7 +4240,7 @@ async function askForPrompt(modes, { prompt, args, params, era, principal, elici
   if (era === "2026-07-28") {
     const missing = missingCapabilities(asking, args, clientCapabilities(params));
     if (missing) throw missingCapability(missing.required, `prompt ${prompt.name} needs ${missing.what.join(", ")}`);
-    const round = await questionRound({ tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    const round = await questionRound({ scope: modes.sealScope, tool: asking, args, params, principal, key: modes.stateKey, consume: modes.consumeState, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
     if (round.run) return round;
     if (round.result.resultType === "input_required") return round;
     throw refused(round.result);
@@ -4110,11 +4276,13 @@ var callModes = async (def) => {
   const tasks = await openTasks(def, env);
   const local = new UsedStates();
   const consumeState = tasks ? (nonce, exp) => tasks.store.consumeState(nonce, exp) : async (nonce, exp) => (local.sweep(), local.consume(nonce, exp));
-  const modes = { tasks, stateKey, confirmTtlMs, consumeState };
+  const shared = tasks !== void 0 && tasks.store.kind !== "memory";
+  const sealScope = { server: def.name, ...shared ? {} : { instance: randomUUID3() } };
+  const modes = { tasks, stateKey, sealScope, confirmTtlMs, consumeState };
   return {
     run: (call) => runCall(modes, call),
     askPrompt: (call) => askForPrompt(modes, call),
-    serveTaskMethod: (method, params, principal) => serveTaskMethod(tasks, method, params, principal),
+    serveTaskMethod: (method, params, principal, mayUse) => serveTaskMethod(tasks, method, params, principal, mayUse),
     close: async () => {
       await tasks?.close();
     }
