@@ -3,6 +3,8 @@ import type { Telemetry } from "./telemetry-hook.js";
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
+import { catalogTools } from "./catalog/tools.js";
+import { serveCatalog } from "./catalog/serve.js";
 import type { CallContext, ClientAsker, Era, Modes, ServerDef, SignalSource, ToolDef } from "./types.js";
 
 /** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
@@ -11,6 +13,10 @@ export type Notify = (message: Record<string, unknown>) => void;
 export interface Core {
   def: ServerDef;
   tools: Map<string, ToolDef>;
+  /** Every tool a call may name, sorted: the spec's, plus the catalog tools under exposure: catalog. */
+  all: ToolDef[];
+  /** Whether tools/list shows the tool (under exposure: catalog, the catalog tools and `expose: always` ones). */
+  listed(tool: ToolDef): boolean;
   serverInfo: Record<string, string>;
   /** {name, version}, made once: the server a tool's context names. */
   serverId: { name: string; version: string };
@@ -21,22 +27,33 @@ export interface Core {
   modes?: Modes;
 }
 
+/** The tools of a server: under exposure: catalog, its catalog tools too, in name order. */
+function allTools(def: ServerDef): ToolDef[] {
+  if (!def.catalog) return def.tools;
+  return [...catalogTools(def.tools, def.catalog.maxOutputChars), ...def.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 export function createCore(def: ServerDef): Core {
+  const all = allTools(def);
+  const always = new Set(def.catalog?.always ?? []);
+  const listed = def.catalog ? (tool: ToolDef) => tool.catalog !== undefined || always.has(tool.name) : () => true;
   const tools = new Map<string, ToolDef>();
-  for (const tool of def.tools) tools.set(tool.name, tool);
+  for (const tool of all) tools.set(tool.name, tool);
   const serverInfo: Record<string, string> = { name: def.name, version: def.version };
   if (def.title !== undefined) serverInfo.title = def.title;
   const lists = new Map<Era, Record<string, unknown>[]>();
   return {
     def,
     tools,
+    all,
+    listed,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
     listTools(era) {
       let list = lists.get(era);
       if (!list) {
         // def.tools is sorted by the generator, so this order is deterministic across requests and processes.
-        list = def.tools.map((tool) => describeTool(tool, era));
+        list = all.filter(listed).map((tool) => describeTool(tool, era));
         lists.set(era, list);
       }
       return list;
@@ -106,6 +123,7 @@ export function handleCall(
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
+  if (tool.catalog !== undefined) return serveCatalog(core, tool, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
   if (core.modes && (tool.task !== undefined || tool.confirm !== undefined || tool.ask !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(asker ? { asker } : {}) });
   return callTool(tool, args, ctx);
 }

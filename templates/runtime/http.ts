@@ -1,6 +1,7 @@
 // Streamable HTTP transport (2026-07-28, POST-only, stateless). node:http is loaded only when --http is used.
 // Legacy 2025 clients are served per request, with no sticky state: a request without modern _meta whose
 // MCP-Protocol-Version header is absent or a legacy version gets 2025 semantics (initialize included).
+import { callTarget } from "./catalog/serve.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { HttpAsks } from "./http-asks.js";
@@ -120,7 +121,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === undefined || isLegacyVersion(version));
     note.method = msg.method;
-    note.tool = msg.method === "tools/call" && typeof params?.name === "string" && core.tools.has(params.name) ? params.name : undefined;
+    note.tool = msg.method === "tools/call" ? callTarget(core, params) : undefined;
     note.id = msg.id;
     note.era = legacy ? "2025-11-25" : "2026-07-28";
     // Closing the response stream is the cancellation signal on this transport (see onResponseClose).

@@ -1,5 +1,6 @@
 // stdio transport: newline-delimited JSON-RPC on stdin/stdout. stdout carries protocol only.
 // A legacy `initialize` switches requests without modern _meta to 2025 semantics for this process.
+import { callTarget } from "./catalog/serve.js";
 import { classify, errorMessage, INTERNAL_ERROR, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
 import { hasModernMeta, negotiateLegacy } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
@@ -79,7 +80,7 @@ export function startStdio(core: Core): void {
     note.method = msg.method;
     note.id = msg.id;
     const name = msg.params?.name;
-    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = name;
+    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
     answer(msg, note).then(
       (reply) => {
         send(replyMessage(msg.id, reply));

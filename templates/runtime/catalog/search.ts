@@ -1,0 +1,62 @@
+// Scoring a query against the index the generator built: a sum of precomputed BM25F weights of the
+// query's terms (a term's synonyms count at a lower weight), favouring operations that match more of
+// the query's words. Nothing is built at start; a query costs its terms' postings.
+import { synonymsOf, terms } from "./text.js";
+import type { CatalogIndex } from "./types.js";
+
+/** A synonym's weight against the word the caller typed. */
+const SYNONYM_WEIGHT = 0.35;
+
+const own = Object.prototype.hasOwnProperty;
+
+function postings(index: CatalogIndex, term: string): number[] | undefined {
+  return own.call(index.postings, term) ? index.postings[term] : undefined;
+}
+
+/** The query's distinct terms, each with the terms that stand for it and their weights. */
+function expand(query: string): Map<string, number>[] {
+  const seen = new Set<string>();
+  const out: Map<string, number>[] = [];
+  for (const t of terms(query)) {
+    if (seen.has(t)) continue;
+    seen.add(t);
+    const alternatives = new Map<string, number>([[t, 1]]);
+    for (const s of synonymsOf(t)) if (!alternatives.has(s)) alternatives.set(s, SYNONYM_WEIGHT);
+    out.push(alternatives);
+  }
+  return out;
+}
+
+/**
+ * Operation indexes (into index.ops) ranked by score, best first, ties in name order; only those
+ * `visible` admits. Weights are stored as integers (thousandths).
+ */
+export function rank(index: CatalogIndex, query: string, visible: (name: string) => boolean): number[] {
+  const groups = expand(query);
+  if (groups.length === 0) return [];
+  const score = new Map<number, number>();
+  const covered = new Map<number, number>();
+  for (const alternatives of groups) {
+    const best = new Map<number, number>();
+    for (const [term, weight] of alternatives) {
+      const list = postings(index, term);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 2) {
+        const s = list[i + 1] * weight;
+        if (s > (best.get(list[i]) ?? 0)) best.set(list[i], s);
+      }
+    }
+    for (const [op, s] of best) {
+      score.set(op, (score.get(op) ?? 0) + s);
+      covered.set(op, (covered.get(op) ?? 0) + 1);
+    }
+  }
+  const n = groups.length;
+  const ranked: [number, number][] = [];
+  for (const [op, s] of score) {
+    if (!visible(index.ops[op][0])) continue;
+    ranked.push([op, s * (0.5 + (0.5 * covered.get(op)!) / n)]);
+  }
+  ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return ranked.map(([op]) => op);
+}
