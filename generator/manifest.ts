@@ -13,6 +13,7 @@ import { manifestPrompts, manifestTools, serverCapabilities } from "./audit/buil
 import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
+import { listingOf } from "./catalog/listing.js";
 
 export const MANIFEST = "kervan.manifest.json";
 
@@ -50,7 +51,10 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
     ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
     ...(plan.server.telemetry !== undefined ? { telemetry: plan.server.telemetry } : {}),
     ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
+    ...(plan.server.exposure !== undefined ? { exposure: plan.server.exposure } : {}),
+    ...(plan.server.budget !== undefined ? { budget: plan.server.budget } : {}),
   };
+  const listing = listingOf(plan.server);
   const hashes = { sourceHash: sourceHash(plan.server.inputs), inputHash: inputHash(plan) };
   const capabilities = serverCapabilities(tools, plan.server);
   const sourceOutputs = new Map(files.map((f) => [f.path, sha256(f.contents)]));
@@ -61,6 +65,7 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
       inputs: plan.server.inputs,
       ...hashes,
       capabilities,
+      listing,
       tools,
       ...(prompts ? { prompts } : {}),
       bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
