@@ -1,5 +1,5 @@
 // `kervan import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...]
-// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--accept]`.
+// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--accept]`.
 // Exit 0: written (or unchanged); 1: refused (a named reason) or a breaking re-import without --accept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -11,6 +11,14 @@ import type { Command } from "./command.js";
 
 type Options = Map<string, string | true>;
 const list = (v: string | true | undefined) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
+
+/** --exposure tools|catalog (docs/catalog.md). */
+function exposureOption(options: Options): { exposure?: "tools" | "catalog" } {
+  const v = options.get("--exposure");
+  if (v === undefined) return {};
+  if (v !== "tools" && v !== "catalog") throw new UsageError("--exposure must be tools or catalog");
+  return { exposure: v };
+}
 
 async function importSpec(positional: string[], options: Options): Promise<number> {
   if (positional.length !== 1) throw new UsageError("import takes one API description file (OpenAPI 3.0/3.1 or Swagger 2.0, YAML or JSON)");
@@ -33,6 +41,7 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
       profile,
       ...(maxTools ? { maxTools } : {}),
       includeDeprecated: options.has("--include-deprecated"),
+      ...exposureOption(options),
     });
   } catch (e) {
     if (!(e instanceof ImportError)) throw e;
@@ -71,7 +80,7 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
 export const importCommand: Command = {
   name: "import",
   summary: "write a spec from an OpenAPI 3.0/3.1 or Swagger 2.0 description (nothing fetched)",
-  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--accept]"],
+  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--accept]"],
   details: "On an existing --out, prints the changelog and exits 1 when the re-import breaks clients, unless --accept.",
   options: [
     { flag: "--name SERVER", help: "the server's name (default: from the description's title)" },
@@ -82,8 +91,9 @@ export const importCommand: Command = {
     { flag: "--profile NAME", help: "tool-name rules of a client: generic, claude, openai, vscode or cursor" },
     { flag: "--max-tools N", help: "refuse a description with more operations than N" },
     { flag: "--include-deprecated", help: "keep deprecated operations" },
+    { flag: "--exposure catalog", help: "serve every operation through three catalog tools (search, describe, call); no tool budget" },
     { flag: "--accept", help: "write a re-import even when it breaks clients" },
   ],
-  examples: ["kervan import petstore.yaml --name petstore --include-tags pets"],
+  examples: ["kervan import petstore.yaml --name petstore --include-tags pets", "kervan import api.github.com.json --name github --exposure catalog"],
   run: (p) => importSpec(p.positional, p.options),
 };

@@ -26,6 +26,8 @@ export interface ImportOptions {
   profile?: Profile;
   maxTools?: number;
   includeDeprecated?: boolean;
+  /** catalog: the spec sets server.exposure: catalog, and the tool budget does not apply (docs/catalog.md). */
+  exposure?: "tools" | "catalog";
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -103,10 +105,10 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
     else wanted.push(o);
   }
   const budget = opts.maxTools ?? profile.maxTools;
-  if (wanted.length > budget) {
+  if (wanted.length > budget && opts.exposure !== "catalog") {
     throw new ImportError(
       "too-many-tools",
-      `${wanted.length} operations would become tools; the limit is ${budget} (${opts.maxTools ? "--max-tools" : `profile ${opts.profile ?? "generic"}: ${profile.note}`}).\nNarrow it with --include-tags, --include-ops or --exclude-ops, or raise --max-tools. Tags:\n${tagHint(wanted)}`,
+      `${wanted.length} operations would become tools; the limit is ${budget} (${opts.maxTools ? "--max-tools" : `profile ${opts.profile ?? "generic"}: ${profile.note}`}).\nServe them all as a catalog with --exposure catalog (three listed tools that search, describe and call them), or narrow it with --include-tags, --include-ops or --exclude-ops, or raise --max-tools. Tags:\n${tagHint(wanted)}`,
     );
   }
   const nameBudget = Math.max(8, NAME_LIMIT - profile.prefix(server).length);
@@ -117,6 +119,7 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
     labels.set(names[i], label(o));
     try {
       const t = buildTool(doc, o, names[i], server);
+      if (opts.exposure === "catalog" && o.tags.length) t.tool.tags = o.tags.slice(0, 20); // words search_operations finds it by
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
       built.push(t);
@@ -129,7 +132,7 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
     }
   });
   const meta = { file: isAbsolute(opts.file) ? basename(opts.file) : opts.file.split("\\").join("/"), out: opts.out ? (isAbsolute(opts.out) ? basename(opts.out) : opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic" };
-  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description } }, meta };
+  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description }, ...(opts.exposure === "catalog" ? { exposure: "catalog" } : {}) }, meta };
 }
 
 export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {
