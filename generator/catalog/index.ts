@@ -18,7 +18,10 @@ const SUMMARY_CHARS = 120;
 const DESCRIPTION_CHARS = 400;
 
 /** The field weights of a document. */
-const BOOST = { name: 3, title: 2.5, summary: 2, path: 1.5, method: 1, tags: 1.5, description: 0.6, params: 0.5 } as const;
+const BOOST = { name: 3, title: 2.5, summary: 2, path: 1.5, method: 1, tags: 1.5, description: 0.4, params: 0.5 } as const;
+
+/** Fields counted in a document's length: a long description or many parameters do not make an operation less relevant. */
+const MEASURED = new Set(["name", "title", "summary", "path", "method", "tags"]);
 
 /** The first sentence of a description (or the title), on one line, clipped. */
 export function summaryOf(tool: Pick<ToolIR, "title" | "description">): string {
@@ -75,7 +78,7 @@ function document(tool: ToolIR): { tf: Map<string, number>; length: number } {
   for (const field of Object.keys(BOOST) as (keyof typeof BOOST)[]) {
     for (const term of terms(fields[field])) {
       tf.set(term, (tf.get(term) ?? 0) + BOOST[field]);
-      length += BOOST[field];
+      if (MEASURED.has(field)) length += BOOST[field];
     }
   }
   return { tf, length };

@@ -4,6 +4,19 @@
 import { synonymsOf, terms } from "./text.js";
 import type { CatalogIndex } from "./types.js";
 
+/** The score of an operation whose summary opens with a verb the query asks for (or one that means the same). */
+const VERB_BONUS = 1.3;
+
+/** An operation's verb: the first term of its summary ("Create a pull request" -> creat), remembered per index. */
+const verbs = new WeakMap<CatalogIndex, Map<number, string>>();
+function verbOf(index: CatalogIndex, op: number): string {
+  let known = verbs.get(index);
+  if (!known) verbs.set(index, (known = new Map()));
+  let v = known.get(op);
+  if (v === undefined) known.set(op, (v = terms(index.ops[op][1].split(" ", 1)[0] ?? "")[0] ?? ""));
+  return v;
+}
+
 /** A synonym's weight against the word the caller typed. */
 const SYNONYM_WEIGHT = 0.35;
 
@@ -52,10 +65,12 @@ export function rank(index: CatalogIndex, query: string, visible: (name: string)
     }
   }
   const n = groups.length;
+  const asked = new Set(groups.flatMap((g) => [...g.keys()]));
   const ranked: [number, number][] = [];
   for (const [op, s] of score) {
     if (!visible(index.ops[op][0])) continue;
-    ranked.push([op, s * (0.5 + (0.5 * covered.get(op)!) / n)]);
+    const verb = asked.has(verbOf(index, op)) ? VERB_BONUS : 1;
+    ranked.push([op, s * verb * (0.5 + (0.5 * covered.get(op)!) / n)]);
   }
   ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return ranked.map(([op]) => op);

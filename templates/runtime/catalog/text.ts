@@ -4,7 +4,7 @@
 import { stemmer } from "stemmer";
 
 const STOP = new Set(
-  "a an and are as at be by can do does for from how i in into is it its me my of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" "),
+  "a an and are as am at be by can do does for from how i in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" "),
 );
 
 /**
@@ -36,6 +36,7 @@ const ABBREVIATIONS: Record<string, string> = {
   gh: "github",
   ssh: "ssh key",
   gpg: "gpg key",
+  logged: "authenticated",
 };
 
 /**
@@ -45,8 +46,8 @@ const ABBREVIATIONS: Record<string, string> = {
 const GROUPS: string[][] = [
   ["create", "add", "new", "make", "open", "post", "submit", "register", "start", "file", "write", "insert", "generate"],
   ["delete", "remove", "destroy", "drop", "erase", "unset", "clear", "revoke", "discard"],
-  ["list", "all", "show", "enumerate", "browse", "index", "every", "search", "find"],
-  ["get", "read", "fetch", "show", "view", "retrieve", "see", "look", "inspect", "detail", "describe", "check"],
+  ["list", "all", "show", "enumerate", "browse", "index", "every", "find"],
+  ["get", "list", "read", "fetch", "show", "view", "retrieve", "see", "look", "inspect", "detail", "describe", "check"],
   ["update", "edit", "change", "modify", "set", "patch", "rename", "replace", "alter", "configure"],
   ["user", "member", "person", "account", "people", "collaborator"],
   ["comment", "reply", "note", "respond"],
@@ -59,7 +60,9 @@ const GROUPS: string[][] = [
   ["invite", "invitation"],
   ["secret", "credential", "token", "password"],
   ["run", "execute", "trigger", "dispatch", "rerun"],
-  ["log", "logs", "output"],
+  ["issue", "bug", "ticket", "problem"],
+  // "my repositories", "who am I": APIs say the authenticated (or current) user.
+  ["my", "me", "mine", "myself", "authenticated"],
   ["release", "version", "publish"],
   ["branch", "ref"],
   ["commit", "change", "revision"],
