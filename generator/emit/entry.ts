@@ -19,7 +19,7 @@ function tasksField(server: string, tasks: NonNullable<ServerPlan["server"]["tas
 /** server.exposure: catalog: the embedded index (src/catalog.ts), the tools listed beside the catalog tools, their cap. */
 function catalogField(s: ServerPlan["server"]): Code {
   const always = s.tools.filter((t) => t.expose === "always").map((t) => t.name);
-  return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`])}`;
+  return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("catalogTools")}`, _`serve: ${name("serveCatalog")}`])}`;
 }
 
 export function emitEntry(plan: ServerPlan): EmittedFile {
@@ -52,7 +52,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     importDecl("@kervan/runtime", ["runServer", "type ServerDef"]),
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
-    ...(s.exposure === "catalog" ? [importDecl("./catalog.js", ["index as catalogIndex"])] : []),
+    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog"]), importDecl("./catalog.js", ["index as catalogIndex"])] : []),
     ...plan.tools.map((t): Statement => ({ kind: "import", moduleSpecifier: t.importPath, namespaceImport: name(t.ident).toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),
     (w) => w.blankLineIfLastNot().write("runServer(server);"),

@@ -3,8 +3,6 @@ import type { Telemetry } from "./telemetry-hook.js";
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
-import { catalogTools } from "./catalog/tools.js";
-import { serveCatalog } from "./catalog/serve.js";
 import type { CallContext, ClientAsker, Era, Modes, ServerDef, SignalSource, ToolDef } from "./types.js";
 
 /** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
@@ -30,7 +28,7 @@ export interface Core {
 /** The tools of a server: under exposure: catalog, its catalog tools too, in name order. */
 function allTools(def: ServerDef): ToolDef[] {
   if (!def.catalog) return def.tools;
-  return [...catalogTools(def.tools, def.catalog.maxOutputChars), ...def.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...def.catalog.tools(def.tools, def.catalog.maxOutputChars), ...def.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function createCore(def: ServerDef): Core {
@@ -123,7 +121,7 @@ export function handleCall(
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (tool.catalog !== undefined) return serveCatalog(core, tool, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
+  if (tool.catalog !== undefined) return core.def.catalog!.serve(core, tool, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
   if (core.modes && (tool.task !== undefined || tool.confirm !== undefined || tool.ask !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(asker ? { asker } : {}) });
   return callTool(tool, args, ctx);
 }

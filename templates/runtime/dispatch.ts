@@ -7,7 +7,7 @@ import { serveLegacy } from "./legacy.js";
 import { serveModern } from "./modern.js";
 import { describeError, log } from "./log.js";
 import type { Core, Notify } from "./core.js";
-import { callTarget } from "./catalog/serve.js";
+import { callTarget } from "./call-target.js";
 import type { ClientAsker, SignalSource } from "./types.js";
 
 export interface Route {

@@ -1,7 +1,6 @@
 // Streamable HTTP transport (2026-07-28, POST-only, stateless). node:http is loaded only when --http is used.
 // Legacy 2025 clients are served per request, with no sticky state: a request without modern _meta whose
 // MCP-Protocol-Version header is absent or a legacy version gets 2025 semantics (initialize included).
-import { callTarget } from "./catalog/serve.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { HttpAsks } from "./http-asks.js";
@@ -14,6 +13,7 @@ import { capConnections, markBusy, readBody, serverOptions, type Limits } from "
 import { describeError, log } from "./log.js";
 import { onShutdown, releaseCall, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
+import { callTarget } from "./call-target.js";
 import type { AuthGate } from "./auth/gate.js";
 import { installDrain, requestClosed, trackRequest } from "./drain.js";
 import { beginRequest, endRequest, outcomeOf, type RequestNote } from "./request-log.js";

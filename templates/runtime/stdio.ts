@@ -1,6 +1,5 @@
 // stdio transport: newline-delimited JSON-RPC on stdin/stdout. stdout carries protocol only.
 // A legacy `initialize` switches requests without modern _meta to 2025 semantics for this process.
-import { callTarget } from "./catalog/serve.js";
 import { classify, errorMessage, INTERNAL_ERROR, INVALID_REQUEST, isObject, PARSE_ERROR, replyMessage, RpcError, type JsonRpcNotification, type JsonRpcRequest, type Reply } from "./jsonrpc.js";
 import { hasModernMeta, negotiateLegacy } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
@@ -8,6 +7,7 @@ import { ClientRequests } from "./client-requests.js";
 import { log } from "./log.js";
 import { isShuttingDown, releaseCall, shutdown, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
+import { callTarget } from "./call-target.js";
 import { endStdioRequest, outcomeOf, RequestNote } from "./request-log.js";
 
 /** Longest accepted line; longer ones are discarded and answered with an error. */

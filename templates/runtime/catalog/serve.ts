@@ -70,15 +70,4 @@ export function serveCatalog(core: Core, tool: ToolDef, params: Params, args: Re
   return call({ ...params, name: op.name, arguments: args.arguments ?? {} });
 }
 
-/** The operation a tools/call names, seen through call_operation: the name its log line and span carry. */
-export function callTarget(core: Core, params: Params): string | undefined {
-  const name = params?.name;
-  if (typeof name !== "string") return undefined;
-  const tool = core.tools.get(name);
-  if (!tool) return undefined;
-  if (tool.catalog !== "call") return name;
-  const args = params?.arguments as Record<string, unknown> | undefined;
-  return operation(core, args?.name)?.name ?? name;
-}
-
 export { CALL };
