@@ -397,12 +397,12 @@ function lines(errors, data) {
   }
   return all;
 }
-function formatInputErrors(tool19, args, errors) {
-  return [`Invalid arguments for tool "${tool19}"; fix these and call it again:`, ...lines(errors, args)].join("\n");
+function formatInputErrors(tool5, args, errors) {
+  return [`Invalid arguments for tool "${tool5}"; fix these and call it again:`, ...lines(errors, args)].join("\n");
 }
-function formatOutputErrors(tool19, value, errors) {
+function formatOutputErrors(tool5, value, errors) {
   return [
-    `Tool "${tool19}" produced output that failed its own output schema (a fault in the tool, not in your arguments):`,
+    `Tool "${tool5}" produced output that failed its own output schema (a fault in the tool, not in your arguments):`,
     ...lines(errors, value)
   ].join("\n");
 }
@@ -429,8 +429,8 @@ var init_output = __esm({
 });
 
 // templates/runtime/tools.ts
-function needsLegacyWrap(tool19) {
-  return tool19.outputSchema !== void 0 && tool19.outputSchema.type !== "object";
+function needsLegacyWrap(tool5) {
+  return tool5.outputSchema !== void 0 && tool5.outputSchema.type !== "object";
 }
 function wrapOutputSchema(schema) {
   const { $schema, $defs, ...inner } = schema;
@@ -442,15 +442,15 @@ function wrapOutputSchema(schema) {
   if ($defs !== void 0) wrapped.$defs = $defs;
   return wrapped;
 }
-function describeTool(tool19, era) {
-  const out = { name: tool19.name };
-  if (tool19.title !== void 0) out.title = tool19.title;
-  out.description = tool19.description;
-  out.inputSchema = tool19.inputSchema;
-  if (tool19.outputSchema !== void 0) {
-    out.outputSchema = era === "2025-11-25" && needsLegacyWrap(tool19) ? wrapOutputSchema(tool19.outputSchema) : tool19.outputSchema;
+function describeTool(tool5, era) {
+  const out = { name: tool5.name };
+  if (tool5.title !== void 0) out.title = tool5.title;
+  out.description = tool5.description;
+  out.inputSchema = tool5.inputSchema;
+  if (tool5.outputSchema !== void 0) {
+    out.outputSchema = era === "2025-11-25" && needsLegacyWrap(tool5) ? wrapOutputSchema(tool5.outputSchema) : tool5.outputSchema;
   }
-  if (tool19.annotations !== void 0) out.annotations = tool19.annotations;
+  if (tool5.annotations !== void 0) out.annotations = tool5.annotations;
   return out;
 }
 function errorBody(text2, max) {
@@ -459,26 +459,26 @@ function errorBody(text2, max) {
 function json(value) {
   return JSON.stringify(value) ?? "null";
 }
-function buildResult(tool19, outcome, era) {
-  const max = tool19.maxOutputChars;
+function buildResult(tool5, outcome, era) {
+  const max = tool5.maxOutputChars;
   const extra = Array.isArray(outcome.content) ? outcome.content : [];
   if (outcome.isError) {
-    const text3 = outcome.text ?? (outcome.value !== void 0 ? json(outcome.value) : `Tool "${tool19.name}" failed`);
+    const text3 = outcome.text ?? (outcome.value !== void 0 ? json(outcome.value) : `Tool "${tool5.name}" failed`);
     const body2 = { content: [{ type: "text", text: capText(text3, max) }, ...extra], isError: true };
-    if (outcome.value !== void 0 && tool19.outputSchema !== void 0 && tool19.validateOutput?.(outcome.value)) {
-      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool19) ? { result: outcome.value } : outcome.value;
+    if (outcome.value !== void 0 && tool5.outputSchema !== void 0 && tool5.validateOutput?.(outcome.value)) {
+      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool5) ? { result: outcome.value } : outcome.value;
     }
     return body2;
   }
   let structured;
-  if (tool19.outputSchema !== void 0) {
+  if (tool5.outputSchema !== void 0) {
     if (outcome.value === void 0) {
-      throw new ToolFault(`Tool "${tool19.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
+      throw new ToolFault(`Tool "${tool5.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
     }
-    if (tool19.validateOutput && !tool19.validateOutput(outcome.value)) {
-      throw new ToolFault(formatOutputErrors(tool19.name, outcome.value, tool19.validateOutput.errors));
+    if (tool5.validateOutput && !tool5.validateOutput(outcome.value)) {
+      throw new ToolFault(formatOutputErrors(tool5.name, outcome.value, tool5.validateOutput.errors));
     }
-    structured = era === "2025-11-25" && needsLegacyWrap(tool19) ? { result: outcome.value } : outcome.value;
+    structured = era === "2025-11-25" && needsLegacyWrap(tool5) ? { result: outcome.value } : outcome.value;
   }
   const content = [];
   const text2 = outcome.text ?? (structured !== void 0 ? json(structured) : outcome.value !== void 0 ? json(outcome.value) : void 0);
@@ -488,32 +488,32 @@ function buildResult(tool19, outcome, era) {
   if (structured !== void 0) body.structuredContent = structured;
   return body;
 }
-async function callTool(tool19, args, ctx, throwFaults = false) {
+async function callTool(tool5, args, ctx, throwFaults = false) {
   const fault = (text2) => {
     if (throwFaults) throw new ToolFault(text2);
-    return errorBody(text2, tool19.maxOutputChars);
+    return errorBody(text2, tool5.maxOutputChars);
   };
-  if (!tool19.validateInput(args)) {
-    return errorBody(formatInputErrors(tool19.name, args, tool19.validateInput.errors), tool19.maxOutputChars);
+  if (!tool5.validateInput(args)) {
+    return errorBody(formatInputErrors(tool5.name, args, tool5.validateInput.errors), tool5.maxOutputChars);
   }
   let outcome;
   try {
-    outcome = await tool19.handler(args, ctx);
+    outcome = await tool5.handler(args, ctx);
   } catch (err) {
-    log(`tool ${tool19.name} failed: ${describeError(err)}`);
-    if (ctx.signal.aborted) return errorBody(`Tool "${tool19.name}" was cancelled.`, tool19.maxOutputChars);
+    log(`tool ${tool5.name} failed: ${describeError(err)}`);
+    if (ctx.signal.aborted) return errorBody(`Tool "${tool5.name}" was cancelled.`, tool5.maxOutputChars);
     const message2 = err instanceof Error ? err.message : String(err);
-    return fault(`Tool "${tool19.name}" failed: ${message2}`);
+    return fault(`Tool "${tool5.name}" failed: ${message2}`);
   }
   if (outcome === null || typeof outcome !== "object") {
-    return fault(`Tool "${tool19.name}" returned no outcome (a fault in the tool).`);
+    return fault(`Tool "${tool5.name}" returned no outcome (a fault in the tool).`);
   }
   try {
-    return buildResult(tool19, outcome, ctx.era);
+    return buildResult(tool5, outcome, ctx.era);
   } catch (err) {
     if (err instanceof ToolFault) return fault(err.message);
-    log(`tool ${tool19.name} result could not be built: ${describeError(err)}`);
-    return fault(`Tool "${tool19.name}" produced a result that could not be serialized.`);
+    log(`tool ${tool5.name} result could not be built: ${describeError(err)}`);
+    return fault(`Tool "${tool5.name}" produced a result that could not be serialized.`);
   }
 }
 var ToolFault;
@@ -535,9 +535,9 @@ function allTools(def) {
 function createCore(def) {
   const all = allTools(def);
   const always = new Set(def.catalog?.always ?? []);
-  const listed = def.catalog ? (tool19) => tool19.catalog !== void 0 || always.has(tool19.name) : () => true;
+  const listed = def.catalog ? (tool5) => tool5.catalog !== void 0 || always.has(tool5.name) : () => true;
   const tools = /* @__PURE__ */ new Map();
-  for (const tool19 of all) tools.set(tool19.name, tool19);
+  for (const tool5 of all) tools.set(tool5.name, tool5);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
   const lists2 = /* @__PURE__ */ new Map();
@@ -551,7 +551,7 @@ function createCore(def) {
     listTools(era) {
       let list = lists2.get(era);
       if (!list) {
-        list = all.filter(listed).map((tool19) => describeTool(tool19, era));
+        list = all.filter(listed).map((tool5) => describeTool(tool5, era));
         lists2.set(era, list);
       }
       return list;
@@ -584,15 +584,15 @@ function progressReporter(params, notify) {
 function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
-  const tool19 = core.tools.get(name);
-  if (!tool19) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  const tool5 = core.tools.get(name);
+  if (!tool5) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (tool19.catalog !== void 0) return core.def.catalog.serve(core, tool19, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
-  if (core.modes && (tool19.task !== void 0 || tool19.confirm !== void 0 || tool19.ask !== void 0)) return core.modes.run({ tool: tool19, args, params, ctx, principal, ...asker ? { asker } : {} });
-  return callTool(tool19, args, ctx);
+  if (tool5.catalog !== void 0) return core.def.catalog.serve(core, tool5, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
+  if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0 || tool5.ask !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal, ...asker ? { asker } : {} });
+  return callTool(tool5, args, ctx);
 }
 function resourceNotFound(params) {
   throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
@@ -1022,9 +1022,9 @@ var init_modern = __esm({
 function callTarget(core, params) {
   const name = params?.name;
   if (typeof name !== "string") return void 0;
-  const tool19 = core.tools.get(name);
-  if (!tool19) return void 0;
-  if (tool19.catalog !== "call") return name;
+  const tool5 = core.tools.get(name);
+  if (!tool5) return void 0;
+  if (tool5.catalog !== "call") return name;
   const args = params?.arguments;
   const op = typeof args?.name === "string" ? core.tools.get(args.name) : void 0;
   return op && op.catalog === void 0 ? op.name : name;
@@ -1259,12 +1259,12 @@ function sameValue(header, body) {
 }
 function createHeaderValidator(core) {
   const params = /* @__PURE__ */ new Map();
-  const paramsOf = (tool19) => {
-    let list = params.get(tool19);
+  const paramsOf = (tool5) => {
+    let list = params.get(tool5);
     if (!list) {
       list = [];
-      collectParams(core.tools.get(tool19)?.inputSchema, [], list);
-      params.set(tool19, list);
+      collectParams(core.tools.get(tool5)?.inputSchema, [], list);
+      params.set(tool5, list);
     }
     return list;
   };
@@ -1689,8 +1689,8 @@ var init_bearer = __esm({
 });
 
 // templates/runtime/auth/scopes.ts
-function permitted(tool19, held) {
-  return (tool19.scopes ?? []).every((s) => held.has(s));
+function permitted(tool5, held) {
+  return (tool5.scopes ?? []).every((s) => held.has(s));
 }
 function scopeViews(core, serverScopes) {
   const all = [.../* @__PURE__ */ new Set([...serverScopes, ...core.all.flatMap((t) => t.scopes ?? [])])].sort();
@@ -2800,206 +2800,29 @@ var init_gate = __esm({
   }
 });
 
-// node_modules/ajv-formats/dist/formats.js
-var require_formats = __commonJS({
-  "node_modules/ajv-formats/dist/formats.js"(exports) {
+// node_modules/ajv/dist/runtime/ucs2length.js
+var require_ucs2length = __commonJS({
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
-    function fmtDef(validate, compare) {
-      return { validate, compare };
-    }
-    exports.fullFormats = {
-      // date: http://tools.ietf.org/html/rfc3339#section-5.6
-      date: fmtDef(date, compareDate),
-      // date-time: http://tools.ietf.org/html/rfc3339#section-5.6
-      time: fmtDef(getTime(true), compareTime),
-      "date-time": fmtDef(getDateTime(true), compareDateTime),
-      "iso-time": fmtDef(getTime(), compareIsoTime),
-      "iso-date-time": fmtDef(getDateTime(), compareIsoDateTime),
-      // duration: https://tools.ietf.org/html/rfc3339#appendix-A
-      duration: /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/,
-      uri,
-      "uri-reference": /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i,
-      // uri-template: https://tools.ietf.org/html/rfc6570
-      "uri-template": /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i,
-      // For the source: https://gist.github.com/dperini/729294
-      // For test cases: https://mathiasbynens.be/demo/url-regex
-      url: /^(?:https?|ftp):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)(?:\.(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu,
-      email: /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
-      hostname: /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i,
-      // optimized https://www.safaribooksonline.com/library/view/regular-expressions-cookbook/9780596802837/ch07s16.html
-      ipv4: /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
-      ipv6: /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i,
-      regex,
-      // uuid: http://tools.ietf.org/html/rfc4122
-      uuid: /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i,
-      // JSON-pointer: https://tools.ietf.org/html/rfc6901
-      // uri fragment: https://tools.ietf.org/html/rfc3986#appendix-A
-      "json-pointer": /^(?:\/(?:[^~/]|~0|~1)*)*$/,
-      "json-pointer-uri-fragment": /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i,
-      // relative JSON-pointer: http://tools.ietf.org/html/draft-luff-relative-json-pointer-00
-      "relative-json-pointer": /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/,
-      // the following formats are used by the openapi specification: https://spec.openapis.org/oas/v3.0.0#data-types
-      // byte: https://github.com/miguelmota/is-base64
-      byte,
-      // signed 32 bit integer
-      int32: { type: "number", validate: validateInt32 },
-      // signed 64 bit integer
-      int64: { type: "number", validate: validateInt64 },
-      // C-type float
-      float: { type: "number", validate: validateNumber },
-      // C-type double
-      double: { type: "number", validate: validateNumber },
-      // hint to the UI to hide input strings
-      password: true,
-      // unchecked string payload
-      binary: true
-    };
-    exports.fastFormats = {
-      ...exports.fullFormats,
-      date: fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d$/, compareDate),
-      time: fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareTime),
-      "date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\dt(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareDateTime),
-      "iso-time": fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoTime),
-      "iso-date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d[t\s](?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoDateTime),
-      // uri: https://github.com/mafintosh/is-my-json-valid/blob/master/formats.js
-      uri: /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i,
-      "uri-reference": /^(?:(?:[a-z][a-z0-9+\-.]*:)?\/?\/)?(?:[^\\\s#][^\s#]*)?(?:#[^\\\s]*)?$/i,
-      // email (sources from jsen validator):
-      // http://stackoverflow.com/questions/201323/using-a-regular-expression-to-validate-an-email-address#answer-8829363
-      // http://www.w3.org/TR/html5/forms.html#valid-e-mail-address (search for 'wilful violation')
-      email: /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i
-    };
-    exports.formatNames = Object.keys(exports.fullFormats);
-    function isLeapYear(year) {
-      return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-    }
-    var DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
-    var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str) {
-      const matches = DATE.exec(str);
-      if (!matches)
-        return false;
-      const year = +matches[1];
-      const month = +matches[2];
-      const day = +matches[3];
-      return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
-    }
-    function compareDate(d1, d2) {
-      if (!(d1 && d2))
-        return void 0;
-      if (d1 > d2)
-        return 1;
-      if (d1 < d2)
-        return -1;
-      return 0;
-    }
-    var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
-    function getTime(strictTimeZone) {
-      return function time(str) {
-        const matches = TIME.exec(str);
-        if (!matches)
-          return false;
-        const hr = +matches[1];
-        const min = +matches[2];
-        const sec = +matches[3];
-        const tz = matches[4];
-        const tzSign = matches[5] === "-" ? -1 : 1;
-        const tzH = +(matches[6] || 0);
-        const tzM = +(matches[7] || 0);
-        if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
-          return false;
-        if (hr <= 23 && min <= 59 && sec < 60)
-          return true;
-        const utcMin = min - tzM * tzSign;
-        const utcHr = hr - tzH * tzSign - (utcMin < 0 ? 1 : 0);
-        return (utcHr === 23 || utcHr === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
-      };
-    }
-    function compareTime(s1, s2) {
-      if (!(s1 && s2))
-        return void 0;
-      const t1 = (/* @__PURE__ */ new Date("2020-01-01T" + s1)).valueOf();
-      const t2 = (/* @__PURE__ */ new Date("2020-01-01T" + s2)).valueOf();
-      if (!(t1 && t2))
-        return void 0;
-      return t1 - t2;
-    }
-    function compareIsoTime(t1, t2) {
-      if (!(t1 && t2))
-        return void 0;
-      const a1 = TIME.exec(t1);
-      const a2 = TIME.exec(t2);
-      if (!(a1 && a2))
-        return void 0;
-      t1 = a1[1] + a1[2] + a1[3];
-      t2 = a2[1] + a2[2] + a2[3];
-      if (t1 > t2)
-        return 1;
-      if (t1 < t2)
-        return -1;
-      return 0;
-    }
-    var DATE_TIME_SEPARATOR = /t|\s/i;
-    function getDateTime(strictTimeZone) {
-      const time = getTime(strictTimeZone);
-      return function date_time(str) {
-        const dateTime = str.split(DATE_TIME_SEPARATOR);
-        return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
-      };
-    }
-    function compareDateTime(dt1, dt2) {
-      if (!(dt1 && dt2))
-        return void 0;
-      const d1 = new Date(dt1).valueOf();
-      const d2 = new Date(dt2).valueOf();
-      if (!(d1 && d2))
-        return void 0;
-      return d1 - d2;
-    }
-    function compareIsoDateTime(dt1, dt2) {
-      if (!(dt1 && dt2))
-        return void 0;
-      const [d1, t1] = dt1.split(DATE_TIME_SEPARATOR);
-      const [d2, t2] = dt2.split(DATE_TIME_SEPARATOR);
-      const res = compareDate(d1, d2);
-      if (res === void 0)
-        return void 0;
-      return res || compareTime(t1, t2);
-    }
-    var NOT_URI_FRAGMENT = /\/|:/;
-    var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str) {
-      return NOT_URI_FRAGMENT.test(str) && URI.test(str);
-    }
-    var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str) {
-      BYTE.lastIndex = 0;
-      return BYTE.test(str);
-    }
-    var MIN_INT32 = -(2 ** 31);
-    var MAX_INT32 = 2 ** 31 - 1;
-    function validateInt32(value) {
-      return Number.isInteger(value) && value <= MAX_INT32 && value >= MIN_INT32;
-    }
-    function validateInt64(value) {
-      return Number.isInteger(value);
-    }
-    function validateNumber() {
-      return true;
-    }
-    var Z_ANCHOR = /[^\\]\\Z/;
-    function regex(str) {
-      if (Z_ANCHOR.test(str))
-        return false;
-      try {
-        new RegExp(str);
-        return true;
-      } catch (e) {
-        return false;
+    function ucs2length(str) {
+      const len = str.length;
+      let length = 0;
+      let pos = 0;
+      let value;
+      while (pos < len) {
+        length++;
+        value = str.charCodeAt(pos++);
+        if (value >= 55296 && value <= 56319 && pos < len) {
+          value = str.charCodeAt(pos);
+          if ((value & 64512) === 56320)
+            pos++;
+        }
       }
+      return length;
     }
+    exports.default = ucs2length;
+    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
   }
 });
 
@@ -3904,19 +3727,19 @@ function text(body, max, isError = false) {
 }
 function operation(core, name) {
   if (typeof name !== "string") return void 0;
-  const tool19 = core.tools.get(name);
-  return tool19 && tool19.catalog === void 0 ? tool19 : void 0;
+  const tool5 = core.tools.get(name);
+  return tool5 && tool5.catalog === void 0 ? tool5 : void 0;
 }
 function unknown(names, max) {
   const list = names.map((n) => JSON.stringify(clipText(n, 80))).join(", ");
   return text(`Unknown operation ${list}: no operation of this server by that name is available to you. Find one with ${SEARCH} and use its exact name.`, max, true);
 }
-function search(core, tool19, args) {
+function search(core, tool5, args) {
   const index2 = core.def.catalog.index;
   const limit = typeof args.limit === "number" ? args.limit : PAGE_DEFAULT;
   const start = typeof args.cursor === "string" ? Number(args.cursor) : 0;
   if (!Number.isSafeInteger(start) || start < 0 || typeof args.cursor === "string" && !/^[0-9]+$/.test(args.cursor)) {
-    return text(`${SEARCH}: cursor ${JSON.stringify(clipText(String(args.cursor), 40))} is not one this server gave out; search again without it.`, tool19.maxOutputChars, true);
+    return text(`${SEARCH}: cursor ${JSON.stringify(clipText(String(args.cursor), 40))} is not one this server gave out; search again without it.`, tool5.maxOutputChars, true);
   }
   const ranked = rank(index2, String(args.query), (name) => operation(core, name) !== void 0);
   const page = ranked.slice(start, start + limit).map((i) => index2.ops[i]);
@@ -3927,30 +3750,30 @@ function search(core, tool19, args) {
 More: call ${SEARCH} again with cursor "${next}". Then ${DESCRIBE} for an operation's exact inputs.` : ranked.length ? `
 Next: ${DESCRIBE} for an operation's exact inputs.` : "";
   return text(`${head}
-${lines2.join("\n")}${tail}`, tool19.maxOutputChars);
+${lines2.join("\n")}${tail}`, tool5.maxOutputChars);
 }
-function describe2(core, tool19, args, era) {
+function describe2(core, tool5, args, era) {
   const names = Array.isArray(args.names) ? args.names : typeof args.name === "string" ? [args.name] : [];
-  if (names.length === 0) return text(`${DESCRIBE}: give name (one operation) or names (several).`, tool19.maxOutputChars, true);
+  if (names.length === 0) return text(`${DESCRIBE}: give name (one operation) or names (several).`, tool5.maxOutputChars, true);
   const missing = names.filter((n) => operation(core, n) === void 0);
-  if (missing.length) return unknown(missing, tool19.maxOutputChars);
+  if (missing.length) return unknown(missing, tool5.maxOutputChars);
   const described = names.map((n) => {
     const op = operation(core, n);
     return { ...describeTool(op, era), confirm: op.confirm !== void 0, task: op.task ?? "forbidden", scopes: op.scopes ?? [] };
   });
-  return text(JSON.stringify(described.length === 1 ? described[0] : described), tool19.maxOutputChars);
+  return text(JSON.stringify(described.length === 1 ? described[0] : described), tool5.maxOutputChars);
 }
-function serveCatalog(core, tool19, params, args, ctx, call) {
-  if (!tool19.validateInput(args)) return Promise.resolve(text(formatInputErrors(tool19.name, args, tool19.validateInput.errors), tool19.maxOutputChars, true));
-  if (tool19.catalog === "search") return Promise.resolve(search(core, tool19, args));
-  if (tool19.catalog === "describe") return Promise.resolve(describe2(core, tool19, args, ctx.era));
+function serveCatalog(core, tool5, params, args, ctx, call) {
+  if (!tool5.validateInput(args)) return Promise.resolve(text(formatInputErrors(tool5.name, args, tool5.validateInput.errors), tool5.maxOutputChars, true));
+  if (tool5.catalog === "search") return Promise.resolve(search(core, tool5, args));
+  if (tool5.catalog === "describe") return Promise.resolve(describe2(core, tool5, args, ctx.era));
   const op = operation(core, args.name);
-  if (!op) return Promise.resolve(unknown([String(args.name)], tool19.maxOutputChars));
+  if (!op) return Promise.resolve(unknown([String(args.name)], tool5.maxOutputChars));
   return call({ ...params, name: op.name, arguments: args.arguments ?? {} });
 }
 
 // out/github-catalog/src/catalog.ts
-var index = JSON.parse('{"ops":[["actions_create_workflow_dispatch","Create a workflow dispatch event.","owner: string, repo: string, workflow_id: string, ref: string, +2 optional"],["actions_list_workflow_runs","List workflow runs for a workflow.","owner: string, repo: string, workflow_id: string, +10 optional"],["issues_add_labels","Add labels to an issue.","owner: string, repo: string, issue_number: integer, +1 optional"],["issues_create","Create an issue.","owner: string, repo: string, title: any, +7 optional"],["issues_create_comment","Create an issue comment.","owner: string, repo: string, issue_number: integer, body: string"],["issues_get","Get an issue.","owner: string, repo: string, issue_number: integer"],["issues_list_for_repo","List repository issues.","owner: string, repo: string, +13 optional"],["issues_update","Update an issue.","owner: string, repo: string, issue_number: integer, +11 optional"],["pulls_create","Create a pull request.","owner: string, repo: string, head: string, base: string, +6 optional"],["pulls_create_review","Create a review for a pull request.","owner: string, repo: string, pull_number: integer, +4 optional"],["pulls_get","Get a pull request.","owner: string, repo: string, pull_number: integer"],["pulls_list","List pull requests.","owner: string, repo: string, +7 optional"],["pulls_merge","Merge a pull request.","owner: string, repo: string, pull_number: integer, +4 optional"],["repos_get","Get a repository.","owner: string, repo: string"],["repos_get_content","Get repository content.","owner: string, repo: string, path: string, +1 optional"],["repos_list_for_authenticated_user","List repositories for the authenticated user.","+9 optional"],["search_issues_and_pull_requests","Search issues and pull requests.","q: string, +6 optional"],["users_get_authenticated","Get the authenticated user.",""]],"postings":{"100":[16,1389],"301":[5,1490],"404":[5,1490],"410":[3,1307,5,1191],"about":[0,779,1,769,16,926],"access":[1,809,3,691,5,994,7,630,15,1176,17,679],"action":[0,3651,1,3553],"actor":[1,1372],"add":[0,940,2,2060,3,1200,4,1029,8,1137,9,983],"admin":[13,1318,15,1110],"advanc":[16,1635],"affili":[15,1635],"all":[1,1155],"analysi":[13,1650],"ani":[3,1307,7,1191],"anoth":[5,1490],"anyon":[1,1155],"api":[3,1307,4,1136,5,1232,6,601,9,857,12,923],"applic":[1,655,7,1335,14,771,17,912],"assigne":[3,1893,6,1113,7,1773],"authent":[1,655,5,1335,15,2766,17,2816],"avail":[8,1009,10,926,11,993],"awar":[6,1422],"b":[16,1389],"base":[8,1182,11,1164,12,905],"befor":[15,1635],"best":[3,928,4,749,9,703,12,771],"bill":[8,1009,10,926,11,993],"block":[13,1650],"bodi":[2,570,3,698,4,570,7,1108,8,649,9,538,16,815],"both":[6,1422],"branch":[1,1096,12,1085],"but":[4,1054,6,1136],"chang":[7,2661],"check":[1,1372],"classic":[1,922,17,1284],"cloud":[8,1009,10,926,11,993],"collabor":[15,1389],"comment":[4,3272,9,978,16,926],"commit":[9,1173,12,1988],"configur":[0,2473],"consid":[6,1422],"content":[3,799,4,644,9,605,12,663,14,2431],"cre":[10,1389],"creat":[0,1503,1,435,2,772,3,1603,4,1554,8,1571,9,1546,12,430],"creator":[6,1671],"custom":[7,1191,14,1085],"default":[7,1490],"delet":[5,2353],"detail":[0,925,10,926,16,926],"direct":[6,1113,11,1164,15,1089],"directori":[14,2742],"disabl":[3,1636],"dispatch":[0,4840],"document":[8,1009,10,926,11,993],"draft":[8,1696,10,926,11,993],"duplic":[7,1747],"edit":[7,3129],"endpoint":[0,273,1,270,3,723,4,628,6,529,7,348,9,474,11,348,12,511,14,317],"enterpris":[8,1009,10,926,11,993],"event":[0,2466,1,779,5,846,9,833],"everi":[4,1706,6,1810],"exampl":[0,779,1,769,16,926],"exclud":[1,1372],"explicit":[15,2225],"f":[5,1490],"field":[3,1081,6,948,7,991,16,788],"file":[0,1288,1,769,14,2093],"find":[16,2225],"follo":[4,1320],"follow":[3,1090,7,993,14,905],"fork":[13,2548],"found":[5,1490],"free":[8,1588,10,1483,11,1568],"get":[1,515,5,1155,6,601,10,1149,11,622,13,1173,14,1145,15,591,16,700,17,1169],"git":[0,944,6,694,8,1971,10,1905,11,1959],"github":[7,1880,14,1085],"gone":[3,1307,5,1191],"ha":[5,1191,15,1778],"have":[8,1210,13,1318],"head":[1,914,8,1794,11,1164],"help":[8,1009,10,926,11,993],"highlight":[16,1389],"hub":[0,944,6,694,8,1971,10,1905,11,1959],"identifi":[0,1674,1,1783,6,1107,7,853,9,717],"if":[3,799,5,1424,7,728,14,663,16,678],"includ":[7,993,9,826,17,1071],"inform":[0,193,1,190,3,270,4,218,7,246,8,250,9,204,10,229,11,246,12,224,14,224,17,265],"input":[0,350,1,334,2,348,3,339,4,348,5,360,6,322,7,360,8,330,9,342,10,353,11,328,12,351,13,340,14,351],"issu":[2,1608,3,1636,4,1617,5,1638,6,1631,7,1643,8,562,16,1595],"json":[7,1880,14,1085],"kei":[6,1422],"keyword":[16,1389],"label":[2,2786,3,1081,6,948,7,991],"lack":[5,1490],"legaci":[8,1009,10,926,11,993],"limit":[3,1436,4,1211,9,1151,12,1240],"list":[1,1120,5,622,6,1159,10,700,11,1161,13,668,14,581,15,1149,16,591,17,656],"mai":[3,799,4,644,6,694,9,605,12,663],"main":[0,934,1,922],"maintain":[8,1773],"manag":[13,1650],"manual":[0,1169],"markdown":[7,1490],"match":[16,2784],"media":[7,1943,14,1456,16,926],"membership":[15,1389],"mention":[6,1671],"merg":[12,4962],"messag":[12,1601],"metadata":[16,2225],"method":[12,1279,16,1110],"mileston":[3,1269,6,1113,7,1164],"modifi":[8,1773],"more":[0,157,1,155,3,220,4,178,7,201,8,204,9,167,10,187,11,201,12,183,13,222,14,183,16,187],"move":[5,1490],"must":[0,779,8,1009,13,1100],"name":[0,934,1,922],"narrow":[1,1155],"network":[13,1650],"not":[4,644,5,728,6,694,7,728,9,991],"note":[6,1136,13,1318],"notif":[3,928,4,749,9,703,12,771],"number":[2,1242,4,1242,5,1320,7,1320,9,1202,10,1360,12,1261],"o":[1,922,17,1284],"object":[13,1650],"occur":[0,1169],"oldest":[16,1389],"omit":[14,1359],"onli":[6,1136,7,1191],"open":[6,1136,8,1210],"order":[13,1100,16,1089,17,1071],"organ":[8,740,10,678,11,728,13,806,15,678],"own":[13,1318,15,1110],"owner":[0,255,1,253,2,272,3,302,4,272,5,289,6,282,7,307,8,291,9,263,10,279,11,289,12,276,13,321,14,276],"page":[1,1076,6,1256,11,1299,15,1235,16,1464],"paramet":[1,1958,14,1746],"parent":[13,2548],"pass":[7,1191,16,1110],"path":[14,4022],"pend":[9,1240],"per":[1,502,6,612,8,555,10,509,11,921,15,599,16,873],"perman":[5,1490],"permiss":[13,1318,15,1778],"person":[1,922,17,1284],"plan":[8,1009,10,926,11,993],"practic":[3,928,4,749,9,703,12,771],"present":[13,1650],"privat":[8,859,10,788,11,846,17,912],"pro":[8,1009,10,926,11,993],"product":[8,1009,10,926,11,993],"profil":[17,1607],"properti":[9,1240],"provid":[10,1389],"public":[8,1963,10,1483,11,1568],"pull":[1,321,3,382,4,628,6,877,8,1191,9,1180,10,1196,11,1189,12,1190,16,1124],"push":[7,1490],"python":[16,1389],"q":[16,1635],"quickli":[3,928,4,749,9,703,12,771],"rate":[3,1436,4,1211,9,1151,12,1240],"raw":[7,1880,14,1746],"read":[1,622,5,810,6,601,10,591,11,622,13,668,14,581,15,700,16,591,17,656],"reason":[6,1136,7,1395],"receiv":[5,993,14,905,16,926],"ref":[0,1110,14,1279],"replac":[0,779,1,769,12,1658],"repositori":[0,217,1,229,2,227,3,253,4,227,5,252,6,281,7,236,8,260,9,222,10,247,11,255,12,229,13,292,14,284,15,282],"represent":[7,1490],"request":[1,375,4,734,6,1025,8,1268,9,1206,10,1242,11,1263,12,1216,16,1313],"respons":[6,947,7,993,17,1071],"rest":[3,799,4,1043,6,694,9,605,12,663],"result":[1,488,3,691,4,558,9,524,12,574,16,940],"return":[0,509,3,599,5,1067,6,830,7,861,14,497,16,509],"review":[9,4887],"role":[7,1490],"root":[14,1359],"run":[0,2064,1,3836],"s":[6,694,8,740,10,678,11,728,14,663],"scope":[1,922,17,1284],"search":[16,5086],"secondari":[3,928,4,749,9,703,12,771],"secur":[13,2548],"see":[1,190,3,270,4,218,7,246,8,250,9,204,10,229,11,246,12,224,13,272,14,224,16,229],"set":[12,2489],"sha":[1,1096,12,1279],"sinc":[6,1335,15,1306],"sort":[6,948,11,991,15,928,16,928],"sourc":[13,3112],"specif":[7,1490],"specifi":[9,826,11,993,14,905],"state":[6,816,7,1299,9,605,11,853,16,678],"statu":[1,914,3,1090,5,1943],"submit":[9,2030],"suit":[1,1372],"support":[3,799,4,644,7,728,11,728,14,663],"symlink":[14,1359],"team":[8,1009,10,926,11,993],"text":[7,1880,16,2223],"thei":[15,2784],"therefor":[9,1240],"through":[15,1389],"titl":[3,930,7,853,8,866,12,782,16,678],"token":[1,1529,17,1994],"too":[3,928,4,749,9,703,12,771],"transfer":[5,2353],"triag":[7,1490],"trigger":[0,571,3,799,4,644,9,605,12,663],"type":[3,805,6,706,7,1433,14,923,15,691,16,1007],"ultim":[13,1650],"unresolv":[16,1389],"up":[16,1389],"updat":[7,3296,8,1009,12,1658],"us":[0,817,1,1335,3,1069,4,1136,9,857,12,923],"user":[3,799,5,1149,7,728,15,2428,17,2500],"valu":[3,1269,6,1113,7,1164],"visibl":[15,1635],"vnd":[7,1880,14,1085],"wa":[5,2329,13,1318],"webhook":[0,934,5,1191],"workflow":[0,4022,1,4094],"wri":[8,1515],"write":[15,1389],"yaml":[0,934,1,922]}}');
+var index = JSON.parse(`{"ops":[["add_comment","Add a comment to a GitHub issue and return the comment's URL.","owner: string, repo: string, issue_number: integer, body: string"],["create_issue","Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and …","owner: string, repo: string, title: string, +2 optional"],["get_issue","Get one GitHub issue by number: title, state, labels, author and body text.","owner: string, repo: string, issue_number: integer"],["list_issues","List the issues of a GitHub repository, newest first, with number, title, state, labels and author.","owner: string, repo: string, +3 optional"]],"postings":{"add":[0,1278,1,694],"after":[2,638],"ask":[0,391,1,382],"author":[2,935,3,959],"befor":[3,671],"bodi":[0,236,1,531,2,481],"comment":[0,2396],"creat":[0,706,1,1271],"file":[1,1875],"find":[3,671],"first":[3,1666],"full":[2,638],"get":[2,1260,3,828],"git":[0,147,1,145,2,142,3,146],"hub":[0,147,1,145,2,142,3,146],"input":[0,184,1,166,2,181,3,166],"issu":[0,207,1,209,2,212,3,210],"label":[1,531,2,481,3,533],"list":[2,802,3,1339],"markdown":[1,1657],"new":[1,1657],"newest":[3,1666],"number":[0,147,1,145,2,176,3,146],"on":[2,1624],"onli":[1,663],"option":[1,1657],"owner":[0,147,1,145,2,142,3,146],"page":[3,789],"per":[3,789],"read":[2,1152,3,828],"repli":[0,679],"repositori":[0,174,1,190,2,170,3,191],"return":[0,965,1,954],"rl":[1,663],"s":[0,1676],"state":[2,935,3,1036],"text":[2,1624],"titl":[1,531,2,481,3,494],"url":[0,1676],"us":[0,59,1,58,2,56,3,59],"user":[0,391,1,382]}}`);
 
 // templates/kinds/http/handler.ts
 init_types();
@@ -7332,1486 +7155,13 @@ function compileSelect(expression) {
 }
 
 // out/github-catalog/src/validators.mjs
-var import_formats = __toESM(require_formats(), 1);
-var validate_actions_create_workflow_dispatch_input = validate20;
+var import_ucs2length = __toESM(require_ucs2length(), 1);
+var validate_add_comment_input = validate20;
+var func1 = import_ucs2length.default.default;
 function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate20.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.workflow_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "workflow_id" }, message: "must have required property 'workflow_id'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.ref === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "ref" }, message: "must have required property 'ref'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "owner" || key0 === "repo" || key0 === "workflow_id" || key0 === "ref" || key0 === "inputs" || key0 === "return_run_details")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err5 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err6 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.workflow_id !== void 0) {
-      if (typeof data.workflow_id !== "string") {
-        const err7 = { instancePath: instancePath + "/workflow_id", schemaPath: "#/properties/workflow_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.ref !== void 0) {
-      if (typeof data.ref !== "string") {
-        const err8 = { instancePath: instancePath + "/ref", schemaPath: "#/properties/ref/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.inputs !== void 0) {
-      let data4 = data.inputs;
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (Object.keys(data4).length > 25) {
-          const err9 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/maxProperties", keyword: "maxProperties", params: { limit: 25 }, message: "must NOT have more than 25 properties" };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-      } else {
-        const err10 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.return_run_details !== void 0) {
-      if (typeof data.return_run_details !== "boolean") {
-        const err11 = { instancePath: instancePath + "/return_run_details", schemaPath: "#/properties/return_run_details/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate20.errors = vErrors;
-  return errors === 0;
-}
-validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_actions_create_workflow_dispatch_output = validate21;
-function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.workflow_run_id !== void 0) {
-      let data0 = data.workflow_run_id;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/workflow_run_id", schemaPath: "#/properties/workflow_run_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.run_url !== void 0) {
-      if (typeof data.run_url !== "string") {
-        const err1 = { instancePath: instancePath + "/run_url", schemaPath: "#/properties/run_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.html_url !== void 0) {
-      if (typeof data.html_url !== "string") {
-        const err2 = { instancePath: instancePath + "/html_url", schemaPath: "#/properties/html_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
-}
-validate21.evaluated = { "props": { "workflow_run_id": true, "run_url": true, "html_url": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_actions_list_workflow_runs_input = validate22;
-var schema33 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "workflow_id": { "description": "The ID of the workflow. You can also pass the workflow file name as a string.", "type": "string" }, "actor": { "description": "Returns someone's workflow runs. Use the login for the user who created the push associated with the check suite or workflow run.", "type": "string" }, "branch": { "description": "Returns workflow runs associated with a branch. Use the name of the branch of the push.", "type": "string" }, "event": { "description": 'Returns workflow run triggered by the event you specify. For example, push, pull_request or issue. For more information, see "Events that trigger workflows."', "type": "string" }, "status": { "description": "Returns workflow runs with the check run status or conclusion that you specify. For example, a conclusion can be success or a status can be in_progress. Only GitHub Actions can set a status of waiting, pending, or requested.", "type": "string", "enum": ["completed", "action_required", "cancelled", "failure", "neutral", "skipped", "stale", "success", "timed_out", "in_progress", "queued", "requested", "waiting", "pending"] }, "per_page": { "description": 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."', "type": "integer", "default": 30 }, "page": { "description": 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."', "type": "integer", "default": 1 }, "created": { "description": 'Returns workflow runs created within the given date-time range. For more information on the syntax, see "Understanding the search syntax."', "type": "string", "format": "date-time" }, "exclude_pull_requests": { "description": "If true pull requests are omitted from the response (empty array).", "type": "boolean", "default": false }, "check_suite_id": { "description": "Returns workflow runs with the check_suite_id that you specify.", "type": "integer", "format": "int64" }, "head_sha": { "description": "Only returns workflow runs that are associated with the specified head_sha.", "type": "string" } }, "required": ["owner", "repo", "workflow_id"], "additionalProperties": false };
-var func1 = Object.prototype.hasOwnProperty;
-var formats0 = import_formats.default.fullFormats["date-time"];
-var formats2 = import_formats.default.fullFormats.int64;
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.workflow_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "workflow_id" }, message: "must have required property 'workflow_id'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func1.call(schema33.properties, key0)) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.workflow_id !== void 0) {
-      if (typeof data.workflow_id !== "string") {
-        const err6 = { instancePath: instancePath + "/workflow_id", schemaPath: "#/properties/workflow_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.actor !== void 0) {
-      if (typeof data.actor !== "string") {
-        const err7 = { instancePath: instancePath + "/actor", schemaPath: "#/properties/actor/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.branch !== void 0) {
-      if (typeof data.branch !== "string") {
-        const err8 = { instancePath: instancePath + "/branch", schemaPath: "#/properties/branch/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.event !== void 0) {
-      if (typeof data.event !== "string") {
-        const err9 = { instancePath: instancePath + "/event", schemaPath: "#/properties/event/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data6 = data.status;
-      if (typeof data6 !== "string") {
-        const err10 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (!(data6 === "completed" || data6 === "action_required" || data6 === "cancelled" || data6 === "failure" || data6 === "neutral" || data6 === "skipped" || data6 === "stale" || data6 === "success" || data6 === "timed_out" || data6 === "in_progress" || data6 === "queued" || data6 === "requested" || data6 === "waiting" || data6 === "pending")) {
-        const err11 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.per_page !== void 0) {
-      let data7 = data.per_page;
-      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-        const err12 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.page !== void 0) {
-      let data8 = data.page;
-      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-        const err13 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.created !== void 0) {
-      let data9 = data.created;
-      if (typeof data9 === "string") {
-        if (!formats0.validate(data9)) {
-          const err14 = { instancePath: instancePath + "/created", schemaPath: "#/properties/created/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-      } else {
-        const err15 = { instancePath: instancePath + "/created", schemaPath: "#/properties/created/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.exclude_pull_requests !== void 0) {
-      if (typeof data.exclude_pull_requests !== "boolean") {
-        const err16 = { instancePath: instancePath + "/exclude_pull_requests", schemaPath: "#/properties/exclude_pull_requests/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.check_suite_id !== void 0) {
-      let data11 = data.check_suite_id;
-      if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
-        const err17 = { instancePath: instancePath + "/check_suite_id", schemaPath: "#/properties/check_suite_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      if (typeof data11 == "number" && isFinite(data11)) {
-        if (!formats2.validate(data11)) {
-          const err18 = { instancePath: instancePath + "/check_suite_id", schemaPath: "#/properties/check_suite_id/format", keyword: "format", params: { format: "int64" }, message: 'must match format "int64"' };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.head_sha !== void 0) {
-      if (typeof data.head_sha !== "string") {
-        const err19 = { instancePath: instancePath + "/head_sha", schemaPath: "#/properties/head_sha/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err20];
-    } else {
-      vErrors.push(err20);
-    }
-    errors++;
-  }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
-validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_actions_list_workflow_runs_output = validate23;
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.total_count !== void 0) {
-      let data0 = data.total_count;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/total_count", schemaPath: "#/properties/total_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.workflow_runs !== void 0) {
-      if (!Array.isArray(data.workflow_runs)) {
-        const err1 = { instancePath: instancePath + "/workflow_runs", schemaPath: "#/properties/workflow_runs/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
-}
-validate23.evaluated = { "props": { "total_count": true, "workflow_runs": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_add_labels_input = validate24;
-var schema35 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "issue_number": { "description": "The number that identifies the issue.", "type": "integer" }, "body": { "description": "The request body.", "oneOf": [{ "type": "object", "properties": { "labels": { "description": `The labels to add to the issue's existing labels. You can also pass an array of labels directly, but GitHub recommends passing an object with the labels key. To replace all of the labels for an issue, use "Set labels for an issue."`, "type": "array", "minItems": 1, "items": { "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "name": { "description": "The name of the label to add.", "type": "string" }, "rationale": { "description": "Optional reasoning for adding this label.", "type": "string" }, "suggest": { "description": "If true, the label is stored as a pending suggestion for human review rather than applied directly.", "type": "boolean" }, "confidence": { "description": "The confidence level for this label choice.", "type": "string", "enum": ["low", "medium", "high"] } }, "required": ["name"] }] } } } }] } }, "required": ["owner", "repo", "issue_number"], "additionalProperties": false };
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.issue_number === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "issue_number" }, message: "must have required property 'issue_number'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "owner" || key0 === "repo" || key0 === "issue_number" || key0 === "body")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.issue_number !== void 0) {
-      let data2 = data.issue_number;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err6 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.body !== void 0) {
-      let data3 = data.body;
-      const _errs9 = errors;
-      let valid1 = false;
-      let passing0 = null;
-      const _errs10 = errors;
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-        if (data3.labels !== void 0) {
-          let data4 = data3.labels;
-          if (Array.isArray(data4)) {
-            if (data4.length < 1) {
-              const err7 = { instancePath: instancePath + "/body/labels", schemaPath: "#/properties/body/oneOf/0/properties/labels/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-            const len0 = data4.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              let data5 = data4[i0];
-              const _errs15 = errors;
-              let valid5 = false;
-              let passing1 = null;
-              const _errs16 = errors;
-              if (typeof data5 !== "string") {
-                const err8 = { instancePath: instancePath + "/body/labels/" + i0, schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-              var _valid1 = _errs16 === errors;
-              if (_valid1) {
-                valid5 = true;
-                passing1 = 0;
-              }
-              const _errs18 = errors;
-              if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-                if (data5.name === void 0) {
-                  const err9 = { instancePath: instancePath + "/body/labels/" + i0, schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/1/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-                  if (vErrors === null) {
-                    vErrors = [err9];
-                  } else {
-                    vErrors.push(err9);
-                  }
-                  errors++;
-                }
-                if (data5.name !== void 0) {
-                  if (typeof data5.name !== "string") {
-                    const err10 = { instancePath: instancePath + "/body/labels/" + i0 + "/name", schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/1/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err10];
-                    } else {
-                      vErrors.push(err10);
-                    }
-                    errors++;
-                  }
-                }
-                if (data5.rationale !== void 0) {
-                  if (typeof data5.rationale !== "string") {
-                    const err11 = { instancePath: instancePath + "/body/labels/" + i0 + "/rationale", schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/1/properties/rationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err11];
-                    } else {
-                      vErrors.push(err11);
-                    }
-                    errors++;
-                  }
-                }
-                if (data5.suggest !== void 0) {
-                  if (typeof data5.suggest !== "boolean") {
-                    const err12 = { instancePath: instancePath + "/body/labels/" + i0 + "/suggest", schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/1/properties/suggest/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-                    if (vErrors === null) {
-                      vErrors = [err12];
-                    } else {
-                      vErrors.push(err12);
-                    }
-                    errors++;
-                  }
-                }
-                if (data5.confidence !== void 0) {
-                  let data9 = data5.confidence;
-                  if (typeof data9 !== "string") {
-                    const err13 = { instancePath: instancePath + "/body/labels/" + i0 + "/confidence", schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/1/properties/confidence/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err13];
-                    } else {
-                      vErrors.push(err13);
-                    }
-                    errors++;
-                  }
-                  if (!(data9 === "low" || data9 === "medium" || data9 === "high")) {
-                    const err14 = { instancePath: instancePath + "/body/labels/" + i0 + "/confidence", schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/1/properties/confidence/enum", keyword: "enum", params: { allowedValues: schema35.properties.body.oneOf[0].properties.labels.items.oneOf[1].properties.confidence.enum }, message: "must be equal to one of the allowed values" };
-                    if (vErrors === null) {
-                      vErrors = [err14];
-                    } else {
-                      vErrors.push(err14);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err15 = { instancePath: instancePath + "/body/labels/" + i0, schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-              var _valid1 = _errs18 === errors;
-              if (_valid1 && valid5) {
-                valid5 = false;
-                passing1 = [passing1, 1];
-              } else {
-                if (_valid1) {
-                  valid5 = true;
-                  passing1 = 1;
-                  var props0 = {};
-                  props0.name = true;
-                  props0.rationale = true;
-                  props0.suggest = true;
-                  props0.confidence = true;
-                }
-              }
-              if (!valid5) {
-                const err16 = { instancePath: instancePath + "/body/labels/" + i0, schemaPath: "#/properties/body/oneOf/0/properties/labels/items/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf" };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              } else {
-                errors = _errs15;
-                if (vErrors !== null) {
-                  if (_errs15) {
-                    vErrors.length = _errs15;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-            }
-          } else {
-            const err17 = { instancePath: instancePath + "/body/labels", schemaPath: "#/properties/body/oneOf/0/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/oneOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-      var _valid0 = _errs10 === errors;
-      if (_valid0) {
-        valid1 = true;
-        passing0 = 0;
-        var props1 = {};
-        props1.labels = true;
-      }
-      if (!valid1) {
-        const err19 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      } else {
-        errors = _errs9;
-        if (vErrors !== null) {
-          if (_errs9) {
-            vErrors.length = _errs9;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err20];
-    } else {
-      vErrors.push(err20);
-    }
-    errors++;
-  }
-  validate24.errors = vErrors;
-  return errors === 0;
-}
-validate24.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_add_labels_output = validate25;
-var schema36 = { "type": "object", "properties": { "items": { "type": "array", "items": { "title": "Label", "description": "Color-coded labels help you categorize and filter your issues (just like labels in Gmail).", "type": "object", "properties": { "id": { "description": "Unique identifier for the label.", "type": "integer" }, "node_id": { "type": "string" }, "url": { "description": "URL for the label", "type": "string" }, "name": { "description": "The name of the label.", "type": "string" }, "description": { "description": "Optional description of the label, such as its purpose.", "type": ["string", "null"] }, "color": { "description": "6-character hex code, without the leading #, identifying the color", "type": "string" }, "default": { "description": "Whether this label comes by default in a new repository.", "type": "boolean" } } } } } };
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.items !== void 0) {
-      let data0 = data.items;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-            if (data1.id !== void 0) {
-              let data2 = data1.id;
-              if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                const err0 = { instancePath: instancePath + "/items/" + i0 + "/id", schemaPath: "#/properties/items/items/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err0];
-                } else {
-                  vErrors.push(err0);
-                }
-                errors++;
-              }
-            }
-            if (data1.node_id !== void 0) {
-              if (typeof data1.node_id !== "string") {
-                const err1 = { instancePath: instancePath + "/items/" + i0 + "/node_id", schemaPath: "#/properties/items/items/properties/node_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err1];
-                } else {
-                  vErrors.push(err1);
-                }
-                errors++;
-              }
-            }
-            if (data1.url !== void 0) {
-              if (typeof data1.url !== "string") {
-                const err2 = { instancePath: instancePath + "/items/" + i0 + "/url", schemaPath: "#/properties/items/items/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
-                errors++;
-              }
-            }
-            if (data1.name !== void 0) {
-              if (typeof data1.name !== "string") {
-                const err3 = { instancePath: instancePath + "/items/" + i0 + "/name", schemaPath: "#/properties/items/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err3];
-                } else {
-                  vErrors.push(err3);
-                }
-                errors++;
-              }
-            }
-            if (data1.description !== void 0) {
-              let data6 = data1.description;
-              if (typeof data6 !== "string" && data6 !== null) {
-                const err4 = { instancePath: instancePath + "/items/" + i0 + "/description", schemaPath: "#/properties/items/items/properties/description/type", keyword: "type", params: { type: schema36.properties.items.items.properties.description.type }, message: "must be string,null" };
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            if (data1.color !== void 0) {
-              if (typeof data1.color !== "string") {
-                const err5 = { instancePath: instancePath + "/items/" + i0 + "/color", schemaPath: "#/properties/items/items/properties/color/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (data1.default !== void 0) {
-              if (typeof data1.default !== "boolean") {
-                const err6 = { instancePath: instancePath + "/items/" + i0 + "/default", schemaPath: "#/properties/items/items/properties/default/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err7 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate25.errors = vErrors;
-  return errors === 0;
-}
-validate25.evaluated = { "props": { "items": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_create_input = validate26;
-var schema37 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "title": { "description": "The title of the issue.", "oneOf": [{ "type": "string" }, { "type": "integer" }] }, "body": { "description": "The contents of the issue.", "type": "string" }, "assignee": { "description": "Login for the user that this issue should be assigned to. _NOTE: Only users with push access can set the assignee for new issues. The assignee is silently dropped otherwise. This field is closing down._", "type": ["string", "null"] }, "milestone": { "oneOf": [{ "type": "string" }, { "description": "The number of the milestone to associate this issue with. _NOTE: Only users with push access can set the milestone for new issues. The milestone is silently dropped otherwise._", "type": "integer" }] }, "labels": { "description": "Labels to associate with this issue. _NOTE: Only users with push access can set labels for new issues. Labels are silently dropped otherwise._", "type": "array", "items": { "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "id": { "type": "integer" }, "name": { "type": "string" }, "description": { "type": ["string", "null"] }, "color": { "type": ["string", "null"] } } }] } }, "assignees": { "description": "Logins for Users to assign to this issue. _NOTE: Only users with push access can set assignees for new issues. Assignees are silently dropped otherwise._", "type": "array", "items": { "type": "string" } }, "issue_field_values": { "description": "An array of issue field values to set on this issue. Each field value must include the field ID and the value to set. Issue fields are only available for organization-owned repositories with the feature enabled. Field values are silently dropped otherwise.", "type": "array", "items": { "type": "object", "properties": { "field_id": { "description": "The ID of the issue field to set", "type": "integer" }, "value": { "description": "The value to set for the field. For multi-select fields, provide an array of option names.", "oneOf": [{ "type": "string" }, { "type": "number" }, { "type": "array", "items": { "type": "string" } }] } }, "required": ["field_id", "value"], "additionalProperties": false } }, "type": { "description": "The name of the issue type to associate with this issue. _NOTE: Only users with push access can set the type for new issues. The type is silently dropped otherwise._", "type": ["string", "null"], "examples": ["Epic"] } }, "required": ["owner", "repo", "title"], "additionalProperties": false };
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate26.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.title === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func1.call(schema37.properties, key0)) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.title !== void 0) {
-      let data2 = data.title;
-      const _errs7 = errors;
-      let valid1 = false;
-      let passing0 = null;
-      const _errs8 = errors;
-      if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      var _valid0 = _errs8 === errors;
-      if (_valid0) {
-        valid1 = true;
-        passing0 = 0;
-      }
-      const _errs10 = errors;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/oneOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      var _valid0 = _errs10 === errors;
-      if (_valid0 && valid1) {
-        valid1 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid1 = true;
-          passing0 = 1;
-        }
-      }
-      if (!valid1) {
-        const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      } else {
-        errors = _errs7;
-        if (vErrors !== null) {
-          if (_errs7) {
-            vErrors.length = _errs7;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.body !== void 0) {
-      if (typeof data.body !== "string") {
-        const err9 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.assignee !== void 0) {
-      let data4 = data.assignee;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err10 = { instancePath: instancePath + "/assignee", schemaPath: "#/properties/assignee/type", keyword: "type", params: { type: schema37.properties.assignee.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.milestone !== void 0) {
-      let data5 = data.milestone;
-      const _errs17 = errors;
-      let valid2 = false;
-      let passing1 = null;
-      const _errs18 = errors;
-      if (typeof data5 !== "string") {
-        const err11 = { instancePath: instancePath + "/milestone", schemaPath: "#/properties/milestone/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      var _valid1 = _errs18 === errors;
-      if (_valid1) {
-        valid2 = true;
-        passing1 = 0;
-      }
-      const _errs20 = errors;
-      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-        const err12 = { instancePath: instancePath + "/milestone", schemaPath: "#/properties/milestone/oneOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-      var _valid1 = _errs20 === errors;
-      if (_valid1 && valid2) {
-        valid2 = false;
-        passing1 = [passing1, 1];
-      } else {
-        if (_valid1) {
-          valid2 = true;
-          passing1 = 1;
-        }
-      }
-      if (!valid2) {
-        const err13 = { instancePath: instancePath + "/milestone", schemaPath: "#/properties/milestone/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      } else {
-        errors = _errs17;
-        if (vErrors !== null) {
-          if (_errs17) {
-            vErrors.length = _errs17;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.labels !== void 0) {
-      let data6 = data.labels;
-      if (Array.isArray(data6)) {
-        const len0 = data6.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data7 = data6[i0];
-          const _errs25 = errors;
-          let valid5 = false;
-          let passing2 = null;
-          const _errs26 = errors;
-          if (typeof data7 !== "string") {
-            const err14 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-          var _valid2 = _errs26 === errors;
-          if (_valid2) {
-            valid5 = true;
-            passing2 = 0;
-          }
-          const _errs28 = errors;
-          if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-            if (data7.id !== void 0) {
-              let data8 = data7.id;
-              if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-                const err15 = { instancePath: instancePath + "/labels/" + i0 + "/id", schemaPath: "#/properties/labels/items/oneOf/1/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-            }
-            if (data7.name !== void 0) {
-              if (typeof data7.name !== "string") {
-                const err16 = { instancePath: instancePath + "/labels/" + i0 + "/name", schemaPath: "#/properties/labels/items/oneOf/1/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-            }
-            if (data7.description !== void 0) {
-              let data10 = data7.description;
-              if (typeof data10 !== "string" && data10 !== null) {
-                const err17 = { instancePath: instancePath + "/labels/" + i0 + "/description", schemaPath: "#/properties/labels/items/oneOf/1/properties/description/type", keyword: "type", params: { type: schema37.properties.labels.items.oneOf[1].properties.description.type }, message: "must be string,null" };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-            if (data7.color !== void 0) {
-              let data11 = data7.color;
-              if (typeof data11 !== "string" && data11 !== null) {
-                const err18 = { instancePath: instancePath + "/labels/" + i0 + "/color", schemaPath: "#/properties/labels/items/oneOf/1/properties/color/type", keyword: "type", params: { type: schema37.properties.labels.items.oneOf[1].properties.color.type }, message: "must be string,null" };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err19 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-          var _valid2 = _errs28 === errors;
-          if (_valid2 && valid5) {
-            valid5 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid5 = true;
-              passing2 = 1;
-              var props0 = {};
-              props0.id = true;
-              props0.name = true;
-              props0.description = true;
-              props0.color = true;
-            }
-          }
-          if (!valid5) {
-            const err20 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/oneOf", keyword: "oneOf", params: { passingSchemas: passing2 }, message: "must match exactly one schema in oneOf" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          } else {
-            errors = _errs25;
-            if (vErrors !== null) {
-              if (_errs25) {
-                vErrors.length = _errs25;
-              } else {
-                vErrors = null;
-              }
-            }
-          }
-        }
-      } else {
-        const err21 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.assignees !== void 0) {
-      let data12 = data.assignees;
-      if (Array.isArray(data12)) {
-        const len1 = data12.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data12[i1] !== "string") {
-            const err22 = { instancePath: instancePath + "/assignees/" + i1, schemaPath: "#/properties/assignees/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err23 = { instancePath: instancePath + "/assignees", schemaPath: "#/properties/assignees/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-    }
-    if (data.issue_field_values !== void 0) {
-      let data14 = data.issue_field_values;
-      if (Array.isArray(data14)) {
-        const len2 = data14.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data15 = data14[i2];
-          if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-            if (data15.field_id === void 0) {
-              const err24 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/required", keyword: "required", params: { missingProperty: "field_id" }, message: "must have required property 'field_id'" };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-            if (data15.value === void 0) {
-              const err25 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
-              if (vErrors === null) {
-                vErrors = [err25];
-              } else {
-                vErrors.push(err25);
-              }
-              errors++;
-            }
-            for (const key1 in data15) {
-              if (!(key1 === "field_id" || key1 === "value")) {
-                const err26 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-            }
-            if (data15.field_id !== void 0) {
-              let data16 = data15.field_id;
-              if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
-                const err27 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/field_id", schemaPath: "#/properties/issue_field_values/items/properties/field_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err27];
-                } else {
-                  vErrors.push(err27);
-                }
-                errors++;
-              }
-            }
-            if (data15.value !== void 0) {
-              let data17 = data15.value;
-              const _errs50 = errors;
-              let valid12 = false;
-              let passing3 = null;
-              const _errs51 = errors;
-              if (typeof data17 !== "string") {
-                const err28 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-              var _valid3 = _errs51 === errors;
-              if (_valid3) {
-                valid12 = true;
-                passing3 = 0;
-              }
-              const _errs53 = errors;
-              if (!(typeof data17 == "number" && isFinite(data17))) {
-                const err29 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/1/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                if (vErrors === null) {
-                  vErrors = [err29];
-                } else {
-                  vErrors.push(err29);
-                }
-                errors++;
-              }
-              var _valid3 = _errs53 === errors;
-              if (_valid3 && valid12) {
-                valid12 = false;
-                passing3 = [passing3, 1];
-              } else {
-                if (_valid3) {
-                  valid12 = true;
-                  passing3 = 1;
-                }
-                const _errs55 = errors;
-                if (Array.isArray(data17)) {
-                  const len3 = data17.length;
-                  for (let i3 = 0; i3 < len3; i3++) {
-                    if (typeof data17[i3] !== "string") {
-                      const err30 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value/" + i3, schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/2/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                      if (vErrors === null) {
-                        vErrors = [err30];
-                      } else {
-                        vErrors.push(err30);
-                      }
-                      errors++;
-                    }
-                  }
-                } else {
-                  const err31 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/2/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                  if (vErrors === null) {
-                    vErrors = [err31];
-                  } else {
-                    vErrors.push(err31);
-                  }
-                  errors++;
-                }
-                var _valid3 = _errs55 === errors;
-                if (_valid3 && valid12) {
-                  valid12 = false;
-                  passing3 = [passing3, 2];
-                } else {
-                  if (_valid3) {
-                    valid12 = true;
-                    passing3 = 2;
-                  }
-                }
-              }
-              if (!valid12) {
-                const err32 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf", keyword: "oneOf", params: { passingSchemas: passing3 }, message: "must match exactly one schema in oneOf" };
-                if (vErrors === null) {
-                  vErrors = [err32];
-                } else {
-                  vErrors.push(err32);
-                }
-                errors++;
-              } else {
-                errors = _errs50;
-                if (vErrors !== null) {
-                  if (_errs50) {
-                    vErrors.length = _errs50;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-            }
-          } else {
-            const err33 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err33];
-            } else {
-              vErrors.push(err33);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err34 = { instancePath: instancePath + "/issue_field_values", schemaPath: "#/properties/issue_field_values/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      let data19 = data.type;
-      if (typeof data19 !== "string" && data19 !== null) {
-        const err35 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: schema37.properties.type.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err35];
-        } else {
-          vErrors.push(err35);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err36 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err36];
-    } else {
-      vErrors.push(err36);
-    }
-    errors++;
-  }
-  validate26.errors = vErrors;
-  return errors === 0;
-}
-validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_create_comment_input = validate27;
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate27.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -8867,191 +7217,59 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err5 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data0 = data.owner;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 100) {
+          const err5 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (func1(data0) < 1) {
+          const err6 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err7];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
     if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err6 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
+      let data1 = data.repo;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 100) {
+          const err8 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.issue_number !== void 0) {
-      let data2 = data.issue_number;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err7 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
+        if (func1(data1) < 1) {
+          const err9 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.body !== void 0) {
-      if (typeof data.body !== "string") {
-        const err8 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate27.errors = vErrors;
-  return errors === 0;
-}
-validate27.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_create_comment_output = validate28;
-var schema39 = { "title": "Issue Comment", "description": "Comments provide a way for people to collaborate on an issue.", "type": "object", "properties": { "id": { "type": "integer" }, "node_id": { "type": "string" }, "url": { "type": "string" }, "body": { "type": "string" }, "body_text": { "type": "string" }, "body_html": { "type": "string" }, "html_url": { "type": "string" }, "user": { "title": "Simple User", "type": ["object", "null"], "properties": { "name": {}, "email": {}, "login": {}, "id": {}, "node_id": {}, "avatar_url": {}, "gravatar_id": {}, "url": {}, "html_url": {}, "followers_url": {}, "following_url": {}, "gists_url": {}, "starred_url": {}, "subscriptions_url": {}, "organizations_url": {}, "repos_url": {}, "events_url": {}, "received_events_url": {}, "type": {}, "site_admin": {}, "starred_at": {}, "user_view_type": {} } }, "created_at": { "type": "string" }, "updated_at": { "type": "string" }, "issue_url": { "type": "string" }, "author_association": { "title": "author_association", "type": "string" }, "performed_via_github_app": { "title": "GitHub app", "type": ["object", "null"], "properties": { "id": {}, "slug": {}, "node_id": {}, "client_id": {}, "owner": {}, "name": {}, "description": {}, "external_url": {}, "html_url": {}, "created_at": {}, "updated_at": {}, "permissions": {}, "events": {}, "installations_count": {} } }, "reactions": { "title": "Reaction Rollup", "type": "object", "properties": { "url": {}, "total_count": {}, "+1": {}, "-1": {}, "laugh": {}, "confused": {}, "heart": {}, "hooray": {}, "eyes": {}, "rocket": {} } }, "pin": { "title": "Pinned Issue Comment", "type": ["object", "null"], "properties": { "pinned_at": {}, "pinned_by": {} } }, "minimized": { "title": "Minimized Issue Comment", "type": ["object", "null"], "properties": { "reason": {} } } } };
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate28.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.node_id !== void 0) {
-      if (typeof data.node_id !== "string") {
-        const err1 = { instancePath: instancePath + "/node_id", schemaPath: "#/properties/node_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.url !== void 0) {
-      if (typeof data.url !== "string") {
-        const err2 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.body !== void 0) {
-      if (typeof data.body !== "string") {
-        const err3 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.body_text !== void 0) {
-      if (typeof data.body_text !== "string") {
-        const err4 = { instancePath: instancePath + "/body_text", schemaPath: "#/properties/body_text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.body_html !== void 0) {
-      if (typeof data.body_html !== "string") {
-        const err5 = { instancePath: instancePath + "/body_html", schemaPath: "#/properties/body_html/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.html_url !== void 0) {
-      if (typeof data.html_url !== "string") {
-        const err6 = { instancePath: instancePath + "/html_url", schemaPath: "#/properties/html_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.user !== void 0) {
-      let data7 = data.user;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err7 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/type", keyword: "type", params: { type: schema39.properties.user.type }, message: "must be object,null" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.created_at !== void 0) {
-      if (typeof data.created_at !== "string") {
-        const err8 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.updated_at !== void 0) {
-      if (typeof data.updated_at !== "string") {
-        const err9 = { instancePath: instancePath + "/updated_at", schemaPath: "#/properties/updated_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.issue_url !== void 0) {
-      if (typeof data.issue_url !== "string") {
-        const err10 = { instancePath: instancePath + "/issue_url", schemaPath: "#/properties/issue_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err10 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -9060,9 +7278,10 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.author_association !== void 0) {
-      if (typeof data.author_association !== "string") {
-        const err11 = { instancePath: instancePath + "/author_association", schemaPath: "#/properties/author_association/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.issue_number !== void 0) {
+      let data2 = data.issue_number;
+      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+        const err11 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -9070,47 +7289,41 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.performed_via_github_app !== void 0) {
-      let data12 = data.performed_via_github_app;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err12 = { instancePath: instancePath + "/performed_via_github_app", schemaPath: "#/properties/performed_via_github_app/type", keyword: "type", params: { type: schema39.properties.performed_via_github_app.type }, message: "must be object,null" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
+      if (typeof data2 == "number" && isFinite(data2)) {
+        if (data2 < 1 || isNaN(data2)) {
+          const err12 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
         }
-        errors++;
       }
     }
-    if (data.reactions !== void 0) {
-      let data13 = data.reactions;
-      if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
-        const err13 = { instancePath: instancePath + "/reactions", schemaPath: "#/properties/reactions/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
+    if (data.body !== void 0) {
+      let data3 = data.body;
+      if (typeof data3 === "string") {
+        if (func1(data3) > 65536) {
+          const err13 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/maxLength", keyword: "maxLength", params: { limit: 65536 }, message: "must NOT have more than 65536 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.pin !== void 0) {
-      let data14 = data.pin;
-      if (!(data14 && typeof data14 == "object" && !Array.isArray(data14)) && data14 !== null) {
-        const err14 = { instancePath: instancePath + "/pin", schemaPath: "#/properties/pin/type", keyword: "type", params: { type: schema39.properties.pin.type }, message: "must be object,null" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
+        if (func1(data3) < 1) {
+          const err14 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.minimized !== void 0) {
-      let data15 = data.minimized;
-      if (!(data15 && typeof data15 == "object" && !Array.isArray(data15)) && data15 !== null) {
-        const err15 = { instancePath: instancePath + "/minimized", schemaPath: "#/properties/minimized/type", keyword: "type", params: { type: schema39.properties.minimized.type }, message: "must be object,null" };
+      } else {
+        const err15 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -9128,15 +7341,359 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate28.errors = vErrors;
+  validate20.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { "props": { "id": true, "node_id": true, "url": true, "body": true, "body_text": true, "body_html": true, "html_url": true, "user": true, "created_at": true, "updated_at": true, "issue_url": true, "author_association": true, "performed_via_github_app": true, "reactions": true, "pin": true, "minimized": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_get_input = validate29;
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_add_comment_output = validate21;
+function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate21.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.url === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.url !== void 0) {
+      if (typeof data.url !== "string") {
+        const err3 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate21.errors = vErrors;
+  return errors === 0;
+}
+validate21.evaluated = { "props": { "id": true, "url": true }, "dynamicProps": false, "dynamicItems": false };
+var validate_create_issue_input = validate22;
+function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate22.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.owner === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.repo === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.title === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === "owner" || key0 === "repo" || key0 === "title" || key0 === "body" || key0 === "labels")) {
+        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.owner !== void 0) {
+      let data0 = data.owner;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 100) {
+          const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (func1(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.repo !== void 0) {
+      let data1 = data.repo;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 100) {
+          const err7 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (func1(data1) < 1) {
+          const err8 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.title !== void 0) {
+      let data2 = data.title;
+      if (typeof data2 === "string") {
+        if (func1(data2) > 256) {
+          const err10 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (func1(data2) < 1) {
+          const err11 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.body !== void 0) {
+      let data3 = data.body;
+      if (typeof data3 === "string") {
+        if (func1(data3) > 65536) {
+          const err13 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/maxLength", keyword: "maxLength", params: { limit: 65536 }, message: "must NOT have more than 65536 characters" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.labels !== void 0) {
+      let data4 = data.labels;
+      if (Array.isArray(data4)) {
+        if (data4.length > 20) {
+          const err15 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        }
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (typeof data4[i0] !== "string") {
+            const err16 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err17 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err18];
+    } else {
+      vErrors.push(err18);
+    }
+    errors++;
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_create_issue_output = validate23;
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate23.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.number === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "number" }, message: "must have required property 'number'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.url === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.number !== void 0) {
+      let data0 = data.number;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+        const err2 = { instancePath: instancePath + "/number", schemaPath: "#/properties/number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.url !== void 0) {
+      if (typeof data.url !== "string") {
+        const err3 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate23.errors = vErrors;
+  return errors === 0;
+}
+validate23.evaluated = { "props": { "number": true, "url": true }, "dynamicProps": false, "dynamicItems": false };
+var validate_get_issue_input = validate24;
+function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate24.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9183,31 +7740,28 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+      let data0 = data.owner;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 100) {
+          const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
+        if (func1(data0) < 1) {
+          const err5 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.issue_number !== void 0) {
-      let data2 = data.issue_number;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err6 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+      } else {
+        const err6 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -9216,25 +7770,214 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.repo !== void 0) {
+      let data1 = data.repo;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 100) {
+          const err7 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (func1(data1) < 1) {
+          const err8 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.issue_number !== void 0) {
+      let data2 = data.issue_number;
+      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
+        const err10 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+      if (typeof data2 == "number" && isFinite(data2)) {
+        if (data2 < 1 || isNaN(data2)) {
+          const err11 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+    }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err12];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err12);
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_list_for_repo_input = validate30;
-var schema41 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "milestone": { "description": "If an integer is passed, it should refer to a milestone by its number field. If the string * is passed, issues with any milestone are accepted. If the string none is passed, issues without milestones are returned.", "type": "string" }, "state": { "description": "Indicates the state of the issues to return.", "type": "string", "enum": ["open", "closed", "all"], "default": "open" }, "assignee": { "description": "Can be the name of a user. Pass in none for issues with no assigned user, and * for issues assigned to any user.", "type": "string" }, "type": { "description": "Can be the name of an issue type. If the string * is passed, issues with any type are accepted. If the string none is passed, issues without type are returned.", "type": "string" }, "creator": { "description": "The user that created the issue.", "type": "string" }, "mentioned": { "description": "A user that's mentioned in the issue.", "type": "string" }, "issue_field_values": { "description": "A comma-separated list of issue field filters in field_slug:value format. Only issues matching all specified field values are returned. Requires issue fields to be enabled for the repository. Issue fields are not available for user-owned repositories, and field availability for organization-owned public repositories depends on the organization's visibility settings. For example, priority:Urgent,severity:High filters issues where the priority field is Urgent AND the severity field is High.", "type": "string" }, "labels": { "description": "A list of comma separated label names. Example: bug,ui,@high", "type": "string" }, "sort": { "description": "What to sort results by.", "type": "string", "enum": ["created", "updated", "comments"], "default": "created" }, "direction": { "description": "The direction to sort the results by.", "type": "string", "enum": ["asc", "desc"], "default": "desc" }, "since": { "description": "Only show results that were last updated after the given time. This is a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ.", "type": "string", "format": "date-time" }, "per_page": { "description": 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."', "type": "integer", "default": 30 }, "page": { "description": 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."', "type": "integer", "default": 1 } }, "required": ["owner", "repo"], "additionalProperties": false };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate24.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_get_issue_output = validate25;
+var schema36 = { "type": "object", "properties": { "number": { "type": "integer" }, "title": { "type": "string" }, "state": { "type": "string" }, "labels": { "type": "array", "items": { "type": "string" } }, "author": { "type": "string" }, "body": { "type": ["string", "null"] } }, "required": ["number", "title", "state"] };
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
+  const evaluated0 = validate25.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.number === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "number" }, message: "must have required property 'number'" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.title === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.state === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "state" }, message: "must have required property 'state'" };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.number !== void 0) {
+      let data0 = data.number;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+        const err3 = { instancePath: instancePath + "/number", schemaPath: "#/properties/number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.title !== void 0) {
+      if (typeof data.title !== "string") {
+        const err4 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.state !== void 0) {
+      if (typeof data.state !== "string") {
+        const err5 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.labels !== void 0) {
+      let data3 = data.labels;
+      if (Array.isArray(data3)) {
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (typeof data3[i0] !== "string") {
+            const err6 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err7 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.author !== void 0) {
+      if (typeof data.author !== "string") {
+        const err8 = { instancePath: instancePath + "/author", schemaPath: "#/properties/author/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.body !== void 0) {
+      let data6 = data.body;
+      if (typeof data6 !== "string" && data6 !== null) {
+        const err9 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: schema36.properties.body.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate25.errors = vErrors;
+  return errors === 0;
+}
+validate25.evaluated = { "props": { "number": true, "title": true, "state": true, "labels": true, "author": true, "body": true }, "dynamicProps": false, "dynamicItems": false };
+var validate_list_issues_input = validate26;
+var schema37 = { "type": "object", "properties": { "owner": { "type": "string", "minLength": 1, "maxLength": 100, "description": "Account that owns the repository." }, "repo": { "type": "string", "minLength": 1, "maxLength": 100, "description": "Repository name." }, "state": { "type": "string", "enum": ["open", "closed", "all"], "description": "Which issues to list; open when left out." }, "labels": { "type": "array", "items": { "type": "string" }, "maxItems": 20, "description": "Only issues carrying all of these labels." }, "per_page": { "type": "integer", "minimum": 1, "maximum": 100, "description": "How many issues to return (30 when left out)." } }, "required": ["owner", "repo"], "additionalProperties": false };
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -9261,7 +8004,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func1.call(schema41.properties, key0)) {
+      if (!(key0 === "owner" || key0 === "repo" || key0 === "state" || key0 === "labels" || key0 === "per_page")) {
         const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err2];
@@ -9272,1271 +8015,27 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err3 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err4 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.milestone !== void 0) {
-      if (typeof data.milestone !== "string") {
-        const err5 = { instancePath: instancePath + "/milestone", schemaPath: "#/properties/milestone/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.state !== void 0) {
-      let data3 = data.state;
-      if (typeof data3 !== "string") {
-        const err6 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (!(data3 === "open" || data3 === "closed" || data3 === "all")) {
-        const err7 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema41.properties.state.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.assignee !== void 0) {
-      if (typeof data.assignee !== "string") {
-        const err8 = { instancePath: instancePath + "/assignee", schemaPath: "#/properties/assignee/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      if (typeof data.type !== "string") {
-        const err9 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.creator !== void 0) {
-      if (typeof data.creator !== "string") {
-        const err10 = { instancePath: instancePath + "/creator", schemaPath: "#/properties/creator/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.mentioned !== void 0) {
-      if (typeof data.mentioned !== "string") {
-        const err11 = { instancePath: instancePath + "/mentioned", schemaPath: "#/properties/mentioned/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.issue_field_values !== void 0) {
-      if (typeof data.issue_field_values !== "string") {
-        const err12 = { instancePath: instancePath + "/issue_field_values", schemaPath: "#/properties/issue_field_values/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.labels !== void 0) {
-      if (typeof data.labels !== "string") {
-        const err13 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.sort !== void 0) {
-      let data10 = data.sort;
-      if (typeof data10 !== "string") {
-        const err14 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-      if (!(data10 === "created" || data10 === "updated" || data10 === "comments")) {
-        const err15 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/enum", keyword: "enum", params: { allowedValues: schema41.properties.sort.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.direction !== void 0) {
-      let data11 = data.direction;
-      if (typeof data11 !== "string") {
-        const err16 = { instancePath: instancePath + "/direction", schemaPath: "#/properties/direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-      if (!(data11 === "asc" || data11 === "desc")) {
-        const err17 = { instancePath: instancePath + "/direction", schemaPath: "#/properties/direction/enum", keyword: "enum", params: { allowedValues: schema41.properties.direction.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.since !== void 0) {
-      let data12 = data.since;
-      if (typeof data12 === "string") {
-        if (!formats0.validate(data12)) {
-          const err18 = { instancePath: instancePath + "/since", schemaPath: "#/properties/since/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+      let data0 = data.owner;
+      if (typeof data0 === "string") {
+        if (func1(data0) > 100) {
+          const err3 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
-            vErrors = [err18];
+            vErrors = [err3];
           } else {
-            vErrors.push(err18);
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (func1(data0) < 1) {
+          const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
           }
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/since", schemaPath: "#/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.per_page !== void 0) {
-      let data13 = data.per_page;
-      if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13))) {
-        const err20 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
-    if (data.page !== void 0) {
-      let data14 = data.page;
-      if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
-        const err21 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err22];
-    } else {
-      vErrors.push(err22);
-    }
-    errors++;
-  }
-  validate30.errors = vErrors;
-  return errors === 0;
-}
-validate30.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_list_for_repo_output = validate31;
-function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.items !== void 0) {
-      if (!Array.isArray(data.items)) {
-        const err0 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate31.errors = vErrors;
-  return errors === 0;
-}
-validate31.evaluated = { "props": { "items": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_update_input = validate32;
-var schema43 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "issue_number": { "description": "The number that identifies the issue.", "type": "integer" }, "title": { "description": "The title of the issue.", "oneOf": [{ "type": "string" }, { "type": "integer" }] }, "body": { "description": "The contents of the issue.", "type": ["string", "null"] }, "assignee": { "description": "Username to assign to this issue. This field is closing down.", "type": ["string", "null"] }, "state": { "description": "The open or closed state of the issue.", "type": "string", "enum": ["open", "closed"] }, "state_reason": { "description": "The reason for the state change. Ignored unless state is changed.", "type": ["string", "null"], "enum": ["completed", "not_planned", "duplicate", "reopened"], "examples": ["not_planned"] }, "duplicate_issue_id": { "description": "The ID of the issue to mark as the canonical duplicate when state_reason is duplicate. The issue must exist and be accessible to the authenticated user. Ignored when state_reason is not duplicate.", "type": "integer" }, "milestone": { "oneOf": [{ "type": "string" }, { "description": "The number of the milestone to associate this issue with or use null to remove the current milestone. Only users with push access can set the milestone for issues. Without push access to the repository, milestone changes are silently dropped.", "type": "integer" }] }, "labels": { "description": "Labels to associate with this issue. Pass one or more labels to _replace_ the set of labels on this issue. Send an empty array ([]) to clear all labels from the issue. Only users with push access can set labels for issues. Without push access to the repository, label changes are silently dropped.", "type": "array", "items": { "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "id": { "type": "integer" }, "name": { "type": "string" }, "description": { "type": ["string", "null"] }, "color": { "type": ["string", "null"] }, "rationale": { "description": "Optional reasoning for selecting this label.", "type": "string" }, "suggest": { "description": "If true, the change is stored as a pending suggestion for human review rather than applied directly.", "type": "boolean" }, "confidence": { "description": "The confidence level for this label choice.", "type": "string", "enum": ["low", "medium", "high"] } } }] } }, "assignees": { "description": "Usernames to assign to this issue. Pass one or more user logins to _replace_ the set of assignees on this issue. Send an empty array ([]) to clear all assignees from the issue. Only users with push access can set assignees for new issues. Without push access to the repository, assignee changes are silently dropped.", "type": "array", "items": { "oneOf": [{ "type": "string" }, { "type": "object", "properties": { "login": { "type": "string" }, "rationale": { "description": "Optional reasoning for selecting this assignee.", "type": "string" }, "suggest": { "description": "If true, the change is stored as a pending suggestion for human review rather than applied directly.", "type": "boolean" }, "confidence": { "description": "The confidence level for this assignee choice.", "type": "string", "enum": ["low", "medium", "high"] } } }] } }, "issue_field_values": { "description": "An array of issue field values to set on this issue. Each field value must include the field ID and the value to set. Only users with push access can set field values for issues", "type": "array", "items": { "type": "object", "properties": { "field_id": { "description": "The ID of the issue field to set", "type": "integer" }, "value": { "description": "The value to set for the field. For multi-select fields, provide an array of option names.", "oneOf": [{ "type": "string" }, { "type": "number" }, { "type": "array", "items": { "type": "string" } }] }, "rationale": { "description": "Optional reasoning for setting this field value.", "type": "string" }, "suggest": { "description": "If true, the change is stored as a pending suggestion for human review rather than applied directly.", "type": "boolean" }, "confidence": { "description": "The confidence level for this field value choice.", "type": "string", "enum": ["low", "medium", "high"] } }, "required": ["field_id", "value"], "additionalProperties": false } }, "type": { "description": "The issue type to associate with this issue. Only users with push access can set the type for issues. Without push access to the repository, type changes are silently dropped.", "oneOf": [{ "description": "The name of the issue type.", "type": "string", "examples": ["Epic"] }, { "description": "The issue type with optional metadata.", "type": "object", "properties": { "value": { "description": "The name of the issue type to associate with this issue, or null to remove the current issue type.", "type": ["string", "null"], "examples": ["Epic"] }, "rationale": { "description": "Optional reasoning for selecting this type.", "type": "string" }, "suggest": { "description": "If true, the change is stored as a pending suggestion for human review rather than applied directly.", "type": "boolean" }, "confidence": { "description": "The confidence level for this type choice.", "type": "string", "enum": ["low", "medium", "high"] } } }] } }, "required": ["owner", "repo", "issue_number"], "additionalProperties": false };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate32.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.issue_number === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "issue_number" }, message: "must have required property 'issue_number'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func1.call(schema43.properties, key0)) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.issue_number !== void 0) {
-      let data2 = data.issue_number;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err6 = { instancePath: instancePath + "/issue_number", schemaPath: "#/properties/issue_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.title !== void 0) {
-      let data3 = data.title;
-      const _errs9 = errors;
-      let valid1 = false;
-      let passing0 = null;
-      const _errs10 = errors;
-      if (typeof data3 !== "string") {
-        const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      var _valid0 = _errs10 === errors;
-      if (_valid0) {
-        valid1 = true;
-        passing0 = 0;
-      }
-      const _errs12 = errors;
-      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err8 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/oneOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-      var _valid0 = _errs12 === errors;
-      if (_valid0 && valid1) {
-        valid1 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid0) {
-          valid1 = true;
-          passing0 = 1;
-        }
-      }
-      if (!valid1) {
-        const err9 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      } else {
-        errors = _errs9;
-        if (vErrors !== null) {
-          if (_errs9) {
-            vErrors.length = _errs9;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.body !== void 0) {
-      let data4 = data.body;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err10 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: schema43.properties.body.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.assignee !== void 0) {
-      let data5 = data.assignee;
-      if (typeof data5 !== "string" && data5 !== null) {
-        const err11 = { instancePath: instancePath + "/assignee", schemaPath: "#/properties/assignee/type", keyword: "type", params: { type: schema43.properties.assignee.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.state !== void 0) {
-      let data6 = data.state;
-      if (typeof data6 !== "string") {
-        const err12 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-      if (!(data6 === "open" || data6 === "closed")) {
-        const err13 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema43.properties.state.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.state_reason !== void 0) {
-      let data7 = data.state_reason;
-      if (typeof data7 !== "string" && data7 !== null) {
-        const err14 = { instancePath: instancePath + "/state_reason", schemaPath: "#/properties/state_reason/type", keyword: "type", params: { type: schema43.properties.state_reason.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-      if (!(data7 === "completed" || data7 === "not_planned" || data7 === "duplicate" || data7 === "reopened")) {
-        const err15 = { instancePath: instancePath + "/state_reason", schemaPath: "#/properties/state_reason/enum", keyword: "enum", params: { allowedValues: schema43.properties.state_reason.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      }
-    }
-    if (data.duplicate_issue_id !== void 0) {
-      let data8 = data.duplicate_issue_id;
-      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-        const err16 = { instancePath: instancePath + "/duplicate_issue_id", schemaPath: "#/properties/duplicate_issue_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.milestone !== void 0) {
-      let data9 = data.milestone;
-      const _errs25 = errors;
-      let valid2 = false;
-      let passing1 = null;
-      const _errs26 = errors;
-      if (typeof data9 !== "string") {
-        const err17 = { instancePath: instancePath + "/milestone", schemaPath: "#/properties/milestone/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      var _valid1 = _errs26 === errors;
-      if (_valid1) {
-        valid2 = true;
-        passing1 = 0;
-      }
-      const _errs28 = errors;
-      if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-        const err18 = { instancePath: instancePath + "/milestone", schemaPath: "#/properties/milestone/oneOf/1/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-      var _valid1 = _errs28 === errors;
-      if (_valid1 && valid2) {
-        valid2 = false;
-        passing1 = [passing1, 1];
-      } else {
-        if (_valid1) {
-          valid2 = true;
-          passing1 = 1;
-        }
-      }
-      if (!valid2) {
-        const err19 = { instancePath: instancePath + "/milestone", schemaPath: "#/properties/milestone/oneOf", keyword: "oneOf", params: { passingSchemas: passing1 }, message: "must match exactly one schema in oneOf" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      } else {
-        errors = _errs25;
-        if (vErrors !== null) {
-          if (_errs25) {
-            vErrors.length = _errs25;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.labels !== void 0) {
-      let data10 = data.labels;
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data11 = data10[i0];
-          const _errs33 = errors;
-          let valid5 = false;
-          let passing2 = null;
-          const _errs34 = errors;
-          if (typeof data11 !== "string") {
-            const err20 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-          var _valid2 = _errs34 === errors;
-          if (_valid2) {
-            valid5 = true;
-            passing2 = 0;
-          }
-          const _errs36 = errors;
-          if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
-            if (data11.id !== void 0) {
-              let data12 = data11.id;
-              if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
-                const err21 = { instancePath: instancePath + "/labels/" + i0 + "/id", schemaPath: "#/properties/labels/items/oneOf/1/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err21];
-                } else {
-                  vErrors.push(err21);
-                }
-                errors++;
-              }
-            }
-            if (data11.name !== void 0) {
-              if (typeof data11.name !== "string") {
-                const err22 = { instancePath: instancePath + "/labels/" + i0 + "/name", schemaPath: "#/properties/labels/items/oneOf/1/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err22];
-                } else {
-                  vErrors.push(err22);
-                }
-                errors++;
-              }
-            }
-            if (data11.description !== void 0) {
-              let data14 = data11.description;
-              if (typeof data14 !== "string" && data14 !== null) {
-                const err23 = { instancePath: instancePath + "/labels/" + i0 + "/description", schemaPath: "#/properties/labels/items/oneOf/1/properties/description/type", keyword: "type", params: { type: schema43.properties.labels.items.oneOf[1].properties.description.type }, message: "must be string,null" };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              }
-            }
-            if (data11.color !== void 0) {
-              let data15 = data11.color;
-              if (typeof data15 !== "string" && data15 !== null) {
-                const err24 = { instancePath: instancePath + "/labels/" + i0 + "/color", schemaPath: "#/properties/labels/items/oneOf/1/properties/color/type", keyword: "type", params: { type: schema43.properties.labels.items.oneOf[1].properties.color.type }, message: "must be string,null" };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data11.rationale !== void 0) {
-              if (typeof data11.rationale !== "string") {
-                const err25 = { instancePath: instancePath + "/labels/" + i0 + "/rationale", schemaPath: "#/properties/labels/items/oneOf/1/properties/rationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            if (data11.suggest !== void 0) {
-              if (typeof data11.suggest !== "boolean") {
-                const err26 = { instancePath: instancePath + "/labels/" + i0 + "/suggest", schemaPath: "#/properties/labels/items/oneOf/1/properties/suggest/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-            }
-            if (data11.confidence !== void 0) {
-              let data18 = data11.confidence;
-              if (typeof data18 !== "string") {
-                const err27 = { instancePath: instancePath + "/labels/" + i0 + "/confidence", schemaPath: "#/properties/labels/items/oneOf/1/properties/confidence/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err27];
-                } else {
-                  vErrors.push(err27);
-                }
-                errors++;
-              }
-              if (!(data18 === "low" || data18 === "medium" || data18 === "high")) {
-                const err28 = { instancePath: instancePath + "/labels/" + i0 + "/confidence", schemaPath: "#/properties/labels/items/oneOf/1/properties/confidence/enum", keyword: "enum", params: { allowedValues: schema43.properties.labels.items.oneOf[1].properties.confidence.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err29 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-          var _valid2 = _errs36 === errors;
-          if (_valid2 && valid5) {
-            valid5 = false;
-            passing2 = [passing2, 1];
-          } else {
-            if (_valid2) {
-              valid5 = true;
-              passing2 = 1;
-              var props0 = {};
-              props0.id = true;
-              props0.name = true;
-              props0.description = true;
-              props0.color = true;
-              props0.rationale = true;
-              props0.suggest = true;
-              props0.confidence = true;
-            }
-          }
-          if (!valid5) {
-            const err30 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/oneOf", keyword: "oneOf", params: { passingSchemas: passing2 }, message: "must match exactly one schema in oneOf" };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          } else {
-            errors = _errs33;
-            if (vErrors !== null) {
-              if (_errs33) {
-                vErrors.length = _errs33;
-              } else {
-                vErrors = null;
-              }
-            }
-          }
-        }
-      } else {
-        const err31 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-    }
-    if (data.assignees !== void 0) {
-      let data19 = data.assignees;
-      if (Array.isArray(data19)) {
-        const len1 = data19.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data20 = data19[i1];
-          const _errs55 = errors;
-          let valid9 = false;
-          let passing3 = null;
-          const _errs56 = errors;
-          if (typeof data20 !== "string") {
-            const err32 = { instancePath: instancePath + "/assignees/" + i1, schemaPath: "#/properties/assignees/items/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-          var _valid3 = _errs56 === errors;
-          if (_valid3) {
-            valid9 = true;
-            passing3 = 0;
-          }
-          const _errs58 = errors;
-          if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-            if (data20.login !== void 0) {
-              if (typeof data20.login !== "string") {
-                const err33 = { instancePath: instancePath + "/assignees/" + i1 + "/login", schemaPath: "#/properties/assignees/items/oneOf/1/properties/login/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err33];
-                } else {
-                  vErrors.push(err33);
-                }
-                errors++;
-              }
-            }
-            if (data20.rationale !== void 0) {
-              if (typeof data20.rationale !== "string") {
-                const err34 = { instancePath: instancePath + "/assignees/" + i1 + "/rationale", schemaPath: "#/properties/assignees/items/oneOf/1/properties/rationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err34];
-                } else {
-                  vErrors.push(err34);
-                }
-                errors++;
-              }
-            }
-            if (data20.suggest !== void 0) {
-              if (typeof data20.suggest !== "boolean") {
-                const err35 = { instancePath: instancePath + "/assignees/" + i1 + "/suggest", schemaPath: "#/properties/assignees/items/oneOf/1/properties/suggest/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-                if (vErrors === null) {
-                  vErrors = [err35];
-                } else {
-                  vErrors.push(err35);
-                }
-                errors++;
-              }
-            }
-            if (data20.confidence !== void 0) {
-              let data24 = data20.confidence;
-              if (typeof data24 !== "string") {
-                const err36 = { instancePath: instancePath + "/assignees/" + i1 + "/confidence", schemaPath: "#/properties/assignees/items/oneOf/1/properties/confidence/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err36];
-                } else {
-                  vErrors.push(err36);
-                }
-                errors++;
-              }
-              if (!(data24 === "low" || data24 === "medium" || data24 === "high")) {
-                const err37 = { instancePath: instancePath + "/assignees/" + i1 + "/confidence", schemaPath: "#/properties/assignees/items/oneOf/1/properties/confidence/enum", keyword: "enum", params: { allowedValues: schema43.properties.assignees.items.oneOf[1].properties.confidence.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err37];
-                } else {
-                  vErrors.push(err37);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err38 = { instancePath: instancePath + "/assignees/" + i1, schemaPath: "#/properties/assignees/items/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
-          }
-          var _valid3 = _errs58 === errors;
-          if (_valid3 && valid9) {
-            valid9 = false;
-            passing3 = [passing3, 1];
-          } else {
-            if (_valid3) {
-              valid9 = true;
-              passing3 = 1;
-              var props1 = {};
-              props1.login = true;
-              props1.rationale = true;
-              props1.suggest = true;
-              props1.confidence = true;
-            }
-          }
-          if (!valid9) {
-            const err39 = { instancePath: instancePath + "/assignees/" + i1, schemaPath: "#/properties/assignees/items/oneOf", keyword: "oneOf", params: { passingSchemas: passing3 }, message: "must match exactly one schema in oneOf" };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-          } else {
-            errors = _errs55;
-            if (vErrors !== null) {
-              if (_errs55) {
-                vErrors.length = _errs55;
-              } else {
-                vErrors = null;
-              }
-            }
-          }
-        }
-      } else {
-        const err40 = { instancePath: instancePath + "/assignees", schemaPath: "#/properties/assignees/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-    }
-    if (data.issue_field_values !== void 0) {
-      let data25 = data.issue_field_values;
-      if (Array.isArray(data25)) {
-        const len2 = data25.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data26 = data25[i2];
-          if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
-            if (data26.field_id === void 0) {
-              const err41 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/required", keyword: "required", params: { missingProperty: "field_id" }, message: "must have required property 'field_id'" };
-              if (vErrors === null) {
-                vErrors = [err41];
-              } else {
-                vErrors.push(err41);
-              }
-              errors++;
-            }
-            if (data26.value === void 0) {
-              const err42 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/required", keyword: "required", params: { missingProperty: "value" }, message: "must have required property 'value'" };
-              if (vErrors === null) {
-                vErrors = [err42];
-              } else {
-                vErrors.push(err42);
-              }
-              errors++;
-            }
-            for (const key1 in data26) {
-              if (!(key1 === "field_id" || key1 === "value" || key1 === "rationale" || key1 === "suggest" || key1 === "confidence")) {
-                const err43 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err43];
-                } else {
-                  vErrors.push(err43);
-                }
-                errors++;
-              }
-            }
-            if (data26.field_id !== void 0) {
-              let data27 = data26.field_id;
-              if (!(typeof data27 == "number" && (!(data27 % 1) && !isNaN(data27)) && isFinite(data27))) {
-                const err44 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/field_id", schemaPath: "#/properties/issue_field_values/items/properties/field_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err44];
-                } else {
-                  vErrors.push(err44);
-                }
-                errors++;
-              }
-            }
-            if (data26.value !== void 0) {
-              let data28 = data26.value;
-              const _errs76 = errors;
-              let valid14 = false;
-              let passing4 = null;
-              const _errs77 = errors;
-              if (typeof data28 !== "string") {
-                const err45 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err45];
-                } else {
-                  vErrors.push(err45);
-                }
-                errors++;
-              }
-              var _valid4 = _errs77 === errors;
-              if (_valid4) {
-                valid14 = true;
-                passing4 = 0;
-              }
-              const _errs79 = errors;
-              if (!(typeof data28 == "number" && isFinite(data28))) {
-                const err46 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/1/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-                if (vErrors === null) {
-                  vErrors = [err46];
-                } else {
-                  vErrors.push(err46);
-                }
-                errors++;
-              }
-              var _valid4 = _errs79 === errors;
-              if (_valid4 && valid14) {
-                valid14 = false;
-                passing4 = [passing4, 1];
-              } else {
-                if (_valid4) {
-                  valid14 = true;
-                  passing4 = 1;
-                }
-                const _errs81 = errors;
-                if (Array.isArray(data28)) {
-                  const len3 = data28.length;
-                  for (let i3 = 0; i3 < len3; i3++) {
-                    if (typeof data28[i3] !== "string") {
-                      const err47 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value/" + i3, schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/2/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                      if (vErrors === null) {
-                        vErrors = [err47];
-                      } else {
-                        vErrors.push(err47);
-                      }
-                      errors++;
-                    }
-                  }
-                } else {
-                  const err48 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf/2/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                  if (vErrors === null) {
-                    vErrors = [err48];
-                  } else {
-                    vErrors.push(err48);
-                  }
-                  errors++;
-                }
-                var _valid4 = _errs81 === errors;
-                if (_valid4 && valid14) {
-                  valid14 = false;
-                  passing4 = [passing4, 2];
-                } else {
-                  if (_valid4) {
-                    valid14 = true;
-                    passing4 = 2;
-                  }
-                }
-              }
-              if (!valid14) {
-                const err49 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/value", schemaPath: "#/properties/issue_field_values/items/properties/value/oneOf", keyword: "oneOf", params: { passingSchemas: passing4 }, message: "must match exactly one schema in oneOf" };
-                if (vErrors === null) {
-                  vErrors = [err49];
-                } else {
-                  vErrors.push(err49);
-                }
-                errors++;
-              } else {
-                errors = _errs76;
-                if (vErrors !== null) {
-                  if (_errs76) {
-                    vErrors.length = _errs76;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-            }
-            if (data26.rationale !== void 0) {
-              if (typeof data26.rationale !== "string") {
-                const err50 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/rationale", schemaPath: "#/properties/issue_field_values/items/properties/rationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err50];
-                } else {
-                  vErrors.push(err50);
-                }
-                errors++;
-              }
-            }
-            if (data26.suggest !== void 0) {
-              if (typeof data26.suggest !== "boolean") {
-                const err51 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/suggest", schemaPath: "#/properties/issue_field_values/items/properties/suggest/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-                if (vErrors === null) {
-                  vErrors = [err51];
-                } else {
-                  vErrors.push(err51);
-                }
-                errors++;
-              }
-            }
-            if (data26.confidence !== void 0) {
-              let data32 = data26.confidence;
-              if (typeof data32 !== "string") {
-                const err52 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/confidence", schemaPath: "#/properties/issue_field_values/items/properties/confidence/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err52];
-                } else {
-                  vErrors.push(err52);
-                }
-                errors++;
-              }
-              if (!(data32 === "low" || data32 === "medium" || data32 === "high")) {
-                const err53 = { instancePath: instancePath + "/issue_field_values/" + i2 + "/confidence", schemaPath: "#/properties/issue_field_values/items/properties/confidence/enum", keyword: "enum", params: { allowedValues: schema43.properties.issue_field_values.items.properties.confidence.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err53];
-                } else {
-                  vErrors.push(err53);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err54 = { instancePath: instancePath + "/issue_field_values/" + i2, schemaPath: "#/properties/issue_field_values/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err54];
-            } else {
-              vErrors.push(err54);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err55 = { instancePath: instancePath + "/issue_field_values", schemaPath: "#/properties/issue_field_values/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err55];
-        } else {
-          vErrors.push(err55);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      let data33 = data.type;
-      const _errs92 = errors;
-      let valid17 = false;
-      let passing5 = null;
-      const _errs93 = errors;
-      if (typeof data33 !== "string") {
-        const err56 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/oneOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err56];
-        } else {
-          vErrors.push(err56);
-        }
-        errors++;
-      }
-      var _valid5 = _errs93 === errors;
-      if (_valid5) {
-        valid17 = true;
-        passing5 = 0;
-      }
-      const _errs95 = errors;
-      if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
-        if (data33.value !== void 0) {
-          let data34 = data33.value;
-          if (typeof data34 !== "string" && data34 !== null) {
-            const err57 = { instancePath: instancePath + "/type/value", schemaPath: "#/properties/type/oneOf/1/properties/value/type", keyword: "type", params: { type: schema43.properties.type.oneOf[1].properties.value.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err57];
-            } else {
-              vErrors.push(err57);
-            }
-            errors++;
-          }
-        }
-        if (data33.rationale !== void 0) {
-          if (typeof data33.rationale !== "string") {
-            const err58 = { instancePath: instancePath + "/type/rationale", schemaPath: "#/properties/type/oneOf/1/properties/rationale/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err58];
-            } else {
-              vErrors.push(err58);
-            }
-            errors++;
-          }
-        }
-        if (data33.suggest !== void 0) {
-          if (typeof data33.suggest !== "boolean") {
-            const err59 = { instancePath: instancePath + "/type/suggest", schemaPath: "#/properties/type/oneOf/1/properties/suggest/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err59];
-            } else {
-              vErrors.push(err59);
-            }
-            errors++;
-          }
-        }
-        if (data33.confidence !== void 0) {
-          let data37 = data33.confidence;
-          if (typeof data37 !== "string") {
-            const err60 = { instancePath: instancePath + "/type/confidence", schemaPath: "#/properties/type/oneOf/1/properties/confidence/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err60];
-            } else {
-              vErrors.push(err60);
-            }
-            errors++;
-          }
-          if (!(data37 === "low" || data37 === "medium" || data37 === "high")) {
-            const err61 = { instancePath: instancePath + "/type/confidence", schemaPath: "#/properties/type/oneOf/1/properties/confidence/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.oneOf[1].properties.confidence.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err61];
-            } else {
-              vErrors.push(err61);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err62 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err62];
-        } else {
-          vErrors.push(err62);
-        }
-        errors++;
-      }
-      var _valid5 = _errs95 === errors;
-      if (_valid5 && valid17) {
-        valid17 = false;
-        passing5 = [passing5, 1];
-      } else {
-        if (_valid5) {
-          valid17 = true;
-          passing5 = 1;
-          var props2 = {};
-          props2.value = true;
-          props2.rationale = true;
-          props2.suggest = true;
-          props2.confidence = true;
-        }
-      }
-      if (!valid17) {
-        const err63 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/oneOf", keyword: "oneOf", params: { passingSchemas: passing5 }, message: "must match exactly one schema in oneOf" };
-        if (vErrors === null) {
-          vErrors = [err63];
-        } else {
-          vErrors.push(err63);
-        }
-        errors++;
-      } else {
-        errors = _errs92;
-        if (vErrors !== null) {
-          if (_errs92) {
-            vErrors.length = _errs92;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err64 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err64];
-    } else {
-      vErrors.push(err64);
-    }
-    errors++;
-  }
-  validate32.errors = vErrors;
-  return errors === 0;
-}
-validate32.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_issues_update_output = validate33;
-function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-  } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate33.errors = vErrors;
-  return errors === 0;
-}
-validate33.evaluated = { "props": { "value": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_create_input = validate34;
-var schema45 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "title": { "description": "The title of the new pull request. Required unless issue is specified.", "type": "string" }, "head": { "description": "The name of the branch where your changes are implemented. For cross-repository pull requests in the same network, namespace head with a user like this: username:branch.", "type": "string" }, "head_repo": { "description": "The name of the repository where the changes in the pull request were made. This field is required for cross-repository pull requests if both repositories are owned by the same organization.", "type": "string", "examples": ["octo-org/octo-repo"] }, "base": { "description": "The name of the branch you want the changes pulled into. This should be an existing branch on the current repository. You cannot submit a pull request to one repository that requests a merge to a base of another repository.", "type": "string" }, "body": { "description": "The contents of the pull request.", "type": "string" }, "maintainer_can_modify": { "description": "Indicates whether maintainers can modify the pull request.", "type": "boolean" }, "draft": { "description": 'Indicates whether the pull request is a draft. See "Draft Pull Requests" in the GitHub Help documentation to learn more.', "type": "boolean" }, "issue": { "description": "An issue in the repository to convert to a pull request. The issue title, body, and comments will become the title, body, and comments on the new pull request. Required unless title is specified.", "type": "integer", "format": "int64", "examples": [1] } }, "required": ["owner", "repo", "head", "base"], "additionalProperties": false };
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate34.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.head === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "head" }, message: "must have required property 'head'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.base === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "base" }, message: "must have required property 'base'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func1.call(schema45.properties, key0)) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
         const err5 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err5];
@@ -10547,1022 +8046,32 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err6 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.title !== void 0) {
-      if (typeof data.title !== "string") {
-        const err7 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.head !== void 0) {
-      if (typeof data.head !== "string") {
-        const err8 = { instancePath: instancePath + "/head", schemaPath: "#/properties/head/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.head_repo !== void 0) {
-      if (typeof data.head_repo !== "string") {
-        const err9 = { instancePath: instancePath + "/head_repo", schemaPath: "#/properties/head_repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.base !== void 0) {
-      if (typeof data.base !== "string") {
-        const err10 = { instancePath: instancePath + "/base", schemaPath: "#/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.body !== void 0) {
-      if (typeof data.body !== "string") {
-        const err11 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.maintainer_can_modify !== void 0) {
-      if (typeof data.maintainer_can_modify !== "boolean") {
-        const err12 = { instancePath: instancePath + "/maintainer_can_modify", schemaPath: "#/properties/maintainer_can_modify/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.draft !== void 0) {
-      if (typeof data.draft !== "boolean") {
-        const err13 = { instancePath: instancePath + "/draft", schemaPath: "#/properties/draft/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.issue !== void 0) {
-      let data9 = data.issue;
-      if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-        const err14 = { instancePath: instancePath + "/issue", schemaPath: "#/properties/issue/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-      if (typeof data9 == "number" && isFinite(data9)) {
-        if (!formats2.validate(data9)) {
-          const err15 = { instancePath: instancePath + "/issue", schemaPath: "#/properties/issue/format", keyword: "format", params: { format: "int64" }, message: 'must match format "int64"' };
+      let data1 = data.repo;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 100) {
+          const err6 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/maxLength", keyword: "maxLength", params: { limit: 100 }, message: "must NOT have more than 100 characters" };
           if (vErrors === null) {
-            vErrors = [err15];
+            vErrors = [err6];
           } else {
-            vErrors.push(err15);
+            vErrors.push(err6);
           }
           errors++;
         }
-      }
-    }
-  } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err16];
-    } else {
-      vErrors.push(err16);
-    }
-    errors++;
-  }
-  validate34.errors = vErrors;
-  return errors === 0;
-}
-validate34.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_create_review_input = validate35;
-var schema46 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "pull_number": { "description": "The number that identifies the pull request.", "type": "integer" }, "commit_id": { "description": "The SHA of the commit that needs a review. Not using the latest commit SHA may render your review comment outdated if a subsequent commit modifies the line you specify as the position. Defaults to the most recent commit in the pull request when you do not specify a value.", "type": "string" }, "body": { "description": "Required when using REQUEST_CHANGES or COMMENT for the event parameter. The body text of the pull request review.", "type": "string" }, "event": { "description": "The review action you want to perform. The review actions include: APPROVE, REQUEST_CHANGES, or COMMENT. By leaving this blank, you set the review action state to PENDING, which means you will need to submit the pull request review when you are ready.", "type": "string", "enum": ["APPROVE", "REQUEST_CHANGES", "COMMENT"] }, "comments": { "description": "Use the following table to specify the location, destination, and contents of the draft review comment.", "type": "array", "items": { "type": "object", "properties": { "path": { "description": "The relative path to the file that necessitates a review comment.", "type": "string" }, "position": { "description": 'The position in the diff where you want to add a review comment. Note this value is not the same as the line number in the file. The position value equals the number of lines down from the first "@@" hunk header in the file you want to add a comment. The line just below the "@@" line is position 1, the next line is position 2, and so on.', "type": "integer" }, "body": { "description": "Text of the review comment.", "type": "string" }, "line": { "type": "integer", "examples": [28] }, "side": { "type": "string", "examples": ["RIGHT"] }, "start_line": { "type": "integer", "examples": [26] }, "start_side": { "type": "string", "examples": ["LEFT"] } }, "required": ["path", "body"] } } }, "required": ["owner", "repo", "pull_number"], "additionalProperties": false };
-function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate35.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
+        if (func1(data1) < 1) {
+          const err7 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
       } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.pull_number === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pull_number" }, message: "must have required property 'pull_number'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "owner" || key0 === "repo" || key0 === "pull_number" || key0 === "commit_id" || key0 === "body" || key0 === "event" || key0 === "comments")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.pull_number !== void 0) {
-      let data2 = data.pull_number;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err6 = { instancePath: instancePath + "/pull_number", schemaPath: "#/properties/pull_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.commit_id !== void 0) {
-      if (typeof data.commit_id !== "string") {
-        const err7 = { instancePath: instancePath + "/commit_id", schemaPath: "#/properties/commit_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.body !== void 0) {
-      if (typeof data.body !== "string") {
-        const err8 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
           vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.event !== void 0) {
-      let data5 = data.event;
-      if (typeof data5 !== "string") {
-        const err9 = { instancePath: instancePath + "/event", schemaPath: "#/properties/event/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if (!(data5 === "APPROVE" || data5 === "REQUEST_CHANGES" || data5 === "COMMENT")) {
-        const err10 = { instancePath: instancePath + "/event", schemaPath: "#/properties/event/enum", keyword: "enum", params: { allowedValues: schema46.properties.event.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.comments !== void 0) {
-      let data6 = data.comments;
-      if (Array.isArray(data6)) {
-        const len0 = data6.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data7 = data6[i0];
-          if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
-            if (data7.path === void 0) {
-              const err11 = { instancePath: instancePath + "/comments/" + i0, schemaPath: "#/properties/comments/items/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-            }
-            if (data7.body === void 0) {
-              const err12 = { instancePath: instancePath + "/comments/" + i0, schemaPath: "#/properties/comments/items/required", keyword: "required", params: { missingProperty: "body" }, message: "must have required property 'body'" };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-            if (data7.path !== void 0) {
-              if (typeof data7.path !== "string") {
-                const err13 = { instancePath: instancePath + "/comments/" + i0 + "/path", schemaPath: "#/properties/comments/items/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err13];
-                } else {
-                  vErrors.push(err13);
-                }
-                errors++;
-              }
-            }
-            if (data7.position !== void 0) {
-              let data9 = data7.position;
-              if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-                const err14 = { instancePath: instancePath + "/comments/" + i0 + "/position", schemaPath: "#/properties/comments/items/properties/position/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-            }
-            if (data7.body !== void 0) {
-              if (typeof data7.body !== "string") {
-                const err15 = { instancePath: instancePath + "/comments/" + i0 + "/body", schemaPath: "#/properties/comments/items/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-            }
-            if (data7.line !== void 0) {
-              let data11 = data7.line;
-              if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
-                const err16 = { instancePath: instancePath + "/comments/" + i0 + "/line", schemaPath: "#/properties/comments/items/properties/line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-            }
-            if (data7.side !== void 0) {
-              if (typeof data7.side !== "string") {
-                const err17 = { instancePath: instancePath + "/comments/" + i0 + "/side", schemaPath: "#/properties/comments/items/properties/side/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-            if (data7.start_line !== void 0) {
-              let data13 = data7.start_line;
-              if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13))) {
-                const err18 = { instancePath: instancePath + "/comments/" + i0 + "/start_line", schemaPath: "#/properties/comments/items/properties/start_line/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            }
-            if (data7.start_side !== void 0) {
-              if (typeof data7.start_side !== "string") {
-                const err19 = { instancePath: instancePath + "/comments/" + i0 + "/start_side", schemaPath: "#/properties/comments/items/properties/start_side/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err19];
-                } else {
-                  vErrors.push(err19);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err20 = { instancePath: instancePath + "/comments/" + i0, schemaPath: "#/properties/comments/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err21 = { instancePath: instancePath + "/comments", schemaPath: "#/properties/comments/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err22];
-    } else {
-      vErrors.push(err22);
-    }
-    errors++;
-  }
-  validate35.errors = vErrors;
-  return errors === 0;
-}
-validate35.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_create_review_output = validate36;
-var schema47 = { "title": "Pull Request Review", "description": "Pull Request Reviews are reviews on pull requests.", "type": "object", "properties": { "id": { "description": "Unique identifier of the review", "type": "integer" }, "node_id": { "type": "string" }, "user": { "title": "Simple User", "description": "A GitHub user.", "type": ["object", "null"], "properties": { "name": { "type": ["string", "null"] }, "email": { "type": ["string", "null"] }, "login": { "type": "string" }, "id": { "type": "integer" }, "node_id": { "type": "string" }, "avatar_url": { "type": "string" }, "gravatar_id": { "type": ["string", "null"] }, "url": { "type": "string" }, "html_url": { "type": "string" }, "followers_url": { "type": "string" }, "following_url": { "type": "string" }, "gists_url": { "type": "string" }, "starred_url": { "type": "string" }, "subscriptions_url": { "type": "string" }, "organizations_url": { "type": "string" }, "repos_url": { "type": "string" }, "events_url": { "type": "string" }, "received_events_url": { "type": "string" }, "type": { "type": "string" }, "site_admin": { "type": "boolean" }, "starred_at": { "type": "string" }, "user_view_type": { "type": "string" } } }, "body": { "description": "The text of the review.", "type": "string" }, "state": { "type": "string" }, "html_url": { "type": "string" }, "pull_request_url": { "type": "string" }, "_links": { "type": "object", "properties": { "html": { "type": "object", "properties": { "href": { "type": "string" } } }, "pull_request": { "type": "object", "properties": { "href": { "type": "string" } } } } }, "submitted_at": { "type": "string" }, "commit_id": { "description": "A commit SHA for the review. If the commit object was garbage collected or forcibly deleted, then it no longer exists in Git and this value will be null.", "type": ["string", "null"] }, "body_html": { "type": "string" }, "body_text": { "type": "string" }, "author_association": { "title": "author_association", "description": "How the author is associated with the repository.", "type": "string" } } };
-function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate36.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.node_id !== void 0) {
-      if (typeof data.node_id !== "string") {
-        const err1 = { instancePath: instancePath + "/node_id", schemaPath: "#/properties/node_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.user !== void 0) {
-      let data2 = data.user;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2)) && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/user", schemaPath: "#/properties/user/type", keyword: "type", params: { type: schema47.properties.user.type }, message: "must be object,null" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-        if (data2.name !== void 0) {
-          let data3 = data2.name;
-          if (typeof data3 !== "string" && data3 !== null) {
-            const err3 = { instancePath: instancePath + "/user/name", schemaPath: "#/properties/user/properties/name/type", keyword: "type", params: { type: schema47.properties.user.properties.name.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        if (data2.email !== void 0) {
-          let data4 = data2.email;
-          if (typeof data4 !== "string" && data4 !== null) {
-            const err4 = { instancePath: instancePath + "/user/email", schemaPath: "#/properties/user/properties/email/type", keyword: "type", params: { type: schema47.properties.user.properties.email.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if (data2.login !== void 0) {
-          if (typeof data2.login !== "string") {
-            const err5 = { instancePath: instancePath + "/user/login", schemaPath: "#/properties/user/properties/login/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-        if (data2.id !== void 0) {
-          let data6 = data2.id;
-          if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-            const err6 = { instancePath: instancePath + "/user/id", schemaPath: "#/properties/user/properties/id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        if (data2.node_id !== void 0) {
-          if (typeof data2.node_id !== "string") {
-            const err7 = { instancePath: instancePath + "/user/node_id", schemaPath: "#/properties/user/properties/node_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-        if (data2.avatar_url !== void 0) {
-          if (typeof data2.avatar_url !== "string") {
-            const err8 = { instancePath: instancePath + "/user/avatar_url", schemaPath: "#/properties/user/properties/avatar_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if (data2.gravatar_id !== void 0) {
-          let data9 = data2.gravatar_id;
-          if (typeof data9 !== "string" && data9 !== null) {
-            const err9 = { instancePath: instancePath + "/user/gravatar_id", schemaPath: "#/properties/user/properties/gravatar_id/type", keyword: "type", params: { type: schema47.properties.user.properties.gravatar_id.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-        }
-        if (data2.url !== void 0) {
-          if (typeof data2.url !== "string") {
-            const err10 = { instancePath: instancePath + "/user/url", schemaPath: "#/properties/user/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        if (data2.html_url !== void 0) {
-          if (typeof data2.html_url !== "string") {
-            const err11 = { instancePath: instancePath + "/user/html_url", schemaPath: "#/properties/user/properties/html_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-        if (data2.followers_url !== void 0) {
-          if (typeof data2.followers_url !== "string") {
-            const err12 = { instancePath: instancePath + "/user/followers_url", schemaPath: "#/properties/user/properties/followers_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-        if (data2.following_url !== void 0) {
-          if (typeof data2.following_url !== "string") {
-            const err13 = { instancePath: instancePath + "/user/following_url", schemaPath: "#/properties/user/properties/following_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        if (data2.gists_url !== void 0) {
-          if (typeof data2.gists_url !== "string") {
-            const err14 = { instancePath: instancePath + "/user/gists_url", schemaPath: "#/properties/user/properties/gists_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-        if (data2.starred_url !== void 0) {
-          if (typeof data2.starred_url !== "string") {
-            const err15 = { instancePath: instancePath + "/user/starred_url", schemaPath: "#/properties/user/properties/starred_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-        if (data2.subscriptions_url !== void 0) {
-          if (typeof data2.subscriptions_url !== "string") {
-            const err16 = { instancePath: instancePath + "/user/subscriptions_url", schemaPath: "#/properties/user/properties/subscriptions_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-        if (data2.organizations_url !== void 0) {
-          if (typeof data2.organizations_url !== "string") {
-            const err17 = { instancePath: instancePath + "/user/organizations_url", schemaPath: "#/properties/user/properties/organizations_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        if (data2.repos_url !== void 0) {
-          if (typeof data2.repos_url !== "string") {
-            const err18 = { instancePath: instancePath + "/user/repos_url", schemaPath: "#/properties/user/properties/repos_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-        if (data2.events_url !== void 0) {
-          if (typeof data2.events_url !== "string") {
-            const err19 = { instancePath: instancePath + "/user/events_url", schemaPath: "#/properties/user/properties/events_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-        }
-        if (data2.received_events_url !== void 0) {
-          if (typeof data2.received_events_url !== "string") {
-            const err20 = { instancePath: instancePath + "/user/received_events_url", schemaPath: "#/properties/user/properties/received_events_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-        if (data2.type !== void 0) {
-          if (typeof data2.type !== "string") {
-            const err21 = { instancePath: instancePath + "/user/type", schemaPath: "#/properties/user/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-        if (data2.site_admin !== void 0) {
-          if (typeof data2.site_admin !== "boolean") {
-            const err22 = { instancePath: instancePath + "/user/site_admin", schemaPath: "#/properties/user/properties/site_admin/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-        if (data2.starred_at !== void 0) {
-          if (typeof data2.starred_at !== "string") {
-            const err23 = { instancePath: instancePath + "/user/starred_at", schemaPath: "#/properties/user/properties/starred_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        if (data2.user_view_type !== void 0) {
-          if (typeof data2.user_view_type !== "string") {
-            const err24 = { instancePath: instancePath + "/user/user_view_type", schemaPath: "#/properties/user/properties/user_view_type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.body !== void 0) {
-      if (typeof data.body !== "string") {
-        const err25 = { instancePath: instancePath + "/body", schemaPath: "#/properties/body/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-    }
-    if (data.state !== void 0) {
-      if (typeof data.state !== "string") {
-        const err26 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.html_url !== void 0) {
-      if (typeof data.html_url !== "string") {
-        const err27 = { instancePath: instancePath + "/html_url", schemaPath: "#/properties/html_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.pull_request_url !== void 0) {
-      if (typeof data.pull_request_url !== "string") {
-        const err28 = { instancePath: instancePath + "/pull_request_url", schemaPath: "#/properties/pull_request_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-    }
-    if (data._links !== void 0) {
-      let data29 = data._links;
-      if (data29 && typeof data29 == "object" && !Array.isArray(data29)) {
-        if (data29.html !== void 0) {
-          let data30 = data29.html;
-          if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
-            if (data30.href !== void 0) {
-              if (typeof data30.href !== "string") {
-                const err29 = { instancePath: instancePath + "/_links/html/href", schemaPath: "#/properties/_links/properties/html/properties/href/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err29];
-                } else {
-                  vErrors.push(err29);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err30 = { instancePath: instancePath + "/_links/html", schemaPath: "#/properties/_links/properties/html/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data29.pull_request !== void 0) {
-          let data32 = data29.pull_request;
-          if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
-            if (data32.href !== void 0) {
-              if (typeof data32.href !== "string") {
-                const err31 = { instancePath: instancePath + "/_links/pull_request/href", schemaPath: "#/properties/_links/properties/pull_request/properties/href/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err31];
-                } else {
-                  vErrors.push(err31);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err32 = { instancePath: instancePath + "/_links/pull_request", schemaPath: "#/properties/_links/properties/pull_request/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err33 = { instancePath: instancePath + "/_links", schemaPath: "#/properties/_links/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-    }
-    if (data.submitted_at !== void 0) {
-      if (typeof data.submitted_at !== "string") {
-        const err34 = { instancePath: instancePath + "/submitted_at", schemaPath: "#/properties/submitted_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-    }
-    if (data.commit_id !== void 0) {
-      let data35 = data.commit_id;
-      if (typeof data35 !== "string" && data35 !== null) {
-        const err35 = { instancePath: instancePath + "/commit_id", schemaPath: "#/properties/commit_id/type", keyword: "type", params: { type: schema47.properties.commit_id.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err35];
-        } else {
-          vErrors.push(err35);
-        }
-        errors++;
-      }
-    }
-    if (data.body_html !== void 0) {
-      if (typeof data.body_html !== "string") {
-        const err36 = { instancePath: instancePath + "/body_html", schemaPath: "#/properties/body_html/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err36];
-        } else {
-          vErrors.push(err36);
-        }
-        errors++;
-      }
-    }
-    if (data.body_text !== void 0) {
-      if (typeof data.body_text !== "string") {
-        const err37 = { instancePath: instancePath + "/body_text", schemaPath: "#/properties/body_text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err37];
-        } else {
-          vErrors.push(err37);
-        }
-        errors++;
-      }
-    }
-    if (data.author_association !== void 0) {
-      if (typeof data.author_association !== "string") {
-        const err38 = { instancePath: instancePath + "/author_association", schemaPath: "#/properties/author_association/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err39 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err39];
-    } else {
-      vErrors.push(err39);
-    }
-    errors++;
-  }
-  validate36.errors = vErrors;
-  return errors === 0;
-}
-validate36.evaluated = { "props": { "id": true, "node_id": true, "user": true, "body": true, "state": true, "html_url": true, "pull_request_url": true, "_links": true, "submitted_at": true, "commit_id": true, "body_html": true, "body_text": true, "author_association": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_get_input = validate37;
-function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate37.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.pull_number === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pull_number" }, message: "must have required property 'pull_number'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "owner" || key0 === "repo" || key0 === "pull_number")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.pull_number !== void 0) {
-      let data2 = data.pull_number;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err6 = { instancePath: instancePath + "/pull_number", schemaPath: "#/properties/pull_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate37.errors = vErrors;
-  return errors === 0;
-}
-validate37.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_list_input = validate38;
-var schema49 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "state": { "description": "Either open, closed, or all to filter by state.", "type": "string", "enum": ["open", "closed", "all"], "default": "open" }, "head": { "description": "Filter pulls by head user or head organization and branch name in the format of user:ref-name or organization:ref-name. For example: github:new-script-format or octocat:test-branch.", "type": "string" }, "base": { "description": "Filter pulls by base branch name. Example: gh-pages.", "type": "string" }, "sort": { "description": "What to sort results by. popularity will sort by the number of comments. long-running will sort by date created and will limit the results to pull requests that have been open for more than a month and have had activity within the past month.", "type": "string", "enum": ["created", "updated", "popularity", "long-running"], "default": "created" }, "direction": { "description": "The direction of the sort. Default: desc when sort is created or sort is not specified, otherwise asc.", "type": "string", "enum": ["asc", "desc"] }, "per_page": { "description": 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."', "type": "integer", "default": 30 }, "page": { "description": 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."', "type": "integer", "default": 1 } }, "required": ["owner", "repo"], "additionalProperties": false };
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate38.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!func1.call(schema49.properties, key0)) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err3 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err4 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
         }
         errors++;
       }
@@ -11570,59 +8079,16 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.state !== void 0) {
       let data2 = data.state;
       if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err9];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err9);
         }
         errors++;
       }
       if (!(data2 === "open" || data2 === "closed" || data2 === "all")) {
-        const err6 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema49.properties.state.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.head !== void 0) {
-      if (typeof data.head !== "string") {
-        const err7 = { instancePath: instancePath + "/head", schemaPath: "#/properties/head/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.base !== void 0) {
-      if (typeof data.base !== "string") {
-        const err8 = { instancePath: instancePath + "/base", schemaPath: "#/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.sort !== void 0) {
-      let data5 = data.sort;
-      if (typeof data5 !== "string") {
-        const err9 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-      if (!(data5 === "created" || data5 === "updated" || data5 === "popularity" || data5 === "long-running")) {
-        const err10 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/enum", keyword: "enum", params: { allowedValues: schema49.properties.sort.enum }, message: "must be equal to one of the allowed values" };
+        const err10 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema37.properties.state.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -11631,670 +8097,22 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.direction !== void 0) {
-      let data6 = data.direction;
-      if (typeof data6 !== "string") {
-        const err11 = { instancePath: instancePath + "/direction", schemaPath: "#/properties/direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
+    if (data.labels !== void 0) {
+      let data3 = data.labels;
+      if (Array.isArray(data3)) {
+        if (data3.length > 20) {
+          const err11 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/maxItems", keyword: "maxItems", params: { limit: 20 }, message: "must NOT have more than 20 items" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data6 === "asc" || data6 === "desc")) {
-        const err12 = { instancePath: instancePath + "/direction", schemaPath: "#/properties/direction/enum", keyword: "enum", params: { allowedValues: schema49.properties.direction.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.per_page !== void 0) {
-      let data7 = data.per_page;
-      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-        const err13 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.page !== void 0) {
-      let data8 = data.page;
-      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8))) {
-        const err14 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err15];
-    } else {
-      vErrors.push(err15);
-    }
-    errors++;
-  }
-  validate38.errors = vErrors;
-  return errors === 0;
-}
-validate38.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_list_output = validate39;
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate39.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.items !== void 0) {
-      let data0 = data.items;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
+        const len0 = data3.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-            const err0 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate39.errors = vErrors;
-  return errors === 0;
-}
-validate39.evaluated = { "props": { "items": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_merge_input = validate40;
-var schema51 = { "type": "object", "properties": { "owner": { "description": "The account owner of the repository. The name is not case sensitive.", "type": "string" }, "repo": { "description": "The name of the repository without the .git extension. The name is not case sensitive.", "type": "string" }, "pull_number": { "description": "The number that identifies the pull request.", "type": "integer" }, "commit_title": { "description": "Title for the automatic commit message.", "type": "string" }, "commit_message": { "description": "Extra detail to append to automatic commit message.", "type": "string" }, "sha": { "description": "SHA that pull request head must match to allow merge.", "type": "string" }, "merge_method": { "description": "The merge method to use.", "type": "string", "enum": ["merge", "squash", "rebase"] } }, "required": ["owner", "repo", "pull_number"], "additionalProperties": false };
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate40.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.pull_number === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "pull_number" }, message: "must have required property 'pull_number'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "owner" || key0 === "repo" || key0 === "pull_number" || key0 === "commit_title" || key0 === "commit_message" || key0 === "sha" || key0 === "merge_method")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.pull_number !== void 0) {
-      let data2 = data.pull_number;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err6 = { instancePath: instancePath + "/pull_number", schemaPath: "#/properties/pull_number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.commit_title !== void 0) {
-      if (typeof data.commit_title !== "string") {
-        const err7 = { instancePath: instancePath + "/commit_title", schemaPath: "#/properties/commit_title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.commit_message !== void 0) {
-      if (typeof data.commit_message !== "string") {
-        const err8 = { instancePath: instancePath + "/commit_message", schemaPath: "#/properties/commit_message/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.sha !== void 0) {
-      if (typeof data.sha !== "string") {
-        const err9 = { instancePath: instancePath + "/sha", schemaPath: "#/properties/sha/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.merge_method !== void 0) {
-      let data6 = data.merge_method;
-      if (typeof data6 !== "string") {
-        const err10 = { instancePath: instancePath + "/merge_method", schemaPath: "#/properties/merge_method/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (!(data6 === "merge" || data6 === "squash" || data6 === "rebase")) {
-        const err11 = { instancePath: instancePath + "/merge_method", schemaPath: "#/properties/merge_method/enum", keyword: "enum", params: { allowedValues: schema51.properties.merge_method.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate40.errors = vErrors;
-  return errors === 0;
-}
-validate40.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_pulls_merge_output = validate41;
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate41.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.sha !== void 0) {
-      if (typeof data.sha !== "string") {
-        const err0 = { instancePath: instancePath + "/sha", schemaPath: "#/properties/sha/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.merged !== void 0) {
-      if (typeof data.merged !== "boolean") {
-        const err1 = { instancePath: instancePath + "/merged", schemaPath: "#/properties/merged/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.message !== void 0) {
-      if (typeof data.message !== "string") {
-        const err2 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate41.errors = vErrors;
-  return errors === 0;
-}
-validate41.evaluated = { "props": { "sha": true, "merged": true, "message": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_repos_get_input = validate42;
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate42.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "owner" || key0 === "repo")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err3 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err4 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate42.errors = vErrors;
-  return errors === 0;
-}
-validate42.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_repos_get_content_input = validate43;
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate43.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.owner === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "owner" }, message: "must have required property 'owner'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.repo === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "repo" }, message: "must have required property 'repo'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.path === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "path" }, message: "must have required property 'path'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "owner" || key0 === "repo" || key0 === "path" || key0 === "ref")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.owner !== void 0) {
-      if (typeof data.owner !== "string") {
-        const err4 = { instancePath: instancePath + "/owner", schemaPath: "#/properties/owner/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.repo !== void 0) {
-      if (typeof data.repo !== "string") {
-        const err5 = { instancePath: instancePath + "/repo", schemaPath: "#/properties/repo/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.path !== void 0) {
-      if (typeof data.path !== "string") {
-        const err6 = { instancePath: instancePath + "/path", schemaPath: "#/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.ref !== void 0) {
-      if (typeof data.ref !== "string") {
-        const err7 = { instancePath: instancePath + "/ref", schemaPath: "#/properties/ref/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate43.errors = vErrors;
-  return errors === 0;
-}
-validate43.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_repos_get_content_output = validate44;
-var schema55 = { "type": "object", "properties": { "value": { "anyOf": [{ "title": "Content Directory", "description": "A list of directory items", "type": "array", "items": { "type": "object", "properties": { "type": {}, "size": {}, "name": {}, "path": {}, "content": {}, "sha": {}, "url": {}, "git_url": {}, "html_url": {}, "download_url": {}, "_links": {} } } }, { "title": "Content File", "description": "Content File", "type": "object", "properties": { "type": { "type": "string" }, "encoding": { "type": "string" }, "size": { "type": "integer" }, "name": { "type": "string" }, "path": { "type": "string" }, "content": { "type": "string" }, "sha": { "type": "string" }, "url": { "type": "string" }, "git_url": { "type": ["string", "null"] }, "html_url": { "type": ["string", "null"] }, "download_url": { "type": ["string", "null"] }, "_links": { "type": "object", "properties": { "git": {}, "html": {}, "self": {} } }, "target": { "type": "string" }, "submodule_git_url": { "type": "string" } } }, { "title": "Symlink Content", "description": "An object describing a symlink", "type": "object", "properties": { "type": { "type": "string" }, "target": { "type": "string" }, "size": { "type": "integer" }, "name": { "type": "string" }, "path": { "type": "string" }, "sha": { "type": "string" }, "url": { "type": "string" }, "git_url": { "type": ["string", "null"] }, "html_url": { "type": ["string", "null"] }, "download_url": { "type": ["string", "null"] }, "_links": { "type": "object", "properties": { "git": {}, "html": {}, "self": {} } } } }, { "title": "Submodule Content", "description": "An object describing a submodule", "type": "object", "properties": { "type": { "type": "string" }, "submodule_git_url": { "type": "string" }, "size": { "type": "integer" }, "name": { "type": "string" }, "path": { "type": "string" }, "sha": { "type": "string" }, "url": { "type": "string" }, "git_url": { "type": ["string", "null"] }, "html_url": { "type": ["string", "null"] }, "download_url": { "type": ["string", "null"] }, "_links": { "type": "object", "properties": { "git": {}, "html": {}, "self": {} } } } }] } } };
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate44.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.value !== void 0) {
-      let data0 = data.value;
-      const _errs2 = errors;
-      let valid1 = false;
-      const _errs3 = errors;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-            const err0 = { instancePath: instancePath + "/value/" + i0, schemaPath: "#/properties/value/anyOf/0/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err1 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      var _valid0 = _errs3 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.type !== void 0) {
-          if (typeof data0.type !== "string") {
-            const err2 = { instancePath: instancePath + "/value/type", schemaPath: "#/properties/value/anyOf/1/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-        if (data0.encoding !== void 0) {
-          if (typeof data0.encoding !== "string") {
-            const err3 = { instancePath: instancePath + "/value/encoding", schemaPath: "#/properties/value/anyOf/1/properties/encoding/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        if (data0.size !== void 0) {
-          let data4 = data0.size;
-          if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-            const err4 = { instancePath: instancePath + "/value/size", schemaPath: "#/properties/value/anyOf/1/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if (data0.name !== void 0) {
-          if (typeof data0.name !== "string") {
-            const err5 = { instancePath: instancePath + "/value/name", schemaPath: "#/properties/value/anyOf/1/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-        if (data0.path !== void 0) {
-          if (typeof data0.path !== "string") {
-            const err6 = { instancePath: instancePath + "/value/path", schemaPath: "#/properties/value/anyOf/1/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        if (data0.content !== void 0) {
-          if (typeof data0.content !== "string") {
-            const err7 = { instancePath: instancePath + "/value/content", schemaPath: "#/properties/value/anyOf/1/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-        if (data0.sha !== void 0) {
-          if (typeof data0.sha !== "string") {
-            const err8 = { instancePath: instancePath + "/value/sha", schemaPath: "#/properties/value/anyOf/1/properties/sha/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if (data0.url !== void 0) {
-          if (typeof data0.url !== "string") {
-            const err9 = { instancePath: instancePath + "/value/url", schemaPath: "#/properties/value/anyOf/1/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-        }
-        if (data0.git_url !== void 0) {
-          let data10 = data0.git_url;
-          if (typeof data10 !== "string" && data10 !== null) {
-            const err10 = { instancePath: instancePath + "/value/git_url", schemaPath: "#/properties/value/anyOf/1/properties/git_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[1].properties.git_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        if (data0.html_url !== void 0) {
-          let data11 = data0.html_url;
-          if (typeof data11 !== "string" && data11 !== null) {
-            const err11 = { instancePath: instancePath + "/value/html_url", schemaPath: "#/properties/value/anyOf/1/properties/html_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[1].properties.html_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-        if (data0.download_url !== void 0) {
-          let data12 = data0.download_url;
-          if (typeof data12 !== "string" && data12 !== null) {
-            const err12 = { instancePath: instancePath + "/value/download_url", schemaPath: "#/properties/value/anyOf/1/properties/download_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[1].properties.download_url.type }, message: "must be string,null" };
+          if (typeof data3[i0] !== "string") {
+            const err12 = { instancePath: instancePath + "/labels/" + i0, schemaPath: "#/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -12303,567 +8121,8 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0._links !== void 0) {
-          let data13 = data0._links;
-          if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
-            const err13 = { instancePath: instancePath + "/value/_links", schemaPath: "#/properties/value/anyOf/1/properties/_links/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        if (data0.target !== void 0) {
-          if (typeof data0.target !== "string") {
-            const err14 = { instancePath: instancePath + "/value/target", schemaPath: "#/properties/value/anyOf/1/properties/target/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err14];
-            } else {
-              vErrors.push(err14);
-            }
-            errors++;
-          }
-        }
-        if (data0.submodule_git_url !== void 0) {
-          if (typeof data0.submodule_git_url !== "string") {
-            const err15 = { instancePath: instancePath + "/value/submodule_git_url", schemaPath: "#/properties/value/anyOf/1/properties/submodule_git_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
       } else {
-        const err16 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.type = true;
-        props0.encoding = true;
-        props0.size = true;
-        props0.name = true;
-        props0.path = true;
-        props0.content = true;
-        props0.sha = true;
-        props0.url = true;
-        props0.git_url = true;
-        props0.html_url = true;
-        props0.download_url = true;
-        props0._links = true;
-        props0.target = true;
-        props0.submodule_git_url = true;
-      }
-      const _errs37 = errors;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.type !== void 0) {
-          if (typeof data0.type !== "string") {
-            const err17 = { instancePath: instancePath + "/value/type", schemaPath: "#/properties/value/anyOf/2/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err17];
-            } else {
-              vErrors.push(err17);
-            }
-            errors++;
-          }
-        }
-        if (data0.target !== void 0) {
-          if (typeof data0.target !== "string") {
-            const err18 = { instancePath: instancePath + "/value/target", schemaPath: "#/properties/value/anyOf/2/properties/target/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-        if (data0.size !== void 0) {
-          let data18 = data0.size;
-          if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)) && isFinite(data18))) {
-            const err19 = { instancePath: instancePath + "/value/size", schemaPath: "#/properties/value/anyOf/2/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-        }
-        if (data0.name !== void 0) {
-          if (typeof data0.name !== "string") {
-            const err20 = { instancePath: instancePath + "/value/name", schemaPath: "#/properties/value/anyOf/2/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-        if (data0.path !== void 0) {
-          if (typeof data0.path !== "string") {
-            const err21 = { instancePath: instancePath + "/value/path", schemaPath: "#/properties/value/anyOf/2/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-        }
-        if (data0.sha !== void 0) {
-          if (typeof data0.sha !== "string") {
-            const err22 = { instancePath: instancePath + "/value/sha", schemaPath: "#/properties/value/anyOf/2/properties/sha/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-        if (data0.url !== void 0) {
-          if (typeof data0.url !== "string") {
-            const err23 = { instancePath: instancePath + "/value/url", schemaPath: "#/properties/value/anyOf/2/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-        }
-        if (data0.git_url !== void 0) {
-          let data23 = data0.git_url;
-          if (typeof data23 !== "string" && data23 !== null) {
-            const err24 = { instancePath: instancePath + "/value/git_url", schemaPath: "#/properties/value/anyOf/2/properties/git_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[2].properties.git_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-        }
-        if (data0.html_url !== void 0) {
-          let data24 = data0.html_url;
-          if (typeof data24 !== "string" && data24 !== null) {
-            const err25 = { instancePath: instancePath + "/value/html_url", schemaPath: "#/properties/value/anyOf/2/properties/html_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[2].properties.html_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-          }
-        }
-        if (data0.download_url !== void 0) {
-          let data25 = data0.download_url;
-          if (typeof data25 !== "string" && data25 !== null) {
-            const err26 = { instancePath: instancePath + "/value/download_url", schemaPath: "#/properties/value/anyOf/2/properties/download_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[2].properties.download_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err26];
-            } else {
-              vErrors.push(err26);
-            }
-            errors++;
-          }
-        }
-        if (data0._links !== void 0) {
-          let data26 = data0._links;
-          if (!(data26 && typeof data26 == "object" && !Array.isArray(data26))) {
-            const err27 = { instancePath: instancePath + "/value/_links", schemaPath: "#/properties/value/anyOf/2/properties/_links/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err28 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      var _valid0 = _errs37 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.target = true;
-          props0.size = true;
-          props0.name = true;
-          props0.path = true;
-          props0.sha = true;
-          props0.url = true;
-          props0.git_url = true;
-          props0.html_url = true;
-          props0.download_url = true;
-          props0._links = true;
-        }
-      }
-      const _errs61 = errors;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.type !== void 0) {
-          if (typeof data0.type !== "string") {
-            const err29 = { instancePath: instancePath + "/value/type", schemaPath: "#/properties/value/anyOf/3/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-        if (data0.submodule_git_url !== void 0) {
-          if (typeof data0.submodule_git_url !== "string") {
-            const err30 = { instancePath: instancePath + "/value/submodule_git_url", schemaPath: "#/properties/value/anyOf/3/properties/submodule_git_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data0.size !== void 0) {
-          let data29 = data0.size;
-          if (!(typeof data29 == "number" && (!(data29 % 1) && !isNaN(data29)) && isFinite(data29))) {
-            const err31 = { instancePath: instancePath + "/value/size", schemaPath: "#/properties/value/anyOf/3/properties/size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-        }
-        if (data0.name !== void 0) {
-          if (typeof data0.name !== "string") {
-            const err32 = { instancePath: instancePath + "/value/name", schemaPath: "#/properties/value/anyOf/3/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-        if (data0.path !== void 0) {
-          if (typeof data0.path !== "string") {
-            const err33 = { instancePath: instancePath + "/value/path", schemaPath: "#/properties/value/anyOf/3/properties/path/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err33];
-            } else {
-              vErrors.push(err33);
-            }
-            errors++;
-          }
-        }
-        if (data0.sha !== void 0) {
-          if (typeof data0.sha !== "string") {
-            const err34 = { instancePath: instancePath + "/value/sha", schemaPath: "#/properties/value/anyOf/3/properties/sha/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-        }
-        if (data0.url !== void 0) {
-          if (typeof data0.url !== "string") {
-            const err35 = { instancePath: instancePath + "/value/url", schemaPath: "#/properties/value/anyOf/3/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-        }
-        if (data0.git_url !== void 0) {
-          let data34 = data0.git_url;
-          if (typeof data34 !== "string" && data34 !== null) {
-            const err36 = { instancePath: instancePath + "/value/git_url", schemaPath: "#/properties/value/anyOf/3/properties/git_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[3].properties.git_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-        }
-        if (data0.html_url !== void 0) {
-          let data35 = data0.html_url;
-          if (typeof data35 !== "string" && data35 !== null) {
-            const err37 = { instancePath: instancePath + "/value/html_url", schemaPath: "#/properties/value/anyOf/3/properties/html_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[3].properties.html_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-        }
-        if (data0.download_url !== void 0) {
-          let data36 = data0.download_url;
-          if (typeof data36 !== "string" && data36 !== null) {
-            const err38 = { instancePath: instancePath + "/value/download_url", schemaPath: "#/properties/value/anyOf/3/properties/download_url/type", keyword: "type", params: { type: schema55.properties.value.anyOf[3].properties.download_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err38];
-            } else {
-              vErrors.push(err38);
-            }
-            errors++;
-          }
-        }
-        if (data0._links !== void 0) {
-          let data37 = data0._links;
-          if (!(data37 && typeof data37 == "object" && !Array.isArray(data37))) {
-            const err39 = { instancePath: instancePath + "/value/_links", schemaPath: "#/properties/value/anyOf/3/properties/_links/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err40 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf/3/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-      var _valid0 = _errs61 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.submodule_git_url = true;
-          props0.size = true;
-          props0.name = true;
-          props0.path = true;
-          props0.sha = true;
-          props0.url = true;
-          props0.git_url = true;
-          props0.html_url = true;
-          props0.download_url = true;
-          props0._links = true;
-        }
-      }
-      if (!valid1) {
-        const err41 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      } else {
-        errors = _errs2;
-        if (vErrors !== null) {
-          if (_errs2) {
-            vErrors.length = _errs2;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err42 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err42];
-    } else {
-      vErrors.push(err42);
-    }
-    errors++;
-  }
-  validate44.errors = vErrors;
-  return errors === 0;
-}
-validate44.evaluated = { "props": { "value": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_repos_list_for_authenticated_user_input = validate45;
-var schema56 = { "type": "object", "properties": { "visibility": { "description": "Limit results to repositories with the specified visibility.", "type": "string", "enum": ["all", "public", "private"], "default": "all" }, "affiliation": { "description": "Comma-separated list of values. Can include: owner: Repositories that are owned by the authenticated user. collaborator: Repositories that the user has been added to as a collaborator. organization_member: Repositories that the user has access to through being a member of an organization. This includes every repository on every team that the user is on.", "type": "string", "default": "owner,collaborator,organization_member" }, "type": { "description": "Limit results to repositories of the specified type. Will cause a 422 error if used in the same request as visibility or affiliation.", "type": "string", "enum": ["all", "owner", "public", "private", "member"], "default": "all" }, "sort": { "description": "The property to sort the results by.", "type": "string", "enum": ["created", "updated", "pushed", "full_name"], "default": "full_name" }, "direction": { "description": "The order to sort by. Default: asc when using full_name, otherwise desc.", "type": "string", "enum": ["asc", "desc"] }, "per_page": { "description": 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."', "type": "integer", "default": 30 }, "page": { "description": 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."', "type": "integer", "default": 1 }, "since": { "description": "Only show repositories updated after the given time. This is a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ.", "type": "string", "format": "date-time" }, "before": { "description": "Only show repositories updated before the given time. This is a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ.", "type": "string", "format": "date-time" } }, "additionalProperties": false };
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate45.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!func1.call(schema56.properties, key0)) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.visibility !== void 0) {
-      let data0 = data.visibility;
-      if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/visibility", schemaPath: "#/properties/visibility/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if (!(data0 === "all" || data0 === "public" || data0 === "private")) {
-        const err2 = { instancePath: instancePath + "/visibility", schemaPath: "#/properties/visibility/enum", keyword: "enum", params: { allowedValues: schema56.properties.visibility.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.affiliation !== void 0) {
-      if (typeof data.affiliation !== "string") {
-        const err3 = { instancePath: instancePath + "/affiliation", schemaPath: "#/properties/affiliation/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      let data2 = data.type;
-      if (typeof data2 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (!(data2 === "all" || data2 === "owner" || data2 === "public" || data2 === "private" || data2 === "member")) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema56.properties.type.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.sort !== void 0) {
-      let data3 = data.sort;
-      if (typeof data3 !== "string") {
-        const err6 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (!(data3 === "created" || data3 === "updated" || data3 === "pushed" || data3 === "full_name")) {
-        const err7 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/enum", keyword: "enum", params: { allowedValues: schema56.properties.sort.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.direction !== void 0) {
-      let data4 = data.direction;
-      if (typeof data4 !== "string") {
-        const err8 = { instancePath: instancePath + "/direction", schemaPath: "#/properties/direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-      if (!(data4 === "asc" || data4 === "desc")) {
-        const err9 = { instancePath: instancePath + "/direction", schemaPath: "#/properties/direction/enum", keyword: "enum", params: { allowedValues: schema56.properties.direction.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.per_page !== void 0) {
-      let data5 = data.per_page;
-      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-        const err10 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.page !== void 0) {
-      let data6 = data.page;
-      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-        const err11 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.since !== void 0) {
-      let data7 = data.since;
-      if (typeof data7 === "string") {
-        if (!formats0.validate(data7)) {
-          const err12 = { instancePath: instancePath + "/since", schemaPath: "#/properties/since/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      } else {
-        const err13 = { instancePath: instancePath + "/since", schemaPath: "#/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { instancePath: instancePath + "/labels", schemaPath: "#/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -12872,311 +8131,120 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.before !== void 0) {
-      let data8 = data.before;
-      if (typeof data8 === "string") {
-        if (!formats0.validate(data8)) {
-          const err14 = { instancePath: instancePath + "/before", schemaPath: "#/properties/before/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+    if (data.per_page !== void 0) {
+      let data5 = data.per_page;
+      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+        const err14 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+      if (typeof data5 == "number" && isFinite(data5)) {
+        if (data5 > 100 || isNaN(data5)) {
+          const err15 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err15];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err15);
           }
           errors++;
         }
-      } else {
-        const err15 = { instancePath: instancePath + "/before", schemaPath: "#/properties/before/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
+        if (data5 < 1 || isNaN(data5)) {
+          const err16 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
         }
-        errors++;
       }
     }
   } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err16];
+      vErrors = [err17];
     } else {
-      vErrors.push(err16);
+      vErrors.push(err17);
     }
     errors++;
   }
-  validate45.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_repos_list_for_authenticated_user_output = validate46;
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_list_issues_output = validate27;
+function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate27.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.items !== void 0) {
-      if (!Array.isArray(data.items)) {
-        const err0 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      let data0 = data[i0];
+      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+        if (data0.number === void 0) {
+          const err0 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/required", keyword: "required", params: { missingProperty: "number" }, message: "must have required property 'number'" };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate46.errors = vErrors;
-  return errors === 0;
-}
-validate46.evaluated = { "props": { "items": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_search_issues_and_pull_requests_input = validate47;
-var schema58 = { "type": "object", "properties": { "q": { "description": 'The query contains one or more search keywords and qualifiers. Qualifiers allow you to limit your search to specific areas of GitHub. The REST API supports the same qualifiers as the web interface for GitHub. To learn more about the format of the query, see Constructing a search query. See "Searching issues and pull requests" for a detailed list of qualifiers.', "type": "string" }, "sort": { "description": "Sorts the results of your query by the number of comments, reactions, reactions-+1, reactions--1, reactions-smile, reactions-thinking_face, reactions-heart, reactions-tada, or interactions. You can also sort results by how recently the items were created or updated, Default: best match", "type": "string", "enum": ["comments", "reactions", "reactions-+1", "reactions--1", "reactions-smile", "reactions-thinking_face", "reactions-heart", "reactions-tada", "interactions", "created", "updated"] }, "order": { "description": "Determines whether the first search result returned is the highest number of matches (desc) or lowest number of matches (asc). This parameter is ignored unless you provide sort.", "type": "string", "enum": ["desc", "asc"], "default": "desc" }, "per_page": { "description": 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."', "type": "integer", "default": 30 }, "page": { "description": 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."', "type": "integer", "default": 1 }, "advanced_search": { "description": "Set to true to use advanced search. Example: http://api.github.com/search/issues?q={query}&advanced_search=true", "type": "string" }, "search_type": { "description": "The type of search to perform on issues. When not specified, the default is lexical search. semantic — performs a pure semantic (vector) search using embedding-based understanding. hybrid — combines semantic search with lexical search for best results. Semantic and hybrid search require authentication and are rate limited to 10 requests per minute. Only applies to issue searches (/search/issues).", "type": "string", "enum": ["semantic", "hybrid"] } }, "required": ["q"], "additionalProperties": false };
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate47.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.q === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "q" }, message: "must have required property 'q'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === "q" || key0 === "sort" || key0 === "order" || key0 === "per_page" || key0 === "page" || key0 === "advanced_search" || key0 === "search_type")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
+        if (data0.title === void 0) {
+          const err1 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/required", keyword: "required", params: { missingProperty: "title" }, message: "must have required property 'title'" };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.q !== void 0) {
-      if (typeof data.q !== "string") {
-        const err2 = { instancePath: instancePath + "/q", schemaPath: "#/properties/q/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
+        if (data0.state === void 0) {
+          const err2 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/required", keyword: "required", params: { missingProperty: "state" }, message: "must have required property 'state'" };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.sort !== void 0) {
-      let data1 = data.sort;
-      if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (!(data1 === "comments" || data1 === "reactions" || data1 === "reactions-+1" || data1 === "reactions--1" || data1 === "reactions-smile" || data1 === "reactions-thinking_face" || data1 === "reactions-heart" || data1 === "reactions-tada" || data1 === "interactions" || data1 === "created" || data1 === "updated")) {
-        const err4 = { instancePath: instancePath + "/sort", schemaPath: "#/properties/sort/enum", keyword: "enum", params: { allowedValues: schema58.properties.sort.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.order !== void 0) {
-      let data2 = data.order;
-      if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/order", schemaPath: "#/properties/order/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      if (!(data2 === "desc" || data2 === "asc")) {
-        const err6 = { instancePath: instancePath + "/order", schemaPath: "#/properties/order/enum", keyword: "enum", params: { allowedValues: schema58.properties.order.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.per_page !== void 0) {
-      let data3 = data.per_page;
-      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err7 = { instancePath: instancePath + "/per_page", schemaPath: "#/properties/per_page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.page !== void 0) {
-      let data4 = data.page;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-        const err8 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.advanced_search !== void 0) {
-      if (typeof data.advanced_search !== "string") {
-        const err9 = { instancePath: instancePath + "/advanced_search", schemaPath: "#/properties/advanced_search/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.search_type !== void 0) {
-      let data6 = data.search_type;
-      if (typeof data6 !== "string") {
-        const err10 = { instancePath: instancePath + "/search_type", schemaPath: "#/properties/search_type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (!(data6 === "semantic" || data6 === "hybrid")) {
-        const err11 = { instancePath: instancePath + "/search_type", schemaPath: "#/properties/search_type/enum", keyword: "enum", params: { allowedValues: schema58.properties.search_type.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate47.errors = vErrors;
-  return errors === 0;
-}
-validate47.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_search_issues_and_pull_requests_output = validate48;
-function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate48.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.total_count !== void 0) {
-      let data0 = data.total_count;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/total_count", schemaPath: "#/properties/total_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.incomplete_results !== void 0) {
-      if (typeof data.incomplete_results !== "boolean") {
-        const err1 = { instancePath: instancePath + "/incomplete_results", schemaPath: "#/properties/incomplete_results/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.items !== void 0) {
-      let data2 = data.items;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data3 = data2[i0];
-          if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-            const err2 = { instancePath: instancePath + "/items/" + i0, schemaPath: "#/properties/items/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (data0.number !== void 0) {
+          let data1 = data0.number;
+          if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+            const err3 = { instancePath: instancePath + "/" + i0 + "/number", schemaPath: "#/items/properties/number/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err3];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err3);
             }
             errors++;
           }
         }
-      } else {
-        const err3 = { instancePath: instancePath + "/items", schemaPath: "#/properties/items/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
+        if (data0.title !== void 0) {
+          if (typeof data0.title !== "string") {
+            const err4 = { instancePath: instancePath + "/" + i0 + "/title", schemaPath: "#/items/properties/title/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
         }
-        errors++;
-      }
-    }
-    if (data.search_type !== void 0) {
-      if (typeof data.search_type !== "string") {
-        const err4 = { instancePath: instancePath + "/search_type", schemaPath: "#/properties/search_type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.lexical_fallback_reason !== void 0) {
-      let data5 = data.lexical_fallback_reason;
-      if (Array.isArray(data5)) {
-        const len1 = data5.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data5[i1] !== "string") {
-            const err5 = { instancePath: instancePath + "/lexical_fallback_reason/" + i1, schemaPath: "#/properties/lexical_fallback_reason/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data0.state !== void 0) {
+          if (typeof data0.state !== "string") {
+            const err5 = { instancePath: instancePath + "/" + i0 + "/state", schemaPath: "#/items/properties/state/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -13185,770 +8253,72 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      } else {
-        const err6 = { instancePath: instancePath + "/lexical_fallback_reason", schemaPath: "#/properties/lexical_fallback_reason/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err7];
-    } else {
-      vErrors.push(err7);
-    }
-    errors++;
-  }
-  validate48.errors = vErrors;
-  return errors === 0;
-}
-validate48.evaluated = { "props": { "total_count": true, "incomplete_results": true, "items": true, "search_type": true, "lexical_fallback_reason": true }, "dynamicProps": false, "dynamicItems": false };
-var validate_users_get_authenticated_input = validate49;
-function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate49.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate49.errors = vErrors;
-  return errors === 0;
-}
-validate49.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_users_get_authenticated_output = validate50;
-function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate50.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.value !== void 0) {
-      let data0 = data.value;
-      const _errs2 = errors;
-      let valid1 = false;
-      const _errs3 = errors;
-      if (!(data0 && typeof data0 == "object" && !Array.isArray(data0))) {
-        const err0 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf/0/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      var _valid0 = _errs3 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.login = true;
-        props0.id = true;
-        props0.user_view_type = true;
-        props0.node_id = true;
-        props0.avatar_url = true;
-        props0.gravatar_id = true;
-        props0.url = true;
-        props0.html_url = true;
-        props0.followers_url = true;
-        props0.following_url = true;
-        props0.gists_url = true;
-        props0.starred_url = true;
-        props0.subscriptions_url = true;
-        props0.organizations_url = true;
-        props0.repos_url = true;
-        props0.events_url = true;
-        props0.received_events_url = true;
-        props0.type = true;
-        props0.site_admin = true;
-        props0.name = true;
-        props0.company = true;
-        props0.blog = true;
-        props0.location = true;
-        props0.email = true;
-        props0.notification_email = true;
-        props0.hireable = true;
-        props0.bio = true;
-        props0.twitter_username = true;
-        props0.public_repos = true;
-        props0.public_gists = true;
-        props0.followers = true;
-        props0.following = true;
-        props0.created_at = true;
-        props0.updated_at = true;
-        props0.private_gists = true;
-        props0.total_private_repos = true;
-        props0.owned_private_repos = true;
-        props0.disk_usage = true;
-        props0.collaborators = true;
-        props0.two_factor_authentication = true;
-        props0.plan = true;
-        props0.business_plus = true;
-        props0.ldap_dn = true;
-      }
-      const _errs5 = errors;
-      if (!(data0 && typeof data0 == "object" && !Array.isArray(data0))) {
-        const err1 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      var _valid0 = _errs5 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.login = true;
-          props0.id = true;
-          props0.user_view_type = true;
-          props0.node_id = true;
-          props0.avatar_url = true;
-          props0.gravatar_id = true;
-          props0.url = true;
-          props0.html_url = true;
-          props0.followers_url = true;
-          props0.following_url = true;
-          props0.gists_url = true;
-          props0.starred_url = true;
-          props0.subscriptions_url = true;
-          props0.organizations_url = true;
-          props0.repos_url = true;
-          props0.events_url = true;
-          props0.received_events_url = true;
-          props0.type = true;
-          props0.site_admin = true;
-          props0.name = true;
-          props0.company = true;
-          props0.blog = true;
-          props0.location = true;
-          props0.email = true;
-          props0.notification_email = true;
-          props0.hireable = true;
-          props0.bio = true;
-          props0.twitter_username = true;
-          props0.public_repos = true;
-          props0.public_gists = true;
-          props0.followers = true;
-          props0.following = true;
-          props0.created_at = true;
-          props0.updated_at = true;
-          props0.plan = true;
-          props0.private_gists = true;
-          props0.total_private_repos = true;
-          props0.owned_private_repos = true;
-          props0.disk_usage = true;
-          props0.collaborators = true;
-        }
-      }
-      if (!valid1) {
-        const err2 = { instancePath: instancePath + "/value", schemaPath: "#/properties/value/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      } else {
-        errors = _errs2;
-        if (vErrors !== null) {
-          if (_errs2) {
-            vErrors.length = _errs2;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate50.errors = vErrors;
-  return errors === 0;
-}
-validate50.evaluated = { "props": { "value": true }, "dynamicProps": false, "dynamicItems": false };
-
-// out/github-catalog/src/tools/actions_create_workflow_dispatch.ts
-var config = {
-  tool: "actions_create_workflow_dispatch",
-  method: "POST",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "actions" }],
-    [{ lit: "workflows" }],
-    [{ input: "workflow_id" }],
-    [{ lit: "dispatches" }]
-  ],
-  query: [],
-  headers: [],
-  body: {
-    kind: "json",
-    template: {
-      object: [
-        ["ref", { input: "ref" }],
-        ["inputs", { input: "inputs" }],
-        ["return_run_details", { input: "return_run_details" }]
-      ]
-    }
-  },
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: true }
-};
-var tool = {
-  name: "actions_create_workflow_dispatch",
-  title: "Create a workflow dispatch event",
-  description: 'Create a workflow dispatch event. You can use this endpoint to manually trigger a GitHub Actions workflow run. You can replace workflow_id with the workflow file name. For example, you could use main.yaml. You must configure your GitHub Actions workflow to run when the workflow_dispatch webhook event occurs. The inputs are configured in the workflow file. For more information about how to configure the workflow_dispatch event in the workflow file, see "Events that trigger workflows." OAuth tokens and personal access tokens (classic) need the repo scope to use this endpoint.',
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      workflow_id: {
-        description: "The ID of the workflow. You can also pass the workflow file name as a string.",
-        type: "string"
-      },
-      ref: {
-        description: "The git reference for the workflow. The reference can be a branch or tag name.",
-        type: "string"
-      },
-      inputs: {
-        description: "Input keys and values configured in the workflow file. The maximum number of properties is 25. Any default properties configured in the workflow file will be used when inputs are omitted.",
-        type: "object",
-        maxProperties: 25,
-        additionalProperties: true
-      },
-      return_run_details: {
-        description: "Whether the response should include the workflow run ID and URLs.",
-        type: "boolean"
-      }
-    },
-    required: ["owner", "repo", "workflow_id", "ref"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    title: "Workflow Dispatch Response",
-    description: "Response containing the workflow run ID and URLs.",
-    type: "object",
-    properties: {
-      workflow_run_id: {
-        title: "Workflow Run ID",
-        description: "The ID of the workflow run.",
-        type: "integer"
-      },
-      run_url: {
-        description: "The URL to the workflow run.",
-        type: "string"
-      },
-      html_url: { type: "string" }
-    }
-  },
-  annotations: {
-    title: "Create a workflow dispatch event",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true
-  },
-  validateInput: validate_actions_create_workflow_dispatch_input,
-  validateOutput: validate_actions_create_workflow_dispatch_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select) })
-};
-function startup() {
-  checkHttpStartup([config]);
-}
-
-// out/github-catalog/src/tools/actions_list_workflow_runs.ts
-var config2 = {
-  tool: "actions_list_workflow_runs",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "actions" }],
-    [{ lit: "workflows" }],
-    [{ input: "workflow_id" }],
-    [{ lit: "runs" }]
-  ],
-  query: [
-    { name: "actor", value: [{ input: "actor" }] },
-    { name: "branch", value: [{ input: "branch" }] },
-    { name: "event", value: [{ input: "event" }] },
-    { name: "status", value: [{ input: "status" }] },
-    { name: "per_page", value: [{ input: "per_page" }] },
-    { name: "page", value: [{ input: "page" }] },
-    { name: "created", value: [{ input: "created" }] },
-    {
-      name: "exclude_pull_requests",
-      value: [{ input: "exclude_pull_requests" }]
-    },
-    {
-      name: "check_suite_id",
-      value: [{ input: "check_suite_id" }]
-    },
-    { name: "head_sha", value: [{ input: "head_sha" }] }
-  ],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: true }
-};
-var tool2 = {
-  name: "actions_list_workflow_runs",
-  title: "List workflow runs for a workflow",
-  description: "List workflow runs for a workflow. List all workflow runs for a workflow. You can replace workflow_id with the workflow file name. For example, you could use main.yaml. You can use parameters to narrow the list of results. For more information about using parameters, see Parameters. Anyone with read access to the repository can use this endpoint OAuth app tokens and personal access tokens (classic) need the repo scope to use this endpoint with a private repository. This endpoint will return up to 1,000 results for each search when using the following parameters: actor, branch, check_suite_id, created, event, head_sha, status.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      workflow_id: {
-        description: "The ID of the workflow. You can also pass the workflow file name as a string.",
-        type: "string"
-      },
-      actor: {
-        description: "Returns someone's workflow runs. Use the login for the user who created the push associated with the check suite or workflow run.",
-        type: "string"
-      },
-      branch: {
-        description: "Returns workflow runs associated with a branch. Use the name of the branch of the push.",
-        type: "string"
-      },
-      event: {
-        description: 'Returns workflow run triggered by the event you specify. For example, push, pull_request or issue. For more information, see "Events that trigger workflows."',
-        type: "string"
-      },
-      status: {
-        description: "Returns workflow runs with the check run status or conclusion that you specify. For example, a conclusion can be success or a status can be in_progress. Only GitHub Actions can set a status of waiting, pending, or requested.",
-        type: "string",
-        "enum": [
-          "completed",
-          "action_required",
-          "cancelled",
-          "failure",
-          "neutral",
-          "skipped",
-          "stale",
-          "success",
-          "timed_out",
-          "in_progress",
-          "queued",
-          "requested",
-          "waiting",
-          "pending"
-        ]
-      },
-      per_page: {
-        description: 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 30
-      },
-      page: {
-        description: 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 1
-      },
-      created: {
-        description: 'Returns workflow runs created within the given date-time range. For more information on the syntax, see "Understanding the search syntax."',
-        type: "string",
-        format: "date-time"
-      },
-      exclude_pull_requests: {
-        description: "If true pull requests are omitted from the response (empty array).",
-        type: "boolean",
-        "default": false
-      },
-      check_suite_id: {
-        description: "Returns workflow runs with the check_suite_id that you specify.",
-        type: "integer",
-        format: "int64"
-      },
-      head_sha: {
-        description: "Only returns workflow runs that are associated with the specified head_sha.",
-        type: "string"
-      }
-    },
-    required: ["owner", "repo", "workflow_id"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      total_count: { type: "integer" },
-      workflow_runs: {
-        type: "array",
-        items: { description: "An invocation of a workflow" }
-      }
-    }
-  },
-  annotations: {
-    title: "List workflow runs for a workflow",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_actions_list_workflow_runs_input,
-  validateOutput: validate_actions_list_workflow_runs_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config2, { select: compileSelect(config2.output.select) })
-};
-function startup2() {
-  checkHttpStartup([config2]);
-}
-
-// out/github-catalog/src/tools/issues_add_labels.ts
-var config3 = {
-  tool: "issues_add_labels",
-  method: "POST",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "issues" }],
-    [{ input: "issue_number" }],
-    [{ lit: "labels" }]
-  ],
-  query: [],
-  headers: [],
-  body: { kind: "json", template: { input: "body" } },
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "{items: @}", hasSchema: true }
-};
-var tool3 = {
-  name: "issues_add_labels",
-  title: "Add labels to an issue",
-  description: "Add labels to an issue. Adds labels to an issue.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      issue_number: {
-        description: "The number that identifies the issue.",
-        type: "integer"
-      },
-      body: {
-        description: "The request body.",
-        oneOf: [
-          {
-            type: "object",
-            properties: {
-              labels: {
-                description: `The labels to add to the issue's existing labels. You can also pass an array of labels directly, but GitHub recommends passing an object with the labels key. To replace all of the labels for an issue, use "Set labels for an issue."`,
-                type: "array",
-                minItems: 1,
-                items: {
-                  oneOf: [
-                    { type: "string" },
-                    {
-                      type: "object",
-                      properties: {
-                        name: {
-                          description: "The name of the label to add.",
-                          type: "string"
-                        },
-                        rationale: {
-                          description: "Optional reasoning for adding this label.",
-                          type: "string"
-                        },
-                        suggest: {
-                          description: "If true, the label is stored as a pending suggestion for human review rather than applied directly.",
-                          type: "boolean"
-                        },
-                        confidence: {
-                          description: "The confidence level for this label choice.",
-                          type: "string",
-                          "enum": ["low", "medium", "high"]
-                        }
-                      },
-                      required: ["name"]
-                    }
-                  ]
+        if (data0.labels !== void 0) {
+          let data4 = data0.labels;
+          if (Array.isArray(data4)) {
+            const len1 = data4.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (typeof data4[i1] !== "string") {
+                const err6 = { instancePath: instancePath + "/" + i0 + "/labels/" + i1, schemaPath: "#/items/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
                 }
+                errors++;
               }
             }
-          }
-        ]
-      }
-    },
-    required: ["owner", "repo", "issue_number"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      items: {
-        type: "array",
-        items: {
-          title: "Label",
-          description: "Color-coded labels help you categorize and filter your issues (just like labels in Gmail).",
-          type: "object",
-          properties: {
-            id: {
-              description: "Unique identifier for the label.",
-              type: "integer"
-            },
-            node_id: { type: "string" },
-            url: { description: "URL for the label", type: "string" },
-            name: { description: "The name of the label.", type: "string" },
-            description: {
-              description: "Optional description of the label, such as its purpose.",
-              type: ["string", "null"]
-            },
-            color: {
-              description: "6-character hex code, without the leading #, identifying the color",
-              type: "string"
-            },
-            "default": {
-              description: "Whether this label comes by default in a new repository.",
-              type: "boolean"
+          } else {
+            const err7 = { instancePath: instancePath + "/" + i0 + "/labels", schemaPath: "#/items/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
             }
+            errors++;
           }
         }
+        if (data0.author !== void 0) {
+          if (typeof data0.author !== "string") {
+            const err8 = { instancePath: instancePath + "/" + i0 + "/author", schemaPath: "#/items/properties/author/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/" + i0, schemaPath: "#/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
       }
     }
-  },
-  annotations: {
-    title: "Add labels to an issue",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true
-  },
-  validateInput: validate_issues_add_labels_input,
-  validateOutput: validate_issues_add_labels_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select) })
-};
-function startup3() {
-  checkHttpStartup([config3]);
-}
-
-// out/github-catalog/src/tools/issues_create.ts
-var config4 = {
-  tool: "issues_create",
-  method: "POST",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "issues" }]
-  ],
-  query: [],
-  headers: [],
-  body: {
-    kind: "json",
-    template: {
-      object: [
-        ["title", { input: "title" }],
-        ["body", { input: "body" }],
-        ["assignee", { input: "assignee" }],
-        ["milestone", { input: "milestone" }],
-        ["labels", { input: "labels" }],
-        ["assignees", { input: "assignees" }],
-        ["issue_field_values", { input: "issue_field_values" }],
-        ["type", { input: "type" }]
-      ]
+  } else {
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
     }
-  },
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: false }
-};
-var tool4 = {
-  name: "issues_create",
-  title: "Create an issue",
-  description: `Create an issue. Any user with pull access to a repository can create an issue. If issues are disabled in the repository, the API returns a 410 Gone status. This endpoint triggers notifications. Creating content too quickly using this endpoint may result in secondary rate limiting. For more information, see "Rate limits for the API" and "Best practices for using the REST API." This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw markdown body. Response will include body. This is the default if you do not pass any specific media type. application/vnd.github.text+json: Returns a text only representation of the markdown body. Response will include body_text. application/vnd.github.html+json: Returns HTML rendered from the body's markdown. Response will include body_html. application/vnd.github.full+json: Returns raw, text, and HTML representations. Response will include body, body_text, and body_html.`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      title: {
-        description: "The title of the issue.",
-        oneOf: [{ type: "string" }, { type: "integer" }]
-      },
-      body: {
-        description: "The contents of the issue.",
-        type: "string"
-      },
-      assignee: {
-        description: "Login for the user that this issue should be assigned to. _NOTE: Only users with push access can set the assignee for new issues. The assignee is silently dropped otherwise. This field is closing down._",
-        type: ["string", "null"]
-      },
-      milestone: {
-        oneOf: [
-          { type: "string" },
-          {
-            description: "The number of the milestone to associate this issue with. _NOTE: Only users with push access can set the milestone for new issues. The milestone is silently dropped otherwise._",
-            type: "integer"
-          }
-        ]
-      },
-      labels: {
-        description: "Labels to associate with this issue. _NOTE: Only users with push access can set labels for new issues. Labels are silently dropped otherwise._",
-        type: "array",
-        items: {
-          oneOf: [
-            { type: "string" },
-            {
-              type: "object",
-              properties: {
-                id: { type: "integer" },
-                name: { type: "string" },
-                description: { type: ["string", "null"] },
-                color: { type: ["string", "null"] }
-              }
-            }
-          ]
-        }
-      },
-      assignees: {
-        description: "Logins for Users to assign to this issue. _NOTE: Only users with push access can set assignees for new issues. Assignees are silently dropped otherwise._",
-        type: "array",
-        items: { type: "string" }
-      },
-      issue_field_values: {
-        description: "An array of issue field values to set on this issue. Each field value must include the field ID and the value to set. Issue fields are only available for organization-owned repositories with the feature enabled. Field values are silently dropped otherwise.",
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            field_id: {
-              description: "The ID of the issue field to set",
-              type: "integer"
-            },
-            value: {
-              description: "The value to set for the field. For multi-select fields, provide an array of option names.",
-              oneOf: [
-                { type: "string" },
-                { type: "number" },
-                { type: "array", items: { type: "string" } }
-              ]
-            }
-          },
-          required: ["field_id", "value"],
-          additionalProperties: false
-        }
-      },
-      type: {
-        description: "The name of the issue type to associate with this issue. _NOTE: Only users with push access can set the type for new issues. The type is silently dropped otherwise._",
-        type: ["string", "null"],
-        examples: ["Epic"]
-      }
-    },
-    required: ["owner", "repo", "title"],
-    additionalProperties: false
-  },
-  annotations: {
-    title: "Create an issue",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true
-  },
-  validateInput: validate_issues_create_input,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select) })
-};
-function startup4() {
-  checkHttpStartup([config4]);
+    errors++;
+  }
+  validate27.errors = vErrors;
+  return errors === 0;
 }
+validate27.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
 
-// out/github-catalog/src/tools/issues_create_comment.ts
-var config5 = {
-  tool: "issues_create_comment",
+// out/github-catalog/src/tools/add_comment.ts
+var config = {
+  tool: "add_comment",
   method: "POST",
   origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
+  originEnv: "GITHUB_API_URL",
   basePath: "",
   path: [
     [{ lit: "repos" }],
@@ -13959,158 +8329,207 @@ var config5 = {
     [{ lit: "comments" }]
   ],
   query: [],
-  headers: [],
+  headers: [
+    {
+      name: "Accept",
+      value: [{ lit: "application/vnd.github+json" }]
+    },
+    {
+      name: "Authorization",
+      value: [{ lit: "Bearer " }, { secret: "token" }]
+    },
+    {
+      name: "User-Agent",
+      value: [{ lit: "kervan-github-catalog" }]
+    },
+    {
+      name: "X-GitHub-Api-Version",
+      value: [{ lit: "2022-11-28" }]
+    }
+  ],
   body: {
     kind: "json",
     template: { object: [["body", { input: "body" }]] }
   },
-  secrets: [],
-  timeoutMs: 3e4,
+  secrets: [{ name: "token", env: "GITHUB_TOKEN", required: true }],
+  timeoutMs: 15e3,
   maxResponseBytes: 1048576,
   redirects: "none",
-  output: { select: "@", hasSchema: true }
+  output: { select: "{id: id, url: html_url}", hasSchema: true }
 };
-var tool5 = {
-  name: "issues_create_comment",
-  title: "Create an issue comment",
-  description: `Create an issue comment. You can use the REST API to create comments on issues and pull requests. Every pull request is an issue, but not every issue is a pull request. This endpoint triggers notifications. Creating content too quickly using this endpoint may result in secondary rate limiting. For more information, see "Rate limits for the API" and "Best practices for using the REST API." This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw markdown body. Response will include body. This is the default if you do not pass any specific media type. application/vnd.github.text+json: Returns a text only representation of the markdown body. Response will include body_text. application/vnd.github.html+json: Returns HTML rendered from the body's markdown. Response will include body_html. application/vnd.github.full+json: Returns raw, text, and HTML representations. Response will include body, body_text, and body_html.`,
+var tool = {
+  name: "add_comment",
+  title: "Comment on an issue",
+  description: "Add a comment to a GitHub issue and return the comment's URL. Use it to reply on an issue when the user asked you to.",
   inputSchema: {
     type: "object",
     properties: {
       owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Account that owns the repository."
       },
       repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Repository name."
       },
       issue_number: {
-        description: "The number that identifies the issue.",
-        type: "integer"
+        type: "integer",
+        minimum: 1,
+        description: "The issue's number."
       },
       body: {
-        description: "The contents of the comment.",
-        type: "string"
+        type: "string",
+        minLength: 1,
+        maxLength: 65536,
+        description: "The comment text, in Markdown."
       }
     },
     required: ["owner", "repo", "issue_number", "body"],
     additionalProperties: false
   },
   outputSchema: {
-    title: "Issue Comment",
-    description: "Comments provide a way for people to collaborate on an issue.",
     type: "object",
-    properties: {
-      id: { type: "integer" },
-      node_id: { type: "string" },
-      url: { type: "string" },
-      body: { type: "string" },
-      body_text: { type: "string" },
-      body_html: { type: "string" },
-      html_url: { type: "string" },
-      user: {
-        title: "Simple User",
-        type: ["object", "null"],
-        properties: {
-          name: {},
-          email: {},
-          login: {},
-          id: {},
-          node_id: {},
-          avatar_url: {},
-          gravatar_id: {},
-          url: {},
-          html_url: {},
-          followers_url: {},
-          following_url: {},
-          gists_url: {},
-          starred_url: {},
-          subscriptions_url: {},
-          organizations_url: {},
-          repos_url: {},
-          events_url: {},
-          received_events_url: {},
-          type: {},
-          site_admin: {},
-          starred_at: {},
-          user_view_type: {}
-        }
-      },
-      created_at: { type: "string" },
-      updated_at: { type: "string" },
-      issue_url: { type: "string" },
-      author_association: { title: "author_association", type: "string" },
-      performed_via_github_app: {
-        title: "GitHub app",
-        type: ["object", "null"],
-        properties: {
-          id: {},
-          slug: {},
-          node_id: {},
-          client_id: {},
-          owner: {},
-          name: {},
-          description: {},
-          external_url: {},
-          html_url: {},
-          created_at: {},
-          updated_at: {},
-          permissions: {},
-          events: {},
-          installations_count: {}
-        }
-      },
-      reactions: {
-        title: "Reaction Rollup",
-        type: "object",
-        properties: {
-          url: {},
-          total_count: {},
-          "+1": {},
-          "-1": {},
-          laugh: {},
-          confused: {},
-          heart: {},
-          hooray: {},
-          eyes: {},
-          rocket: {}
-        }
-      },
-      pin: {
-        title: "Pinned Issue Comment",
-        type: ["object", "null"],
-        properties: { pinned_at: {}, pinned_by: {} }
-      },
-      minimized: {
-        title: "Minimized Issue Comment",
-        type: ["object", "null"],
-        properties: { reason: {} }
-      }
-    }
+    properties: { id: { type: "integer" }, url: { type: "string" } },
+    required: ["id", "url"]
   },
   annotations: {
-    title: "Create an issue comment",
+    title: "Comment on an issue",
     readOnlyHint: false,
     destructiveHint: false,
     idempotentHint: false,
     openWorldHint: true
   },
-  validateInput: validate_issues_create_comment_input,
-  validateOutput: validate_issues_create_comment_output,
+  validateInput: validate_add_comment_input,
+  validateOutput: validate_add_comment_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config5, { select: compileSelect(config5.output.select) })
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select) })
 };
-function startup5() {
-  checkHttpStartup([config5]);
+function startup() {
+  checkHttpStartup([config]);
 }
 
-// out/github-catalog/src/tools/issues_get.ts
-var config6 = {
-  tool: "issues_get",
+// out/github-catalog/src/tools/create_issue.ts
+var config2 = {
+  tool: "create_issue",
+  method: "POST",
+  origin: "https://api.github.com",
+  originEnv: "GITHUB_API_URL",
+  basePath: "",
+  path: [
+    [{ lit: "repos" }],
+    [{ input: "owner" }],
+    [{ input: "repo" }],
+    [{ lit: "issues" }]
+  ],
+  query: [],
+  headers: [
+    {
+      name: "Accept",
+      value: [{ lit: "application/vnd.github+json" }]
+    },
+    {
+      name: "Authorization",
+      value: [{ lit: "Bearer " }, { secret: "token" }]
+    },
+    {
+      name: "User-Agent",
+      value: [{ lit: "kervan-github-catalog" }]
+    },
+    {
+      name: "X-GitHub-Api-Version",
+      value: [{ lit: "2022-11-28" }]
+    }
+  ],
+  body: {
+    kind: "json",
+    template: {
+      object: [
+        ["title", { input: "title" }],
+        ["body", { input: "body" }],
+        ["labels", { input: "labels" }]
+      ]
+    }
+  },
+  secrets: [{ name: "token", env: "GITHUB_TOKEN", required: true }],
+  timeoutMs: 15e3,
+  maxResponseBytes: 1048576,
+  redirects: "none",
+  output: {
+    select: "{number: number, url: html_url}",
+    hasSchema: true
+  }
+};
+var tool2 = {
+  name: "create_issue",
+  title: "File an issue",
+  description: "Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and URL. Use it only when the user asked for an issue to be filed.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      owner: {
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Account that owns the repository."
+      },
+      repo: {
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Repository name."
+      },
+      title: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256,
+        description: "One-line summary of the issue."
+      },
+      body: {
+        type: "string",
+        maxLength: 65536,
+        description: "The issue text, in Markdown."
+      },
+      labels: {
+        type: "array",
+        items: { type: "string" },
+        maxItems: 20,
+        description: "Labels to put on the issue."
+      }
+    },
+    required: ["owner", "repo", "title"],
+    additionalProperties: false
+  },
+  outputSchema: {
+    type: "object",
+    properties: { number: { type: "integer" }, url: { type: "string" } },
+    required: ["number", "url"]
+  },
+  annotations: {
+    title: "File an issue",
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true
+  },
+  validateInput: validate_create_issue_input,
+  validateOutput: validate_create_issue_output,
+  maxOutputChars: 2e4,
+  handler: createHttpHandler(config2, { select: compileSelect(config2.output.select) })
+};
+function startup2() {
+  checkHttpStartup([config2]);
+}
+
+// out/github-catalog/src/tools/get_issue.ts
+var config3 = {
+  tool: "get_issue",
   method: "GET",
   origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
+  originEnv: "GITHUB_API_URL",
   basePath: "",
   path: [
     [{ lit: "repos" }],
@@ -14120,57 +8539,95 @@ var config6 = {
     [{ input: "issue_number" }]
   ],
   query: [],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
+  headers: [
+    {
+      name: "Accept",
+      value: [{ lit: "application/vnd.github+json" }]
+    },
+    {
+      name: "Authorization",
+      value: [{ lit: "Bearer " }, { secret: "token" }]
+    },
+    {
+      name: "User-Agent",
+      value: [{ lit: "kervan-github-catalog" }]
+    },
+    {
+      name: "X-GitHub-Api-Version",
+      value: [{ lit: "2022-11-28" }]
+    }
+  ],
+  secrets: [{ name: "token", env: "GITHUB_TOKEN", required: true }],
+  timeoutMs: 15e3,
   maxResponseBytes: 1048576,
   redirects: "none",
-  output: { select: "@", hasSchema: false }
+  output: {
+    select: "{number: number, title: title, state: state, labels: labels[].name, author: user.login, body: body}",
+    hasSchema: true
+  }
 };
-var tool6 = {
-  name: "issues_get",
-  title: "Get an issue",
-  description: `Get an issue. The API returns a 301 Moved Permanently status if the issue was transferred to another repository. If the issue was transferred to or deleted from a repository where the authenticated user lacks read access, the API returns a 404 Not Found status. If the issue was deleted from a repository where the authenticated user has read access, the API returns a 410 Gone status. To receive webhook events for transferred and deleted issues, subscribe to the issues webhook. > [!NOTE] > GitHub's REST API considers every pull request an issue, but not every issue is a pull request. For this reason, "Issues" endpoints may return both issues and pull requests in the response. You can identify pull requests by the pull_request key. Be aware that the id of a pull request returned from "Issues" endpoints will be an _issue id_. To find out the pull request id, use the "List pull requests" endpoint. This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw markdown body. Response will include body. This is the default if you do not pass any specific media type.`,
+var tool3 = {
+  name: "get_issue",
+  title: "Read an issue",
+  description: "Get one GitHub issue by number: title, state, labels, author and body text. Use it after list_issues to read an issue in full.",
   inputSchema: {
     type: "object",
     properties: {
       owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Account that owns the repository."
       },
       repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Repository name."
       },
       issue_number: {
-        description: "The number that identifies the issue.",
-        type: "integer"
+        type: "integer",
+        minimum: 1,
+        description: "The issue's number."
       }
     },
     required: ["owner", "repo", "issue_number"],
     additionalProperties: false
   },
+  outputSchema: {
+    type: "object",
+    properties: {
+      number: { type: "integer" },
+      title: { type: "string" },
+      state: { type: "string" },
+      labels: { type: "array", items: { type: "string" } },
+      author: { type: "string" },
+      body: { type: ["string", "null"] }
+    },
+    required: ["number", "title", "state"]
+  },
   annotations: {
-    title: "Get an issue",
+    title: "Read an issue",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,
     openWorldHint: true
   },
-  validateInput: validate_issues_get_input,
+  validateInput: validate_get_issue_input,
+  validateOutput: validate_get_issue_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config6, { select: compileSelect(config6.output.select) })
+  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select) })
 };
-function startup6() {
-  checkHttpStartup([config6]);
+function startup3() {
+  checkHttpStartup([config3]);
 }
 
-// out/github-catalog/src/tools/issues_list_for_repo.ts
-var config7 = {
-  tool: "issues_list_for_repo",
+// out/github-catalog/src/tools/list_issues.ts
+var config4 = {
+  tool: "list_issues",
   method: "GET",
   origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
+  originEnv: "GITHUB_API_URL",
   basePath: "",
   path: [
     [{ lit: "repos" }],
@@ -14179,1673 +8636,126 @@ var config7 = {
     [{ lit: "issues" }]
   ],
   query: [
-    { name: "milestone", value: [{ input: "milestone" }] },
     { name: "state", value: [{ input: "state" }] },
-    { name: "assignee", value: [{ input: "assignee" }] },
-    { name: "type", value: [{ input: "type" }] },
-    { name: "creator", value: [{ input: "creator" }] },
-    { name: "mentioned", value: [{ input: "mentioned" }] },
     {
-      name: "issue_field_values",
-      value: [{ input: "issue_field_values" }]
+      name: "labels",
+      array: { input: "labels", style: "comma" }
     },
-    { name: "labels", value: [{ input: "labels" }] },
-    { name: "sort", value: [{ input: "sort" }] },
-    { name: "direction", value: [{ input: "direction" }] },
-    { name: "since", value: [{ input: "since" }] },
-    { name: "per_page", value: [{ input: "per_page" }] },
-    { name: "page", value: [{ input: "page" }] }
+    { name: "per_page", value: [{ input: "per_page" }] }
   ],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
+  headers: [
+    {
+      name: "Accept",
+      value: [{ lit: "application/vnd.github+json" }]
+    },
+    {
+      name: "Authorization",
+      value: [{ lit: "Bearer " }, { secret: "token" }]
+    },
+    {
+      name: "User-Agent",
+      value: [{ lit: "kervan-github-catalog" }]
+    },
+    {
+      name: "X-GitHub-Api-Version",
+      value: [{ lit: "2022-11-28" }]
+    }
+  ],
+  secrets: [{ name: "token", env: "GITHUB_TOKEN", required: true }],
+  timeoutMs: 15e3,
   maxResponseBytes: 1048576,
   redirects: "none",
-  output: { select: "{items: @}", hasSchema: true }
+  output: {
+    select: "[].{number: number, title: title, state: state, labels: labels[].name, author: user.login}",
+    hasSchema: true
+  }
 };
-var tool7 = {
-  name: "issues_list_for_repo",
-  title: "List repository issues",
-  description: `List repository issues. List issues in a repository. Only open issues will be listed. > [!NOTE] > GitHub's REST API considers every pull request an issue, but not every issue is a pull request. For this reason, "Issues" endpoints may return both issues and pull requests in the response. You can identify pull requests by the pull_request key. Be aware that the id of a pull request returned from "Issues" endpoints will be an _issue id_. To find out the pull request id, use the "List pull requests" endpoint. This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw markdown body. Response will include body. This is the default if you do not pass any specific media type. application/vnd.github.text+json: Returns a text only representation of the markdown body. Response will include body_text. application/vnd.github.html+json: Returns HTML rendered from the body's markdown. Response will include body_html. application/vnd.github.full+json: Returns raw, text, and HTML representations. Response will include body, body_text, and body_html.`,
+var tool4 = {
+  name: "list_issues",
+  title: "List issues",
+  description: "List the issues of a GitHub repository, newest first, with number, title, state, labels and author. Use it to find an issue before reading it with get_issue.",
   inputSchema: {
     type: "object",
     properties: {
       owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Account that owns the repository."
       },
       repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      milestone: {
-        description: "If an integer is passed, it should refer to a milestone by its number field. If the string * is passed, issues with any milestone are accepted. If the string none is passed, issues without milestones are returned.",
-        type: "string"
+        type: "string",
+        minLength: 1,
+        maxLength: 100,
+        description: "Repository name."
       },
       state: {
-        description: "Indicates the state of the issues to return.",
         type: "string",
         "enum": ["open", "closed", "all"],
-        "default": "open"
-      },
-      assignee: {
-        description: "Can be the name of a user. Pass in none for issues with no assigned user, and * for issues assigned to any user.",
-        type: "string"
-      },
-      type: {
-        description: "Can be the name of an issue type. If the string * is passed, issues with any type are accepted. If the string none is passed, issues without type are returned.",
-        type: "string"
-      },
-      creator: {
-        description: "The user that created the issue.",
-        type: "string"
-      },
-      mentioned: {
-        description: "A user that's mentioned in the issue.",
-        type: "string"
-      },
-      issue_field_values: {
-        description: "A comma-separated list of issue field filters in field_slug:value format. Only issues matching all specified field values are returned. Requires issue fields to be enabled for the repository. Issue fields are not available for user-owned repositories, and field availability for organization-owned public repositories depends on the organization's visibility settings. For example, priority:Urgent,severity:High filters issues where the priority field is Urgent AND the severity field is High.",
-        type: "string"
+        description: "Which issues to list; open when left out."
       },
       labels: {
-        description: "A list of comma separated label names. Example: bug,ui,@high",
-        type: "string"
-      },
-      sort: {
-        description: "What to sort results by.",
-        type: "string",
-        "enum": ["created", "updated", "comments"],
-        "default": "created"
-      },
-      direction: {
-        description: "The direction to sort the results by.",
-        type: "string",
-        "enum": ["asc", "desc"],
-        "default": "desc"
-      },
-      since: {
-        description: "Only show results that were last updated after the given time. This is a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ.",
-        type: "string",
-        format: "date-time"
+        type: "array",
+        items: { type: "string" },
+        maxItems: 20,
+        description: "Only issues carrying all of these labels."
       },
       per_page: {
-        description: 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."',
         type: "integer",
-        "default": 30
-      },
-      page: {
-        description: 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 1
+        minimum: 1,
+        maximum: 100,
+        description: "How many issues to return (30 when left out)."
       }
     },
     required: ["owner", "repo"],
     additionalProperties: false
   },
   outputSchema: {
-    type: "object",
-    properties: {
-      items: {
-        type: "array",
-        items: {
-          description: "Issues are a great way to keep track of tasks, enhancements, and bugs for your projects."
-        }
-      }
+    type: "array",
+    items: {
+      type: "object",
+      properties: {
+        number: { type: "integer" },
+        title: { type: "string" },
+        state: { type: "string" },
+        labels: { type: "array", items: { type: "string" } },
+        author: { type: "string" }
+      },
+      required: ["number", "title", "state"]
     }
   },
   annotations: {
-    title: "List repository issues",
+    title: "List issues",
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,
     openWorldHint: true
   },
-  validateInput: validate_issues_list_for_repo_input,
-  validateOutput: validate_issues_list_for_repo_output,
+  validateInput: validate_list_issues_input,
+  validateOutput: validate_list_issues_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config7, { select: compileSelect(config7.output.select) })
+  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select) })
 };
-function startup7() {
-  checkHttpStartup([config7]);
-}
-
-// out/github-catalog/src/tools/issues_update.ts
-var config8 = {
-  tool: "issues_update",
-  method: "PATCH",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "issues" }],
-    [{ input: "issue_number" }]
-  ],
-  query: [],
-  headers: [],
-  body: {
-    kind: "json",
-    template: {
-      object: [
-        ["title", { input: "title" }],
-        ["body", { input: "body" }],
-        ["assignee", { input: "assignee" }],
-        ["state", { input: "state" }],
-        ["state_reason", { input: "state_reason" }],
-        ["duplicate_issue_id", { input: "duplicate_issue_id" }],
-        ["milestone", { input: "milestone" }],
-        ["labels", { input: "labels" }],
-        ["assignees", { input: "assignees" }],
-        ["issue_field_values", { input: "issue_field_values" }],
-        ["type", { input: "type" }]
-      ]
-    }
-  },
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "{value: @}", hasSchema: true }
-};
-var tool8 = {
-  name: "issues_update",
-  title: "Update an issue",
-  description: `Update an issue. Issue owners and users with push access or Triage role can edit an issue. This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw markdown body. Response will include body. This is the default if you do not pass any specific media type. application/vnd.github.text+json: Returns a text only representation of the markdown body. Response will include body_text. application/vnd.github.html+json: Returns HTML rendered from the body's markdown. Response will include body_html. application/vnd.github.full+json: Returns raw, text, and HTML representations. Response will include body, body_text, and body_html.`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      issue_number: {
-        description: "The number that identifies the issue.",
-        type: "integer"
-      },
-      title: {
-        description: "The title of the issue.",
-        oneOf: [{ type: "string" }, { type: "integer" }]
-      },
-      body: {
-        description: "The contents of the issue.",
-        type: ["string", "null"]
-      },
-      assignee: {
-        description: "Username to assign to this issue. This field is closing down.",
-        type: ["string", "null"]
-      },
-      state: {
-        description: "The open or closed state of the issue.",
-        type: "string",
-        "enum": ["open", "closed"]
-      },
-      state_reason: {
-        description: "The reason for the state change. Ignored unless state is changed.",
-        type: ["string", "null"],
-        "enum": ["completed", "not_planned", "duplicate", "reopened"],
-        examples: ["not_planned"]
-      },
-      duplicate_issue_id: {
-        description: "The ID of the issue to mark as the canonical duplicate when state_reason is duplicate. The issue must exist and be accessible to the authenticated user. Ignored when state_reason is not duplicate.",
-        type: "integer"
-      },
-      milestone: {
-        oneOf: [
-          { type: "string" },
-          {
-            description: "The number of the milestone to associate this issue with or use null to remove the current milestone. Only users with push access can set the milestone for issues. Without push access to the repository, milestone changes are silently dropped.",
-            type: "integer"
-          }
-        ]
-      },
-      labels: {
-        description: "Labels to associate with this issue. Pass one or more labels to _replace_ the set of labels on this issue. Send an empty array ([]) to clear all labels from the issue. Only users with push access can set labels for issues. Without push access to the repository, label changes are silently dropped.",
-        type: "array",
-        items: {
-          oneOf: [
-            { type: "string" },
-            {
-              type: "object",
-              properties: {
-                id: { type: "integer" },
-                name: { type: "string" },
-                description: { type: ["string", "null"] },
-                color: { type: ["string", "null"] },
-                rationale: {
-                  description: "Optional reasoning for selecting this label.",
-                  type: "string"
-                },
-                suggest: {
-                  description: "If true, the change is stored as a pending suggestion for human review rather than applied directly.",
-                  type: "boolean"
-                },
-                confidence: {
-                  description: "The confidence level for this label choice.",
-                  type: "string",
-                  "enum": ["low", "medium", "high"]
-                }
-              }
-            }
-          ]
-        }
-      },
-      assignees: {
-        description: "Usernames to assign to this issue. Pass one or more user logins to _replace_ the set of assignees on this issue. Send an empty array ([]) to clear all assignees from the issue. Only users with push access can set assignees for new issues. Without push access to the repository, assignee changes are silently dropped.",
-        type: "array",
-        items: {
-          oneOf: [
-            { type: "string" },
-            {
-              type: "object",
-              properties: {
-                login: { type: "string" },
-                rationale: {
-                  description: "Optional reasoning for selecting this assignee.",
-                  type: "string"
-                },
-                suggest: {
-                  description: "If true, the change is stored as a pending suggestion for human review rather than applied directly.",
-                  type: "boolean"
-                },
-                confidence: {
-                  description: "The confidence level for this assignee choice.",
-                  type: "string",
-                  "enum": ["low", "medium", "high"]
-                }
-              }
-            }
-          ]
-        }
-      },
-      issue_field_values: {
-        description: "An array of issue field values to set on this issue. Each field value must include the field ID and the value to set. Only users with push access can set field values for issues",
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            field_id: {
-              description: "The ID of the issue field to set",
-              type: "integer"
-            },
-            value: {
-              description: "The value to set for the field. For multi-select fields, provide an array of option names.",
-              oneOf: [
-                { type: "string" },
-                { type: "number" },
-                { type: "array", items: { type: "string" } }
-              ]
-            },
-            rationale: {
-              description: "Optional reasoning for setting this field value.",
-              type: "string"
-            },
-            suggest: {
-              description: "If true, the change is stored as a pending suggestion for human review rather than applied directly.",
-              type: "boolean"
-            },
-            confidence: {
-              description: "The confidence level for this field value choice.",
-              type: "string",
-              "enum": ["low", "medium", "high"]
-            }
-          },
-          required: ["field_id", "value"],
-          additionalProperties: false
-        }
-      },
-      type: {
-        description: "The issue type to associate with this issue. Only users with push access can set the type for issues. Without push access to the repository, type changes are silently dropped.",
-        oneOf: [
-          {
-            description: "The name of the issue type.",
-            type: "string",
-            examples: ["Epic"]
-          },
-          {
-            description: "The issue type with optional metadata.",
-            type: "object",
-            properties: {
-              value: {
-                description: "The name of the issue type to associate with this issue, or null to remove the current issue type.",
-                type: ["string", "null"],
-                examples: ["Epic"]
-              },
-              rationale: {
-                description: "Optional reasoning for selecting this type.",
-                type: "string"
-              },
-              suggest: {
-                description: "If true, the change is stored as a pending suggestion for human review rather than applied directly.",
-                type: "boolean"
-              },
-              confidence: {
-                description: "The confidence level for this type choice.",
-                type: "string",
-                "enum": ["low", "medium", "high"]
-              }
-            }
-          }
-        ]
-      }
-    },
-    required: ["owner", "repo", "issue_number"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      value: {
-        allOf: [
-          {
-            description: "Issues are a great way to keep track of tasks, enhancements, and bugs for your projects."
-          },
-          {}
-        ]
-      }
-    }
-  },
-  annotations: {
-    title: "Update an issue",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true
-  },
-  validateInput: validate_issues_update_input,
-  validateOutput: validate_issues_update_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config8, { select: compileSelect(config8.output.select) })
-};
-function startup8() {
-  checkHttpStartup([config8]);
-}
-
-// out/github-catalog/src/tools/pulls_create.ts
-var config9 = {
-  tool: "pulls_create",
-  method: "POST",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "pulls" }]
-  ],
-  query: [],
-  headers: [],
-  body: {
-    kind: "json",
-    template: {
-      object: [
-        ["title", { input: "title" }],
-        ["head", { input: "head" }],
-        ["head_repo", { input: "head_repo" }],
-        ["base", { input: "base" }],
-        ["body", { input: "body" }],
-        [
-          "maintainer_can_modify",
-          { input: "maintainer_can_modify" }
-        ],
-        ["draft", { input: "draft" }],
-        ["issue", { input: "issue" }]
-      ]
-    }
-  },
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: false }
-};
-var tool9 = {
-  name: "pulls_create",
-  title: "Create a pull request",
-  description: `Create a pull request. Draft pull requests are available in public repositories with GitHub Free and GitHub Free for organizations, GitHub Pro, and legacy per-repository billing plans, and in public and private repositories with GitHub Team and GitHub Enterprise Cloud. For more information, see GitHub's products in the GitHub Help documentation. To open or update a pull request in a public repository, you must have write access to the head or the source branch. For organization-owned repositories, you must be a member of the organization that owns the repository to open or update a pull request. This endpoint triggers notifications. Creating content too quickly using this endpoint may result in secondary rate limiting. For more information, see "Rate limits for the API" and "Best practices for using the REST API." This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw markdown body. Response will include body. This is the default if you do not pass any specific media type. application/vnd.github.text+json: Returns a text only representation of the markdown body. Response will include body_text.`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      title: {
-        description: "The title of the new pull request. Required unless issue is specified.",
-        type: "string"
-      },
-      head: {
-        description: "The name of the branch where your changes are implemented. For cross-repository pull requests in the same network, namespace head with a user like this: username:branch.",
-        type: "string"
-      },
-      head_repo: {
-        description: "The name of the repository where the changes in the pull request were made. This field is required for cross-repository pull requests if both repositories are owned by the same organization.",
-        type: "string",
-        examples: ["octo-org/octo-repo"]
-      },
-      base: {
-        description: "The name of the branch you want the changes pulled into. This should be an existing branch on the current repository. You cannot submit a pull request to one repository that requests a merge to a base of another repository.",
-        type: "string"
-      },
-      body: {
-        description: "The contents of the pull request.",
-        type: "string"
-      },
-      maintainer_can_modify: {
-        description: "Indicates whether maintainers can modify the pull request.",
-        type: "boolean"
-      },
-      draft: {
-        description: 'Indicates whether the pull request is a draft. See "Draft Pull Requests" in the GitHub Help documentation to learn more.',
-        type: "boolean"
-      },
-      issue: {
-        description: "An issue in the repository to convert to a pull request. The issue title, body, and comments will become the title, body, and comments on the new pull request. Required unless title is specified.",
-        type: "integer",
-        format: "int64",
-        examples: [1]
-      }
-    },
-    required: ["owner", "repo", "head", "base"],
-    additionalProperties: false
-  },
-  annotations: {
-    title: "Create a pull request",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true
-  },
-  validateInput: validate_pulls_create_input,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config9, { select: compileSelect(config9.output.select) })
-};
-function startup9() {
-  checkHttpStartup([config9]);
-}
-
-// out/github-catalog/src/tools/pulls_create_review.ts
-var config10 = {
-  tool: "pulls_create_review",
-  method: "POST",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "pulls" }],
-    [{ input: "pull_number" }],
-    [{ lit: "reviews" }]
-  ],
-  query: [],
-  headers: [],
-  body: {
-    kind: "json",
-    template: {
-      object: [
-        ["commit_id", { input: "commit_id" }],
-        ["body", { input: "body" }],
-        ["event", { input: "event" }],
-        ["comments", { input: "comments" }]
-      ]
-    }
-  },
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: true }
-};
-var tool10 = {
-  name: "pulls_create_review",
-  title: "Create a review for a pull request",
-  description: 'Create a review for a pull request. Creates a review on a specified pull request. This endpoint triggers notifications. Creating content too quickly using this endpoint may result in secondary rate limiting. For more information, see "Rate limits for the API" and "Best practices for using the REST API." Pull request reviews created in the PENDING state are not submitted and therefore do not include the submitted_at property in the response. To create a pending review for a pull request, leave the event parameter blank. For more information about submitting a PENDING review, see "Submit a review for a pull request." > [!NOTE] > To comment on a specific line in a file, you need to first determine the position of that line in the diff. To see a pull request diff, add the application/vnd.github.v3.diff media type to the Accept header of a call to the Get a pull request endpoint. The position value equals the number of lines down from the first "@@" hunk header in the file you want to add a comment. The line just below the "@@" line is position 1, the next line is position 2, and so on. The position in the diff continues to increase through lines of whitespace and additional hunks until the beginning of a new file.',
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      pull_number: {
-        description: "The number that identifies the pull request.",
-        type: "integer"
-      },
-      commit_id: {
-        description: "The SHA of the commit that needs a review. Not using the latest commit SHA may render your review comment outdated if a subsequent commit modifies the line you specify as the position. Defaults to the most recent commit in the pull request when you do not specify a value.",
-        type: "string"
-      },
-      body: {
-        description: "Required when using REQUEST_CHANGES or COMMENT for the event parameter. The body text of the pull request review.",
-        type: "string"
-      },
-      event: {
-        description: "The review action you want to perform. The review actions include: APPROVE, REQUEST_CHANGES, or COMMENT. By leaving this blank, you set the review action state to PENDING, which means you will need to submit the pull request review when you are ready.",
-        type: "string",
-        "enum": ["APPROVE", "REQUEST_CHANGES", "COMMENT"]
-      },
-      comments: {
-        description: "Use the following table to specify the location, destination, and contents of the draft review comment.",
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            path: {
-              description: "The relative path to the file that necessitates a review comment.",
-              type: "string"
-            },
-            position: {
-              description: 'The position in the diff where you want to add a review comment. Note this value is not the same as the line number in the file. The position value equals the number of lines down from the first "@@" hunk header in the file you want to add a comment. The line just below the "@@" line is position 1, the next line is position 2, and so on.',
-              type: "integer"
-            },
-            body: {
-              description: "Text of the review comment.",
-              type: "string"
-            },
-            line: { type: "integer", examples: [28] },
-            side: { type: "string", examples: ["RIGHT"] },
-            start_line: { type: "integer", examples: [26] },
-            start_side: { type: "string", examples: ["LEFT"] }
-          },
-          required: ["path", "body"]
-        }
-      }
-    },
-    required: ["owner", "repo", "pull_number"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    title: "Pull Request Review",
-    description: "Pull Request Reviews are reviews on pull requests.",
-    type: "object",
-    properties: {
-      id: {
-        description: "Unique identifier of the review",
-        type: "integer"
-      },
-      node_id: { type: "string" },
-      user: {
-        title: "Simple User",
-        description: "A GitHub user.",
-        type: ["object", "null"],
-        properties: {
-          name: { type: ["string", "null"] },
-          email: { type: ["string", "null"] },
-          login: { type: "string" },
-          id: { type: "integer" },
-          node_id: { type: "string" },
-          avatar_url: { type: "string" },
-          gravatar_id: { type: ["string", "null"] },
-          url: { type: "string" },
-          html_url: { type: "string" },
-          followers_url: { type: "string" },
-          following_url: { type: "string" },
-          gists_url: { type: "string" },
-          starred_url: { type: "string" },
-          subscriptions_url: { type: "string" },
-          organizations_url: { type: "string" },
-          repos_url: { type: "string" },
-          events_url: { type: "string" },
-          received_events_url: { type: "string" },
-          type: { type: "string" },
-          site_admin: { type: "boolean" },
-          starred_at: { type: "string" },
-          user_view_type: { type: "string" }
-        }
-      },
-      body: { description: "The text of the review.", type: "string" },
-      state: { type: "string" },
-      html_url: { type: "string" },
-      pull_request_url: { type: "string" },
-      _links: {
-        type: "object",
-        properties: {
-          html: { type: "object", properties: { href: { type: "string" } } },
-          pull_request: { type: "object", properties: { href: { type: "string" } } }
-        }
-      },
-      submitted_at: { type: "string" },
-      commit_id: {
-        description: "A commit SHA for the review. If the commit object was garbage collected or forcibly deleted, then it no longer exists in Git and this value will be null.",
-        type: ["string", "null"]
-      },
-      body_html: { type: "string" },
-      body_text: { type: "string" },
-      author_association: {
-        title: "author_association",
-        description: "How the author is associated with the repository.",
-        type: "string"
-      }
-    }
-  },
-  annotations: {
-    title: "Create a review for a pull request",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: true
-  },
-  validateInput: validate_pulls_create_review_input,
-  validateOutput: validate_pulls_create_review_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config10, { select: compileSelect(config10.output.select) })
-};
-function startup10() {
-  checkHttpStartup([config10]);
-}
-
-// out/github-catalog/src/tools/pulls_get.ts
-var config11 = {
-  tool: "pulls_get",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "pulls" }],
-    [{ input: "pull_number" }]
-  ],
-  query: [],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: false }
-};
-var tool11 = {
-  name: "pulls_get",
-  title: "Get a pull request",
-  description: `Get a pull request. Draft pull requests are available in public repositories with GitHub Free and GitHub Free for organizations, GitHub Pro, and legacy per-repository billing plans, and in public and private repositories with GitHub Team and GitHub Enterprise Cloud. For more information, see GitHub's products in the GitHub Help documentation. Lists details of a pull request by providing its number. When you get, create, or edit a pull request, GitHub creates a merge commit to test whether the pull request can be automatically merged into the base branch. This test commit is not added to the base branch or the head branch. You can review the status of the test commit using the mergeable key. For more information, see "Checking mergeability of pull requests". The value of the mergeable attribute can be true, false, or null. If the value is null, then GitHub has started a background job to compute the mergeability. After giving the job time to complete, resubmit the request. When the job finishes, you will see a non-null value for the mergeable attribute in the response. If mergeable is true, then merge_commit_sha will be the SHA of the _test_ merge commit.`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      pull_number: {
-        description: "The number that identifies the pull request.",
-        type: "integer"
-      }
-    },
-    required: ["owner", "repo", "pull_number"],
-    additionalProperties: false
-  },
-  annotations: {
-    title: "Get a pull request",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_pulls_get_input,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config11, { select: compileSelect(config11.output.select) })
-};
-function startup11() {
-  checkHttpStartup([config11]);
-}
-
-// out/github-catalog/src/tools/pulls_list.ts
-var config12 = {
-  tool: "pulls_list",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "pulls" }]
-  ],
-  query: [
-    { name: "state", value: [{ input: "state" }] },
-    { name: "head", value: [{ input: "head" }] },
-    { name: "base", value: [{ input: "base" }] },
-    { name: "sort", value: [{ input: "sort" }] },
-    { name: "direction", value: [{ input: "direction" }] },
-    { name: "per_page", value: [{ input: "per_page" }] },
-    { name: "page", value: [{ input: "page" }] }
-  ],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "{items: @}", hasSchema: true }
-};
-var tool12 = {
-  name: "pulls_list",
-  title: "List pull requests",
-  description: `List pull requests. Lists pull requests in a specified repository. Draft pull requests are available in public repositories with GitHub Free and GitHub Free for organizations, GitHub Pro, and legacy per-repository billing plans, and in public and private repositories with GitHub Team and GitHub Enterprise Cloud. For more information, see GitHub's products in the GitHub Help documentation. This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw markdown body. Response will include body. This is the default if you do not pass any specific media type. application/vnd.github.text+json: Returns a text only representation of the markdown body. Response will include body_text. application/vnd.github.html+json: Returns HTML rendered from the body's markdown. Response will include body_html. application/vnd.github.full+json: Returns raw, text, and HTML representations. Response will include body, body_text, and body_html.`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      state: {
-        description: "Either open, closed, or all to filter by state.",
-        type: "string",
-        "enum": ["open", "closed", "all"],
-        "default": "open"
-      },
-      head: {
-        description: "Filter pulls by head user or head organization and branch name in the format of user:ref-name or organization:ref-name. For example: github:new-script-format or octocat:test-branch.",
-        type: "string"
-      },
-      base: {
-        description: "Filter pulls by base branch name. Example: gh-pages.",
-        type: "string"
-      },
-      sort: {
-        description: "What to sort results by. popularity will sort by the number of comments. long-running will sort by date created and will limit the results to pull requests that have been open for more than a month and have had activity within the past month.",
-        type: "string",
-        "enum": ["created", "updated", "popularity", "long-running"],
-        "default": "created"
-      },
-      direction: {
-        description: "The direction of the sort. Default: desc when sort is created or sort is not specified, otherwise asc.",
-        type: "string",
-        "enum": ["asc", "desc"]
-      },
-      per_page: {
-        description: 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 30
-      },
-      page: {
-        description: 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 1
-      }
-    },
-    required: ["owner", "repo"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      items: {
-        type: "array",
-        items: {
-          title: "Pull Request Simple",
-          description: "Pull Request Simple",
-          type: "object",
-          properties: {
-            url: {},
-            id: {},
-            node_id: {},
-            html_url: {},
-            diff_url: {},
-            patch_url: {},
-            issue_url: {},
-            commits_url: {},
-            review_comments_url: {},
-            review_comment_url: {},
-            comments_url: {},
-            statuses_url: {},
-            number: {},
-            state: {},
-            locked: {},
-            title: {},
-            user: { description: "A GitHub user." },
-            body: {},
-            labels: {},
-            milestone: {
-              description: "A collection of related issues and pull requests."
-            },
-            active_lock_reason: {},
-            created_at: {},
-            updated_at: {},
-            closed_at: {},
-            merged_at: {},
-            merge_commit_sha: {},
-            assignee: { description: "A GitHub user." },
-            assignees: {},
-            requested_reviewers: {},
-            requested_teams: {},
-            head: {},
-            base: {},
-            _links: {},
-            author_association: {
-              description: "How the author is associated with the repository."
-            },
-            auto_merge: {
-              description: "The status of auto merging a pull request."
-            },
-            stack: {
-              description: "The stack information associated with a pull request."
-            },
-            draft: {
-              description: "Indicates whether or not the pull request is a draft."
-            }
-          }
-        }
-      }
-    }
-  },
-  annotations: {
-    title: "List pull requests",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_pulls_list_input,
-  validateOutput: validate_pulls_list_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config12, { select: compileSelect(config12.output.select) })
-};
-function startup12() {
-  checkHttpStartup([config12]);
-}
-
-// out/github-catalog/src/tools/pulls_merge.ts
-var config13 = {
-  tool: "pulls_merge",
-  method: "PUT",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "pulls" }],
-    [{ input: "pull_number" }],
-    [{ lit: "merge" }]
-  ],
-  query: [],
-  headers: [],
-  body: {
-    kind: "json",
-    template: {
-      object: [
-        ["commit_title", { input: "commit_title" }],
-        ["commit_message", { input: "commit_message" }],
-        ["sha", { input: "sha" }],
-        ["merge_method", { input: "merge_method" }]
-      ]
-    }
-  },
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: true }
-};
-var tool13 = {
-  name: "pulls_merge",
-  title: "Merge a pull request",
-  description: 'Merge a pull request. Merges a pull request into the base branch. This endpoint triggers notifications. Creating content too quickly using this endpoint may result in secondary rate limiting. For more information, see "Rate limits for the API" and "Best practices for using the REST API.".',
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      pull_number: {
-        description: "The number that identifies the pull request.",
-        type: "integer"
-      },
-      commit_title: {
-        description: "Title for the automatic commit message.",
-        type: "string"
-      },
-      commit_message: {
-        description: "Extra detail to append to automatic commit message.",
-        type: "string"
-      },
-      sha: {
-        description: "SHA that pull request head must match to allow merge.",
-        type: "string"
-      },
-      merge_method: {
-        description: "The merge method to use.",
-        type: "string",
-        "enum": ["merge", "squash", "rebase"]
-      }
-    },
-    required: ["owner", "repo", "pull_number"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    title: "Pull Request Merge Result",
-    description: "Pull Request Merge Result",
-    type: "object",
-    properties: {
-      sha: { type: "string" },
-      merged: { type: "boolean" },
-      message: { type: "string" }
-    }
-  },
-  annotations: {
-    title: "Merge a pull request",
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_pulls_merge_input,
-  validateOutput: validate_pulls_merge_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config13, { select: compileSelect(config13.output.select) })
-};
-function startup13() {
-  checkHttpStartup([config13]);
-}
-
-// out/github-catalog/src/tools/repos_get.ts
-var config14 = {
-  tool: "repos_get",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }]
-  ],
-  query: [],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: false }
-};
-var tool14 = {
-  name: "repos_get",
-  title: "Get a repository",
-  description: 'Get a repository. The parent and source objects are present when the repository is a fork. parent is the repository this repository was forked from, source is the ultimate source for the network. > [!NOTE] > - In order to see the security_and_analysis block for a repository you must have admin permissions for the repository or be an owner or security manager for the organization that owns the repository. For more information, see "Managing security managers in your organization." > - To view merge-related settings, you must have the contents:read and contents:write permissions.',
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      }
-    },
-    required: ["owner", "repo"],
-    additionalProperties: false
-  },
-  annotations: {
-    title: "Get a repository",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_repos_get_input,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config14, { select: compileSelect(config14.output.select) })
-};
-function startup14() {
-  checkHttpStartup([config14]);
-}
-
-// out/github-catalog/src/tools/repos_get_content.ts
-var config15 = {
-  tool: "repos_get_content",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [
-    [{ lit: "repos" }],
-    [{ input: "owner" }],
-    [{ input: "repo" }],
-    [{ lit: "contents" }],
-    [{ input: "path" }]
-  ],
-  query: [{ name: "ref", value: [{ input: "ref" }] }],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "{value: @}", hasSchema: true }
-};
-var tool15 = {
-  name: "repos_get_content",
-  title: "Get repository content",
-  description: `Get repository content. Gets the contents of a file or directory in a repository. Specify the file path or directory with the path parameter. If you omit the path parameter, you will receive the contents of the repository's root directory. This endpoint supports the following custom media types. For more information, see "Media types." application/vnd.github.raw+json: Returns the raw file contents for files and symlinks. application/vnd.github.html+json: Returns the file contents in HTML. Markup languages are rendered to HTML using GitHub's open-source Markup library. application/vnd.github.object+json: Returns the contents in a consistent object format regardless of the content type. For example, instead of an array of objects for a directory, the response will be an object with an entries attribute containing the array of objects. If the content is a directory, the response will be an array of objects, one object for each item in the directory. When listing the contents of a directory, submodules have their "type" specified as "file". Logically, the value _should_ be "submodule". This behavior exists for backwards compatibility purposes.`,
-  inputSchema: {
-    type: "object",
-    properties: {
-      owner: {
-        description: "The account owner of the repository. The name is not case sensitive.",
-        type: "string"
-      },
-      repo: {
-        description: "The name of the repository without the .git extension. The name is not case sensitive.",
-        type: "string"
-      },
-      path: { description: "path parameter", type: "string" },
-      ref: {
-        description: "The name of the commit/branch/tag. Default: the repository’s default branch.",
-        type: "string"
-      }
-    },
-    required: ["owner", "repo", "path"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      value: {
-        anyOf: [
-          {
-            title: "Content Directory",
-            description: "A list of directory items",
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                type: {},
-                size: {},
-                name: {},
-                path: {},
-                content: {},
-                sha: {},
-                url: {},
-                git_url: {},
-                html_url: {},
-                download_url: {},
-                _links: {}
-              }
-            }
-          },
-          {
-            title: "Content File",
-            description: "Content File",
-            type: "object",
-            properties: {
-              type: { type: "string" },
-              encoding: { type: "string" },
-              size: { type: "integer" },
-              name: { type: "string" },
-              path: { type: "string" },
-              content: { type: "string" },
-              sha: { type: "string" },
-              url: { type: "string" },
-              git_url: { type: ["string", "null"] },
-              html_url: { type: ["string", "null"] },
-              download_url: { type: ["string", "null"] },
-              _links: {
-                type: "object",
-                properties: { git: {}, html: {}, self: {} }
-              },
-              target: { type: "string" },
-              submodule_git_url: { type: "string" }
-            }
-          },
-          {
-            title: "Symlink Content",
-            description: "An object describing a symlink",
-            type: "object",
-            properties: {
-              type: { type: "string" },
-              target: { type: "string" },
-              size: { type: "integer" },
-              name: { type: "string" },
-              path: { type: "string" },
-              sha: { type: "string" },
-              url: { type: "string" },
-              git_url: { type: ["string", "null"] },
-              html_url: { type: ["string", "null"] },
-              download_url: { type: ["string", "null"] },
-              _links: {
-                type: "object",
-                properties: { git: {}, html: {}, self: {} }
-              }
-            }
-          },
-          {
-            title: "Submodule Content",
-            description: "An object describing a submodule",
-            type: "object",
-            properties: {
-              type: { type: "string" },
-              submodule_git_url: { type: "string" },
-              size: { type: "integer" },
-              name: { type: "string" },
-              path: { type: "string" },
-              sha: { type: "string" },
-              url: { type: "string" },
-              git_url: { type: ["string", "null"] },
-              html_url: { type: ["string", "null"] },
-              download_url: { type: ["string", "null"] },
-              _links: {
-                type: "object",
-                properties: { git: {}, html: {}, self: {} }
-              }
-            }
-          }
-        ]
-      }
-    }
-  },
-  annotations: {
-    title: "Get repository content",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_repos_get_content_input,
-  validateOutput: validate_repos_get_content_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config15, { select: compileSelect(config15.output.select) })
-};
-function startup15() {
-  checkHttpStartup([config15]);
-}
-
-// out/github-catalog/src/tools/repos_list_for_authenticated_user.ts
-var config16 = {
-  tool: "repos_list_for_authenticated_user",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [[{ lit: "user" }], [{ lit: "repos" }]],
-  query: [
-    { name: "visibility", value: [{ input: "visibility" }] },
-    { name: "affiliation", value: [{ input: "affiliation" }] },
-    { name: "type", value: [{ input: "type" }] },
-    { name: "sort", value: [{ input: "sort" }] },
-    { name: "direction", value: [{ input: "direction" }] },
-    { name: "per_page", value: [{ input: "per_page" }] },
-    { name: "page", value: [{ input: "page" }] },
-    { name: "since", value: [{ input: "since" }] },
-    { name: "before", value: [{ input: "before" }] }
-  ],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "{items: @}", hasSchema: true }
-};
-var tool16 = {
-  name: "repos_list_for_authenticated_user",
-  title: "List repositories for the authenticated user",
-  description: "List repositories for the authenticated user. Lists repositories that the authenticated user has explicit permission (:read, :write, or :admin) to access. The authenticated user has explicit permission to access repositories they own, repositories where they are a collaborator, and repositories that they can access through an organization membership.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      visibility: {
-        description: "Limit results to repositories with the specified visibility.",
-        type: "string",
-        "enum": ["all", "public", "private"],
-        "default": "all"
-      },
-      affiliation: {
-        description: "Comma-separated list of values. Can include: owner: Repositories that are owned by the authenticated user. collaborator: Repositories that the user has been added to as a collaborator. organization_member: Repositories that the user has access to through being a member of an organization. This includes every repository on every team that the user is on.",
-        type: "string",
-        "default": "owner,collaborator,organization_member"
-      },
-      type: {
-        description: "Limit results to repositories of the specified type. Will cause a 422 error if used in the same request as visibility or affiliation.",
-        type: "string",
-        "enum": ["all", "owner", "public", "private", "member"],
-        "default": "all"
-      },
-      sort: {
-        description: "The property to sort the results by.",
-        type: "string",
-        "enum": ["created", "updated", "pushed", "full_name"],
-        "default": "full_name"
-      },
-      direction: {
-        description: "The order to sort by. Default: asc when using full_name, otherwise desc.",
-        type: "string",
-        "enum": ["asc", "desc"]
-      },
-      per_page: {
-        description: 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 30
-      },
-      page: {
-        description: 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 1
-      },
-      since: {
-        description: "Only show repositories updated after the given time. This is a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ.",
-        type: "string",
-        format: "date-time"
-      },
-      before: {
-        description: "Only show repositories updated before the given time. This is a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ.",
-        type: "string",
-        format: "date-time"
-      }
-    },
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      items: {
-        type: "array",
-        items: { description: "A repository on GitHub." }
-      }
-    }
-  },
-  annotations: {
-    title: "List repositories for the authenticated user",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_repos_list_for_authenticated_user_input,
-  validateOutput: validate_repos_list_for_authenticated_user_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config16, { select: compileSelect(config16.output.select) })
-};
-function startup16() {
-  checkHttpStartup([config16]);
-}
-
-// out/github-catalog/src/tools/search_issues_and_pull_requests.ts
-var config17 = {
-  tool: "search_issues_and_pull_requests",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [[{ lit: "search" }], [{ lit: "issues" }]],
-  query: [
-    { name: "q", value: [{ input: "q" }] },
-    { name: "sort", value: [{ input: "sort" }] },
-    { name: "order", value: [{ input: "order" }] },
-    { name: "per_page", value: [{ input: "per_page" }] },
-    { name: "page", value: [{ input: "page" }] },
-    {
-      name: "advanced_search",
-      value: [{ input: "advanced_search" }]
-    },
-    { name: "search_type", value: [{ input: "search_type" }] }
-  ],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "@", hasSchema: true }
-};
-var tool17 = {
-  name: "search_issues_and_pull_requests",
-  title: "Search issues and pull requests",
-  description: "Search issues and pull requests. Find issues by state and keyword. This method returns up to 100 results per page. When searching for issues, you can get text match metadata for the issue title, issue body, and issue comment body fields when you pass the text-match media type. For more details about how to receive highlighted search results, see Text match metadata. For example, if you want to find the oldest unresolved Python bugs on Windows. Your query might look something like this. q=windows+label:bug+language:python+state:open&sort=created&order=asc This query searches for the keyword windows, within any open issue that is labeled as bug. The search runs across repositories whose primary language is Python. The results are sorted by creation date in ascending order, which means the oldest issues appear first in the search results. > [!NOTE] > For requests made by GitHub Apps with a user access token, you can't retrieve a combination of issues and pull requests in a single query. Requests that don't include the is:issue or is:pull-request qualifier will receive an HTTP 422 Unprocessable Entity response.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      q: {
-        description: 'The query contains one or more search keywords and qualifiers. Qualifiers allow you to limit your search to specific areas of GitHub. The REST API supports the same qualifiers as the web interface for GitHub. To learn more about the format of the query, see Constructing a search query. See "Searching issues and pull requests" for a detailed list of qualifiers.',
-        type: "string"
-      },
-      sort: {
-        description: "Sorts the results of your query by the number of comments, reactions, reactions-+1, reactions--1, reactions-smile, reactions-thinking_face, reactions-heart, reactions-tada, or interactions. You can also sort results by how recently the items were created or updated, Default: best match",
-        type: "string",
-        "enum": [
-          "comments",
-          "reactions",
-          "reactions-+1",
-          "reactions--1",
-          "reactions-smile",
-          "reactions-thinking_face",
-          "reactions-heart",
-          "reactions-tada",
-          "interactions",
-          "created",
-          "updated"
-        ]
-      },
-      order: {
-        description: "Determines whether the first search result returned is the highest number of matches (desc) or lowest number of matches (asc). This parameter is ignored unless you provide sort.",
-        type: "string",
-        "enum": ["desc", "asc"],
-        "default": "desc"
-      },
-      per_page: {
-        description: 'The number of results per page (max 100). For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 30
-      },
-      page: {
-        description: 'The page number of the results to fetch. For more information, see "Using pagination in the REST API."',
-        type: "integer",
-        "default": 1
-      },
-      advanced_search: {
-        description: "Set to true to use advanced search. Example: http://api.github.com/search/issues?q={query}&advanced_search=true",
-        type: "string"
-      },
-      search_type: {
-        description: "The type of search to perform on issues. When not specified, the default is lexical search. semantic — performs a pure semantic (vector) search using embedding-based understanding. hybrid — combines semantic search with lexical search for best results. Semantic and hybrid search require authentication and are rate limited to 10 requests per minute. Only applies to issue searches (/search/issues).",
-        type: "string",
-        "enum": ["semantic", "hybrid"]
-      }
-    },
-    required: ["q"],
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      total_count: { type: "integer" },
-      incomplete_results: { type: "boolean" },
-      items: {
-        type: "array",
-        items: {
-          title: "Issue Search Result Item",
-          description: "Issue Search Result Item",
-          type: "object",
-          properties: {
-            url: {},
-            repository_url: {},
-            labels_url: {},
-            comments_url: {},
-            events_url: {},
-            html_url: {},
-            id: {},
-            node_id: {},
-            number: {},
-            title: {},
-            locked: {},
-            active_lock_reason: {},
-            assignees: {},
-            user: { description: "A GitHub user." },
-            labels: {},
-            sub_issues_summary: {},
-            issue_dependencies_summary: {},
-            issue_field_values: {},
-            state: {},
-            state_reason: {},
-            assignee: { description: "A GitHub user." },
-            milestone: {
-              description: "A collection of related issues and pull requests."
-            },
-            comments: {},
-            created_at: {},
-            updated_at: {},
-            closed_at: {},
-            text_matches: {},
-            pull_request: {},
-            body: {},
-            score: {},
-            author_association: {
-              description: "How the author is associated with the repository."
-            },
-            draft: {},
-            repository: { description: "A repository on GitHub." },
-            body_html: {},
-            body_text: {},
-            timeline_url: {},
-            type: {
-              description: "The type assigned to the issue. This is only present for issues in repositories where issue types are supported."
-            },
-            performed_via_github_app: {
-              description: "GitHub apps are a new way to extend GitHub. They can be installed directly on organizations and user accounts and granted access to specific repositories. They come with granular permissions and built-in webhooks. GitHub apps are first class actors within GitHub."
-            },
-            pinned_comment: {
-              description: "Comments provide a way for people to collaborate on an issue."
-            },
-            reactions: {}
-          }
-        }
-      },
-      search_type: {
-        description: "The type of search that was performed. Possible values are lexical, semantic, or hybrid.",
-        type: "string"
-      },
-      lexical_fallback_reason: {
-        description: "When a semantic or hybrid search falls back to lexical search, this field contains the reasons for the fallback. Only present when a fallback occurred.",
-        type: "array",
-        items: { type: "string" }
-      }
-    }
-  },
-  annotations: {
-    title: "Search issues and pull requests",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_search_issues_and_pull_requests_input,
-  validateOutput: validate_search_issues_and_pull_requests_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config17, { select: compileSelect(config17.output.select) })
-};
-function startup17() {
-  checkHttpStartup([config17]);
-}
-
-// out/github-catalog/src/tools/users_get_authenticated.ts
-var config18 = {
-  tool: "users_get_authenticated",
-  method: "GET",
-  origin: "https://api.github.com",
-  originEnv: "GITHUB_CATALOG_BASE_URL",
-  basePath: "",
-  path: [[{ lit: "user" }]],
-  query: [],
-  headers: [],
-  secrets: [],
-  timeoutMs: 3e4,
-  maxResponseBytes: 1048576,
-  redirects: "none",
-  output: { select: "{value: @}", hasSchema: true }
-};
-var tool18 = {
-  name: "users_get_authenticated",
-  title: "Get the authenticated user",
-  description: "Get the authenticated user. OAuth app tokens and personal access tokens (classic) need the user scope in order for the response to include private profile information.",
-  inputSchema: {
-    type: "object",
-    properties: {},
-    additionalProperties: false
-  },
-  outputSchema: {
-    type: "object",
-    properties: {
-      value: {
-        anyOf: [
-          {
-            title: "Private User",
-            description: "Private User",
-            type: "object",
-            properties: {
-              login: {},
-              id: {},
-              user_view_type: {},
-              node_id: {},
-              avatar_url: {},
-              gravatar_id: {},
-              url: {},
-              html_url: {},
-              followers_url: {},
-              following_url: {},
-              gists_url: {},
-              starred_url: {},
-              subscriptions_url: {},
-              organizations_url: {},
-              repos_url: {},
-              events_url: {},
-              received_events_url: {},
-              type: {},
-              site_admin: {},
-              name: {},
-              company: {},
-              blog: {},
-              location: {},
-              email: {},
-              notification_email: {},
-              hireable: {},
-              bio: {},
-              twitter_username: {},
-              public_repos: {},
-              public_gists: {},
-              followers: {},
-              following: {},
-              created_at: {},
-              updated_at: {},
-              private_gists: {},
-              total_private_repos: {},
-              owned_private_repos: {},
-              disk_usage: {},
-              collaborators: {},
-              two_factor_authentication: {},
-              plan: {},
-              business_plus: {},
-              ldap_dn: {}
-            }
-          },
-          {
-            title: "Public User",
-            description: "Public User",
-            type: "object",
-            properties: {
-              login: {},
-              id: {},
-              user_view_type: {},
-              node_id: {},
-              avatar_url: {},
-              gravatar_id: {},
-              url: {},
-              html_url: {},
-              followers_url: {},
-              following_url: {},
-              gists_url: {},
-              starred_url: {},
-              subscriptions_url: {},
-              organizations_url: {},
-              repos_url: {},
-              events_url: {},
-              received_events_url: {},
-              type: {},
-              site_admin: {},
-              name: {},
-              company: {},
-              blog: {},
-              location: {},
-              email: {},
-              notification_email: {},
-              hireable: {},
-              bio: {},
-              twitter_username: {},
-              public_repos: {},
-              public_gists: {},
-              followers: {},
-              following: {},
-              created_at: {},
-              updated_at: {},
-              plan: {},
-              private_gists: {},
-              total_private_repos: {},
-              owned_private_repos: {},
-              disk_usage: {},
-              collaborators: {}
-            }
-          }
-        ]
-      }
-    }
-  },
-  annotations: {
-    title: "Get the authenticated user",
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true
-  },
-  validateInput: validate_users_get_authenticated_input,
-  validateOutput: validate_users_get_authenticated_output,
-  maxOutputChars: 2e4,
-  handler: createHttpHandler(config18, { select: compileSelect(config18.output.select) })
-};
-function startup18() {
-  checkHttpStartup([config18]);
+function startup4() {
+  checkHttpStartup([config4]);
 }
 
 // out/github-catalog/src/server.ts
 var server = {
   name: "github-catalog",
   version: "0.1.0",
-  title: "GitHub's official OpenAPI spec + Octokit extension",
-  instructions: "OpenAPI specs from https://github.com/github/rest-api-description with the 'x-octokit' extension required by the Octokit SDKs",
-  tools: [tool, tool2, tool3, tool4, tool5, tool6, tool7, tool8, tool9, tool10, tool11, tool12, tool13, tool14, tool15, tool16, tool17, tool18],
+  title: "GitHub issues (catalog)",
+  instructions: "Work with the issues of one GitHub repository at a time. list_issues finds issues; find the other operations with search_operations, read their inputs with describe_operation and run them with call_operation. Repository owner and name are as in github.com/OWNER/REPO.",
+  tools: [tool, tool2, tool3, tool4],
   startup() {
     startup();
     startup2();
     startup3();
     startup4();
-    startup5();
-    startup6();
-    startup7();
-    startup8();
-    startup9();
-    startup10();
-    startup11();
-    startup12();
-    startup13();
-    startup14();
-    startup15();
-    startup16();
-    startup17();
-    startup18();
   },
   catalog: {
     index,
-    always: [],
+    always: ["list_issues"],
     maxOutputChars: 2e4,
     tools: catalogTools,
     serve: serveCatalog

@@ -3,55 +3,27 @@
 import { runServer, type ServerDef } from "@kervan/runtime";
 import { catalogTools, serveCatalog } from "@kervan/catalog";
 import { index as catalogIndex } from "./catalog.js";
-import * as actions_create_workflow_dispatch from "./tools/actions_create_workflow_dispatch.js";
-import * as actions_list_workflow_runs from "./tools/actions_list_workflow_runs.js";
-import * as issues_add_labels from "./tools/issues_add_labels.js";
-import * as issues_create from "./tools/issues_create.js";
-import * as issues_create_comment from "./tools/issues_create_comment.js";
-import * as issues_get from "./tools/issues_get.js";
-import * as issues_list_for_repo from "./tools/issues_list_for_repo.js";
-import * as issues_update from "./tools/issues_update.js";
-import * as pulls_create from "./tools/pulls_create.js";
-import * as pulls_create_review from "./tools/pulls_create_review.js";
-import * as pulls_get from "./tools/pulls_get.js";
-import * as pulls_list from "./tools/pulls_list.js";
-import * as pulls_merge from "./tools/pulls_merge.js";
-import * as repos_get from "./tools/repos_get.js";
-import * as repos_get_content from "./tools/repos_get_content.js";
-import * as repos_list_for_authenticated_user from "./tools/repos_list_for_authenticated_user.js";
-import * as search_issues_and_pull_requests from "./tools/search_issues_and_pull_requests.js";
-import * as users_get_authenticated from "./tools/users_get_authenticated.js";
+import * as add_comment from "./tools/add_comment.js";
+import * as create_issue from "./tools/create_issue.js";
+import * as get_issue from "./tools/get_issue.js";
+import * as list_issues from "./tools/list_issues.js";
 
 /** The github-catalog MCP server, version 0.1.0. */
 export const server: ServerDef = {
   name: "github-catalog",
   version: "0.1.0",
-  title: "GitHub's official OpenAPI spec + Octokit extension",
-  instructions: "OpenAPI specs from https://github.com/github/rest-api-description with the 'x-octokit' extension required by the Octokit SDKs",
-  tools: [actions_create_workflow_dispatch.tool, actions_list_workflow_runs.tool, issues_add_labels.tool, issues_create.tool, issues_create_comment.tool, issues_get.tool, issues_list_for_repo.tool, issues_update.tool, pulls_create.tool, pulls_create_review.tool, pulls_get.tool, pulls_list.tool, pulls_merge.tool, repos_get.tool, repos_get_content.tool, repos_list_for_authenticated_user.tool, search_issues_and_pull_requests.tool, users_get_authenticated.tool],
+  title: "GitHub issues (catalog)",
+  instructions: "Work with the issues of one GitHub repository at a time. list_issues finds issues; find the other operations with search_operations, read their inputs with describe_operation and run them with call_operation. Repository owner and name are as in github.com/OWNER/REPO.",
+  tools: [add_comment.tool, create_issue.tool, get_issue.tool, list_issues.tool],
   startup() {
-    actions_create_workflow_dispatch.startup();
-    actions_list_workflow_runs.startup();
-    issues_add_labels.startup();
-    issues_create.startup();
-    issues_create_comment.startup();
-    issues_get.startup();
-    issues_list_for_repo.startup();
-    issues_update.startup();
-    pulls_create.startup();
-    pulls_create_review.startup();
-    pulls_get.startup();
-    pulls_list.startup();
-    pulls_merge.startup();
-    repos_get.startup();
-    repos_get_content.startup();
-    repos_list_for_authenticated_user.startup();
-    search_issues_and_pull_requests.startup();
-    users_get_authenticated.startup();
+    add_comment.startup();
+    create_issue.startup();
+    get_issue.startup();
+    list_issues.startup();
   },
   catalog: {
     index: catalogIndex,
-    always: [],
+    always: ["list_issues"],
     maxOutputChars: 20000,
     tools: catalogTools,
     serve: serveCatalog,
