@@ -26,15 +26,27 @@ function postings(index: CatalogIndex, term: string): number[] | undefined {
   return own.call(index.postings, term) ? index.postings[term] : undefined;
 }
 
-/** The query's distinct terms, each with the terms that stand for it and their weights. */
-function expand(query: string): Map<string, number>[] {
+/** A term's inverse document frequency, from its postings' length (the BM25 idf the weights were built with). */
+function idf(index: CatalogIndex, term: string): number {
+  const n = index.ops.length;
+  const df = (postings(index, term)?.length ?? 0) / 2;
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * The query's distinct terms, each with the terms that stand for it and their weights. A synonym
+ * counts at most as much as the word typed: a rare synonym of a common word ("check" for "get")
+ * does not outrank the word itself.
+ */
+function expand(index: CatalogIndex, query: string): Map<string, number>[] {
   const seen = new Set<string>();
   const out: Map<string, number>[] = [];
   for (const t of terms(query)) {
     if (seen.has(t)) continue;
     seen.add(t);
     const alternatives = new Map<string, number>([[t, 1]]);
-    for (const s of synonymsOf(t)) if (!alternatives.has(s)) alternatives.set(s, SYNONYM_WEIGHT);
+    const own = idf(index, t);
+    for (const s of synonymsOf(t)) if (!alternatives.has(s)) alternatives.set(s, SYNONYM_WEIGHT * Math.min(1, own / idf(index, s)));
     out.push(alternatives);
   }
   return out;
@@ -45,7 +57,7 @@ function expand(query: string): Map<string, number>[] {
  * `visible` admits. Weights are stored as integers (thousandths).
  */
 export function rank(index: CatalogIndex, query: string, visible: (name: string) => boolean): number[] {
-  const groups = expand(query);
+  const groups = expand(index, query);
   if (groups.length === 0) return [];
   const score = new Map<number, number>();
   const covered = new Map<number, number>();
