@@ -3677,20 +3677,26 @@ var own2 = Object.prototype.hasOwnProperty;
 function postings(index2, term) {
   return own2.call(index2.postings, term) ? index2.postings[term] : void 0;
 }
-function expand(query) {
+function idf(index2, term) {
+  const n = index2.ops.length;
+  const df = (postings(index2, term)?.length ?? 0) / 2;
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+function expand(index2, query) {
   const seen = /* @__PURE__ */ new Set();
   const out = [];
   for (const t of terms(query)) {
     if (seen.has(t)) continue;
     seen.add(t);
     const alternatives = /* @__PURE__ */ new Map([[t, 1]]);
-    for (const s of synonymsOf(t)) if (!alternatives.has(s)) alternatives.set(s, SYNONYM_WEIGHT);
+    const own3 = idf(index2, t);
+    for (const s of synonymsOf(t)) if (!alternatives.has(s)) alternatives.set(s, SYNONYM_WEIGHT * Math.min(1, own3 / idf(index2, s)));
     out.push(alternatives);
   }
   return out;
 }
 function rank(index2, query, visible) {
-  const groups = expand(query);
+  const groups = expand(index2, query);
   if (groups.length === 0) return [];
   const score = /* @__PURE__ */ new Map();
   const covered = /* @__PURE__ */ new Map();
