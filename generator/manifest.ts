@@ -14,6 +14,7 @@ import { manifestResources } from "./audit/resources.js";
 import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
+import { listingOf } from "./catalog/listing.js";
 
 export const MANIFEST = "kervan.manifest.json";
 
@@ -52,7 +53,10 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
     ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
     ...(plan.server.telemetry !== undefined ? { telemetry: plan.server.telemetry } : {}),
     ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
+    ...(plan.server.exposure !== undefined ? { exposure: plan.server.exposure } : {}),
+    ...(plan.server.budget !== undefined ? { budget: plan.server.budget } : {}),
   };
+  const listing = listingOf(plan.server);
   const hashes = { sourceHash: sourceHash(plan.server.inputs), inputHash: inputHash(plan) };
   const capabilities = serverCapabilities(tools, plan.server);
   const sourceOutputs = new Map(files.map((f) => [f.path, sha256(f.contents)]));
@@ -63,6 +67,7 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
       inputs: plan.server.inputs,
       ...hashes,
       capabilities,
+      listing,
       tools,
       ...(prompts ? { prompts } : {}),
       ...(resources ? { resources } : {}),

@@ -32,6 +32,8 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
     ...(Array.isArray(tool.scopes) && tool.scopes.length ? { scopes: [...new Set(tool.scopes.map(String))].sort(byCodeUnit) } : {}),
     ...taskAndConfirm(tool),
     ...askOf(tool, n.inputSchema, contextFor(spec, pointer, [])), // the check stage reported its faults
+    ...(tool.expose === "always" ? { expose: "always" as const } : {}),
+    ...(Array.isArray(tool.tags) && tool.tags.length ? { tags: tool.tags.map(String) } : {}),
     origin: { file: spec.file, pointer },
   }, n.config);
 }
@@ -97,6 +99,8 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...normalizeHttp(s.http),
       ...(s.telemetry === "otlp" ? { telemetry: "otlp" as const } : {}),
       ...tasksOf(s, tools),
+      ...(s.exposure === "catalog" ? { exposure: "catalog" as const } : {}),
+      ...(typeof s.budget === "number" ? { budget: s.budget } : {}),
       tools,
       ...(prompts.length ? { prompts } : {}),
       ...(resources.length ? { resources } : {}),

@@ -8,8 +8,10 @@ import { capabilitiesOf } from "./capabilities.js";
 import type { ManifestPrompt, ManifestTool, Capabilities } from "./types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
 import type { Json } from "../../templates/runtime/types.js";
+import { descriptorTokens } from "../catalog/listing.js";
 
 export function manifestTools(plan: ServerPlan): ManifestTool[] {
+  const catalog = plan.server.exposure === "catalog";
   return plan.tools.map(({ tool: t }) => {
     const kind = kindFor(t);
     return {
@@ -30,6 +32,9 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       config: t.config,
       effects: kind.effects(t),
       facts: kind.facts(t),
+      // Under exposure: catalog a tool is reached through call_operation, listed only with expose: always.
+      ...(catalog ? { reachedThrough: t.expose === "always" ? "tools/list and call_operation" : "call_operation" } : {}),
+      descriptorTokens: descriptorTokens(t),
     };
   });
 }

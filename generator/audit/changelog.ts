@@ -143,6 +143,18 @@ function packages(m: Manifest): Record<string, { version: string; license?: stri
   return out;
 }
 
+/**
+ * server.exposure: a change is always reported, and breaking either way: to catalog, tools/list stops
+ * listing the tools (a client choosing from it sees only the catalog tools); back to tools, the
+ * catalog tools a client calls are gone. A tool added under a catalog is an added tool like any other.
+ */
+function diffExposure(a: Manifest, b: Manifest): Change[] {
+  const [x, y] = [a.server.exposure ?? "tools", b.server.exposure ?? "tools"];
+  if (x === y) return [];
+  const breaking = y === "catalog" ? "tools/list now lists only the catalog tools: a client that picks tools from it no longer sees them" : "the catalog tools (search_operations, describe_operation, call_operation) are removed: clients calling them fail";
+  return [{ path: ["Server", "exposure"], change: "changed", old: x, new: y, breaking }];
+}
+
 export function changelog(a: Manifest, b: Manifest): Changelog {
   const changes: Change[] = [];
   const [ca, cb] = [a.capabilities ?? capabilitiesOf(a.tools), b.capabilities ?? capabilitiesOf(b.tools)];
@@ -165,6 +177,7 @@ export function changelog(a: Manifest, b: Manifest): Changelog {
   }
   changes.push(...diffPrompts(a.prompts, b.prompts));
   changes.push(...diffResources(a.resources, b.resources));
+  changes.push(...diffExposure(a, b));
   const [ta, tb] = [new Map(a.tools.map((t) => [t.name, t])), new Map(b.tools.map((t) => [t.name, t]))];
   for (const name of [...new Set([...ta.keys(), ...tb.keys()])].sort()) {
     const [x, y] = [ta.get(name), tb.get(name)];

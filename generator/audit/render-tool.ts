@@ -52,6 +52,8 @@ export function renderTool(t: ManifestTool): string[] {
     `- Output schema sha256: ${t.outputSchemaSha256 ? code(t.outputSchemaSha256) : "none (text output)"}`,
     `- Output cap: ${t.maxOutputChars} characters of text`,
   );
+  if (t.reachedThrough) out.push(`- Reached through: ${t.reachedThrough === "call_operation" ? "`call_operation` (found with `search_operations`, not in tools/list)" : "tools/list and `call_operation`"}`);
+  if (t.descriptorTokens !== undefined) out.push(`- Descriptor size: ${t.descriptorTokens} tokens`);
   if (t.task) out.push(`- Runs as a task: ${t.task === "required" ? "always (clients without the tasks extension are refused with -32021)" : "for clients that declare the tasks extension; plainly for others"}`);
   if (t.confirm) out.push(`- Asks the user to confirm before it runs: ${code(t.confirm.message)}${t.confirm.inputKey ? ` (input request ${code(t.confirm.inputKey)})` : ""}; a decline runs nothing`);
   for (const a of t.ask ?? []) out.push(`- ${askLine(a)}`);

@@ -31,6 +31,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
     "| | |",
     "|---|---|",
     `| Tools | ${m.tools.length}${kindText ? ` (${kindText})` : ""} |`,
+    ...exposureRows(m),
     `| Commands run | ${cell(names(caps.commands))} |`,
     `| Runs a shell | ${cell(yes(caps.shellTools))} |`,
     `| Hosts contacted | ${cell(names(caps.hosts))} |`,
@@ -83,6 +84,19 @@ export function renderAudit(m: Manifest, specFile: string): string {
 }
 
 /** Where tasks are kept and what confirmations read, for servers that have either. */
+/** How the tools are exposed and what tools/list costs (manifests from before the count have neither). */
+function exposureRows(m: Manifest): string[] {
+  const rows: string[] = [];
+  if (m.server.exposure === "catalog") {
+    const listed = m.tools.filter((t) => t.reachedThrough === "tools/list and call_operation").map((t) => t.name);
+    rows.push(`| Exposure | catalog: tools/list shows search_operations, describe_operation, call_operation${listed.length ? ` and ${cell(names(listed))}` : ""}; every tool below is reachable through call_operation, with its own schema, scopes and confirmation |`);
+  }
+  if (m.listing) {
+    rows.push(`| tools/list size | ${m.listing.total} tokens (${m.listing.encoding}, an estimate)${m.server.budget !== undefined ? `; budget ${m.server.budget}` : ""} |`);
+  }
+  return rows;
+}
+
 function tasksText(m: Manifest): string[] {
   const out: string[] = [];
   const t = m.server.tasks;

@@ -36,6 +36,10 @@ export interface ManifestTool {
   effects?: Effects;
   /** Its kind's facts, for AUDIT.md. */
   facts?: Record<string, Json>;
+  /** Under server.exposure: catalog: how a caller reaches it. */
+  reachedThrough?: "call_operation" | "tools/list and call_operation";
+  /** Tokens (o200k_base) of its tools/list descriptor: its listing cost as a flat tool, or what describe_operation shows. */
+  descriptorTokens?: number;
 }
 
 /** A prompt as the manifest records it: its definition, so the changelog can compare versions. */
@@ -93,7 +97,9 @@ export type { BundledPackage };
 
 export interface Manifest {
   generator: { name: string; version: string };
-  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string; tasks?: TasksFacts };
+  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string; tasks?: TasksFacts; exposure?: "catalog"; budget?: number };
+  /** What tools/list costs, in tokens (absent in manifests from before it was counted). */
+  listing?: { encoding: string; total: number; tools: Record<string, number> };
   inputs: Record<string, string>;
   /** The generator's fingerprint with the input files' hashes: lets an unchanged spec skip every stage. */
   sourceHash: string;

@@ -135,6 +135,8 @@ export function specSchema(): Record<string, Json> {
           maxOutputChars: { type: "integer", minimum: 100, description: "Default cap on a tool's text output (20000)." },
           http: httpSchema(),
           ...serverProps,
+          exposure: { enum: ["tools", "catalog"], description: "tools (default): tools/list lists every tool. catalog: it lists search_operations, describe_operation and call_operation (and tools with `expose: always`); every tool stays reachable through them, with its own schema, scopes and confirmation (docs/catalog.md)." },
+          budget: { type: "integer", minimum: 1, description: "The most tokens (o200k_base, an estimate) the tools/list listing may cost; the lint warns past it (KV613)." },
           telemetry: { enum: ["otlp", "none"], description: "`otlp`: OpenTelemetry spans and the mcp.server.operation.duration metric over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (the SDK is bundled only then)." },
           tasks: {
             type: "object",
@@ -211,6 +213,8 @@ export function specSchema(): Record<string, Json> {
             enum: ["in-task", "before-task", "one-at-a-time"],
             description: "Where a task-augmented call asks its questions (ask, confirm): inside the task (in-task, default; the task waits input_required) or before the task is created (before-task, a multi round-trip request); or one-at-a-time: each asked input in its own round, in the order of ask.",
           },
+          expose: { const: "always", description: "Under server.exposure: catalog, list this tool in tools/list beside the catalog tools." },
+          tags: { type: "array", items: { type: "string", minLength: 1, maxLength: 64 }, maxItems: 20, description: "Words the catalog's search_operations finds the tool by (an imported operation's tags)." },
           ...extraProps,
           ...kindProps,
         },

@@ -7,6 +7,7 @@ import { emitTypes, typesPath } from "./types.js";
 import { emitToolModule } from "./tool-module.js";
 import { emitEntry } from "./entry.js";
 import { emitTsconfig } from "./tsconfig.js";
+import { emitCatalog } from "./catalog.js";
 
 /** A server's emit under way. */
 export interface Emission {
@@ -27,7 +28,7 @@ export function startEmit(plan: ServerPlan): Emission {
   const validators = validatorsModule(input);
   let code: EmittedFile[];
   try {
-    code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t))];
+    code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t)), ...(plan.server.exposure === "catalog" ? [emitCatalog(plan)] : [])];
   } catch (e) {
     validators.cancel();
     throw e;

@@ -28,8 +28,8 @@ export interface ImportOptions {
   profile?: Profile;
   maxTools?: number;
   includeDeprecated?: boolean;
-  /** Passed through to the record (recorded.ts). */
-  exposure?: string;
+  /** catalog: the spec sets server.exposure: catalog, and the tool budget does not apply (docs/catalog.md); recorded (recorded.ts). */
+  exposure?: "tools" | "catalog";
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -112,10 +112,10 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
     else wanted.push(o);
   }
   const budget = opts.maxTools ?? profile.maxTools;
-  if (wanted.length > budget) {
+  if (wanted.length > budget && opts.exposure !== "catalog") {
     throw new ImportError(
       "too-many-tools",
-      `${wanted.length} operations would become tools; the limit is ${budget} (${opts.maxTools ? "--max-tools" : `profile ${opts.profile ?? "generic"}: ${profile.note}`}).\nNarrow it with --include-tags, --include-ops or --exclude-ops, or raise --max-tools. Tags:\n${tagHint(wanted)}`,
+      `${wanted.length} operations would become tools; the limit is ${budget} (${opts.maxTools ? "--max-tools" : `profile ${opts.profile ?? "generic"}: ${profile.note}`}).\nServe them all as a catalog with --exposure catalog (three listed tools that search, describe and call them), or narrow it with --include-tags, --include-ops or --exclude-ops, or raise --max-tools. Tags:\n${tagHint(wanted)}`,
     );
   }
   const nameBudget = Math.max(8, NAME_LIMIT - profile.prefix(server).length);
@@ -126,6 +126,7 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
     labels.set(names[i], label(o));
     try {
       const t = buildTool(doc, o, names[i], server);
+      if (opts.exposure === "catalog" && o.tags.length) t.tool.tags = o.tags.slice(0, 20); // words search_operations finds it by
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
       const impossible = unsatisfiable(t.tool.input);
@@ -142,7 +143,7 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
   const file = shownPath(opts.file);
   const record = recordOf(file, { ...opts, name: server });
   const meta = { file, out: opts.out ? shownPath(opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic", record };
-  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description } }, meta };
+  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description }, ...(opts.exposure === "catalog" ? { exposure: "catalog" } : {}) }, meta };
 }
 
 export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {

@@ -62,6 +62,8 @@ export function specData(api: Doc, server: string, tools: ImportedTool[]): Json 
       version: "0.1.0",
       title: cleanText(api.info?.title, 120) || server,
       ...(instructions ? { instructions } : {}),
+      // --exposure catalog (docs/catalog.md): the server lists search/describe/call tools, each tool carries its tags for search.
+      ...(api.exposure === "catalog" ? { exposure: "catalog" } : {}),
     },
     tools: tools.map((t) => t.tool),
   };

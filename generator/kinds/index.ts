@@ -56,6 +56,8 @@ export function runtimeModules(): Record<string, string> {
   modules["@kervan/tasks"] = "templates/runtime/tasks/entry/index.ts";
   modules["@kervan/task-store-file"] = "templates/runtime/tasks/entry/file.ts";
   modules["@kervan/task-store-redis"] = "templates/runtime/tasks/entry/redis.ts";
+  // The catalog tools (server.exposure: catalog), with their search and its stemmer.
+  modules["@kervan/catalog"] = "templates/runtime/catalog/index.ts";
   return modules;
 }
 

@@ -46,6 +46,10 @@ export interface ToolIRBase {
   ask?: AskIR[];
   /** A task-augmented call asks before the task is created (absent: inside the task). */
   questions?: "before-task" | "one-at-a-time";
+  /** Under server.exposure: catalog, listed in tools/list beside the catalog tools. */
+  expose?: "always";
+  /** Words the catalog's search finds the tool by (e.g. an imported operation's tags), in spec order. */
+  tags?: string[];
   origin: Origin;
 }
 
@@ -127,6 +131,10 @@ export interface ServerIR {
   /** Present when any tool runs as a task. */
   /** The caps are set only when the spec gives them (the runtime's defaults otherwise). */
   tasks?: { store: "memory" | "file" | "redis"; ttlMs: number; pollIntervalMs: number; maxPerPrincipal?: number; maxTasks?: number; maxResultBytes?: number };
+  /** catalog: tools/list shows search/describe/call tools; every tool is reached through them (absent: tools). */
+  exposure?: "catalog";
+  /** The most tokens the tools/list listing may cost (server.budget); the lint warns past it. */
+  budget?: number;
   /** Sorted by name. */
   tools: ToolIR[];
   /** Sorted by name; absent when the spec has none. */

@@ -163,6 +163,7 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       w("KV610", "no two tools have near-identical names or descriptions"),
       w("KV611", "a server has a manageable number of tools"),
       w("KV612", "a tool that runs local commands runs them under the OS sandbox (not `sandbox: none`)"),
+      w("KV613", "the tools/list listing fits the server's token budget (`server.budget`, o200k_base tokens)"),
     ],
   },
   {

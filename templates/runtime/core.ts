@@ -11,6 +11,10 @@ export type Notify = (message: Record<string, unknown>) => void;
 export interface Core {
   def: ServerDef;
   tools: Map<string, ToolDef>;
+  /** Every tool a call may name, sorted: the spec's, plus the catalog tools under exposure: catalog. */
+  all: ToolDef[];
+  /** Whether tools/list shows the tool (under exposure: catalog, the catalog tools and `expose: always` ones). */
+  listed(tool: ToolDef): boolean;
   serverInfo: Record<string, string>;
   /** {name, version}, made once: the server a tool's context names. */
   serverId: { name: string; version: string };
@@ -26,15 +30,26 @@ export interface Core {
   modes?: Modes;
 }
 
+/** The tools of a server: under exposure: catalog, its catalog tools too, in name order. */
+function allTools(def: ServerDef): ToolDef[] {
+  if (!def.catalog) return def.tools;
+  return [...def.catalog.tools(def.tools, def.catalog.maxOutputChars), ...def.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 export function createCore(def: ServerDef): Core {
+  const all = allTools(def);
+  const always = new Set(def.catalog?.always ?? []);
+  const listed = def.catalog ? (tool: ToolDef) => tool.catalog !== undefined || always.has(tool.name) : () => true;
   const tools = new Map<string, ToolDef>();
-  for (const tool of def.tools) tools.set(tool.name, tool);
+  for (const tool of all) tools.set(tool.name, tool);
   const serverInfo: Record<string, string> = { name: def.name, version: def.version };
   if (def.title !== undefined) serverInfo.title = def.title;
   const lists = new Map<Era, Record<string, unknown>[]>();
   return {
     def,
     tools,
+    all,
+    listed,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
     capabilities(era) {
@@ -49,7 +64,7 @@ export function createCore(def: ServerDef): Core {
       let list = lists.get(era);
       if (!list) {
         // def.tools is sorted by the generator, so this order is deterministic across requests and processes.
-        list = def.tools.map((tool) => describeTool(tool, era));
+        list = all.filter(listed).map((tool) => describeTool(tool, era));
         lists.set(era, list);
       }
       return list;
@@ -119,6 +134,7 @@ export function handleCall(
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
+  if (tool.catalog !== undefined) return core.def.catalog!.serve(core, tool, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
   if (core.modes && (tool.task !== undefined || tool.confirm !== undefined || tool.ask !== undefined)) return core.modes.run({ tool, args, params, ctx, principal, ...(asker ? { asker } : {}) });
   return callTool(tool, args, ctx);
 }

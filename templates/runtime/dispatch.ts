@@ -7,6 +7,7 @@ import { serveLegacy } from "./legacy.js";
 import { serveModern } from "./modern.js";
 import { describeError, log } from "./log.js";
 import type { Core, Notify } from "./core.js";
+import { callTarget } from "./call-target.js";
 import type { ClientAsker, SignalSource } from "./types.js";
 
 export interface Route {
@@ -43,7 +44,7 @@ async function observed(core: Core, msg: JsonRpcRequest, route: Route, signal: S
   const name = msg.params?.name;
   const end = core.telemetry!.begin({
     method: msg.method,
-    ...(msg.method === "tools/call" && typeof name === "string" && core.tools.has(name) ? { tool: name } : {}),
+    ...(msg.method === "tools/call" && typeof name === "string" && core.tools.has(name) ? { tool: callTarget(core, msg.params)! } : {}),
     id: msg.id,
     version: route.legacy ? LATEST_LEGACY : typeof meta?.[META_PROTOCOL_VERSION] === "string" ? (meta[META_PROTOCOL_VERSION] as string) : undefined,
     transport: route.transport ?? "pipe",

@@ -13,6 +13,7 @@ import { capConnections, markBusy, readBody, serverOptions, type Limits } from "
 import { describeError, log } from "./log.js";
 import { onShutdown, releaseCall, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
+import { callTarget } from "./call-target.js";
 import type { AuthGate } from "./auth/gate.js";
 import { installDrain, requestClosed, trackRequest } from "./drain.js";
 import { beginRequest, endRequest, outcomeOf, type RequestNote } from "./request-log.js";
@@ -122,7 +123,7 @@ export async function startHttp(core: Core, opts: HttpOptions): Promise<void> {
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === undefined || isLegacyVersion(version));
     note.method = msg.method;
-    note.tool = msg.method === "tools/call" && typeof params?.name === "string" && core.tools.has(params.name) ? params.name : undefined;
+    note.tool = msg.method === "tools/call" ? callTarget(core, params) : undefined;
     note.id = msg.id;
     note.era = legacy ? "2025-11-25" : "2026-07-28";
     // Closing the response stream is the cancellation signal on this transport (see onResponseClose).

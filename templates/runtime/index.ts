@@ -16,3 +16,4 @@ export type {
   ValidationError,
   Validator,
 } from "./types.js";
+export type { CatalogIndex } from "./catalog/types.js";

@@ -7,6 +7,7 @@ import { ClientRequests } from "./client-requests.js";
 import { log } from "./log.js";
 import { isShuttingDown, releaseCall, shutdown, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
+import { callTarget } from "./call-target.js";
 import { endStdioRequest, outcomeOf, RequestNote } from "./request-log.js";
 
 /** Longest accepted line; longer ones are discarded and answered with an error. */
@@ -79,7 +80,7 @@ export function startStdio(core: Core): void {
     note.method = msg.method;
     note.id = msg.id;
     const name = msg.params?.name;
-    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = name;
+    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
     answer(msg, note).then(
       (reply) => {
         send(replyMessage(msg.id, reply));

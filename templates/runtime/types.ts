@@ -93,6 +93,8 @@ export interface ToolDef {
   ask?: AskDef[];
   /** For a task-augmented call: ask before the task is created (MRTR) instead of inside it. */
   questions?: "before-task" | "one-at-a-time";
+  /** Set on the catalog tools (server.exposure: catalog; see catalog/tools.ts), which the core serves itself. */
+  catalog?: "search" | "describe" | "call";
 }
 
 export interface AskDef {
@@ -223,6 +225,8 @@ export interface ServerDef {
   tasks?: TasksDef;
   /** Runs calls of tools with `task` or `confirm`; emitted only for servers that have such tools. */
   modes?: ModesFactory;
+  /** server.exposure: catalog — tools/list shows the catalog tools (and `always`), every tool stays callable through them. */
+  catalog?: import("./catalog/types.js").CatalogDef;
 }
 
 /** One tools/call handed to the task/confirmation layer. */

@@ -10,6 +10,7 @@ export const STAGES: [name: string, pattern: string][] = [
   ["load", "load\\.ts$"],
   ["check", "check/"],
   ["normalize", "normalize(-http)?\\.ts$"],
+  ["catalog (search index and listing tokens, read by lint, emit and audit)", "catalog/"],
   ["lint", "lint/"],
   ["plan", "plan\\.ts$"],
   ["emit", "emit/"],

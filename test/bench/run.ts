@@ -22,8 +22,8 @@ let profile: string[] | undefined;
 const progress = (s: string) => process.stderr.write(`bench: ${s}\n`);
 
 // `npm run bench -- --only import,generate` runs just those sections (keys: startup, exec, sandbox,
-// http, validate-json, hardening, tasks, serving, generate, import); without it, every section runs.
-const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "generate", "import"];
+// http, validate-json, hardening, tasks, serving, generate, import, catalog); without it, every section runs.
+const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "generate", "import", "catalog"];
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt > 0 ? new Set((process.argv[onlyAt + 1] ?? "").split(",").filter(Boolean)) : undefined;
 for (const key of only ?? []) {
@@ -138,6 +138,7 @@ await external("http.bench.ts", "benchHttp", "HTTP tool call vs bare fetch (127.
 await external("validate-json.bench.ts", "benchValidateJson", "validate_json", undefined);
 await external("hardening.bench.ts", "benchHardening", "validate_json pattern budget under load", undefined);
 await external("tasks.bench.ts", "benchTasks", "Tasks: tasks/get round trip vs a bare Redis GET; task-augmented vs plain call", undefined);
+await external("catalog.bench.ts", "benchCatalog", "Catalog exposure: retrieval, search, call_operation, cold start (about three minutes)", undefined);
 await external("serving.bench.ts", "benchServing", "Streamable HTTP serving (1/16/64 connections) vs node:http echo and the official SDK", undefined);
 
 if (wanted("generate")) await section("generation + bundling (10, 100, 1,000 tools; about two minutes)", async () => {

@@ -2,6 +2,7 @@
 // another (KV610), and a tool count an agent can still choose from (KV611).
 import type { LintTool, ServerRule } from "../types.js";
 import { jaccard, withinOneEdit, words } from "../words.js";
+import { ENCODING, listingOf } from "../../catalog/listing.js";
 
 export const MAX_TOOLS = 40;
 
@@ -66,10 +67,25 @@ export const serverRules: ServerRule[] = [
     code: "KV611",
     summary: `a server has at most ${MAX_TOOLS} tools`,
     server(s, report) {
-      if (s.tools.length <= MAX_TOOLS) return;
+      // Under exposure: catalog tools/list shows the catalog tools and expose: always ones, however many tools there are.
+      if (s.tools.length <= MAX_TOOLS || s.server.exposure === "catalog") return;
       report(`server '${s.server.name}' has ${s.tools.length} tools (more than ${MAX_TOOLS}); agents choose worse among many tools`, "/tools", {
         atKey: true,
-        suggestion: "split the server by task, or merge tools that differ only by a parameter",
+        suggestion: "split the server by task, merge tools that differ only by a parameter, or set server.exposure: catalog",
+      });
+    },
+  },
+  {
+    code: "KV613",
+    summary: "the tools/list listing fits the server's token budget (server.budget)",
+    server(s, report) {
+      const budget = s.server.budget;
+      if (budget === undefined) return;
+      const listing = listingOf(s.server);
+      if (listing.total <= budget) return;
+      const top = Object.entries(listing.tools).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, 3);
+      report(`server '${s.server.name}' lists ${listing.total} tokens of tools (${ENCODING}), more than its budget of ${budget}; the largest: ${top.map(([n, k]) => `${n} ${k}`).join(", ")}`, "/server/budget", {
+        suggestion: s.server.exposure === "catalog" ? "list fewer tools with expose: always, or shorten their descriptions and schemas" : "set server.exposure: catalog, or shorten the largest tools' descriptions and schemas",
       });
     },
   },

@@ -17,7 +17,7 @@ function permitted(tool: ToolDef, held: ReadonlySet<string>): boolean {
 }
 
 export function scopeViews(core: Core, serverScopes: string[]): ScopeViews {
-  const all = [...new Set([...serverScopes, ...core.def.tools.flatMap((t) => t.scopes ?? [])])].sort();
+  const all = [...new Set([...serverScopes, ...core.all.flatMap((t) => t.scopes ?? [])])].sort();
   const cache = new Map<string, Core>();
   // A principal's view, remembered for as long as the principal object lives (a verified token's principal
   // is reused for every request that sends it), so a request does not filter the tools again.
@@ -25,8 +25,8 @@ export function scopeViews(core: Core, serverScopes: string[]): ScopeViews {
   const compute = (principal: Principal): Core => {
     if (principal.scopes === null) return core;
     const held = principal.scopes;
-    const visible = core.def.tools.filter((t) => permitted(t, held));
-    if (visible.length === core.def.tools.length) return core;
+    const visible = core.all.filter((t) => permitted(t, held));
+    if (visible.length === core.all.length) return core;
     const key = visible.map((t) => t.name).join("\n");
     let view = cache.get(key);
     if (!view) {
@@ -37,7 +37,7 @@ export function scopeViews(core: Core, serverScopes: string[]): ScopeViews {
         tools,
         listTools(era) {
           let list = lists.get(era);
-          if (!list) lists.set(era, (list = visible.map((t) => describeTool(t, era))));
+          if (!list) lists.set(era, (list = visible.filter(core.listed).map((t) => describeTool(t, era))));
           return list;
         },
       };

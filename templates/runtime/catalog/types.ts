@@ -1,0 +1,24 @@
+// The catalog a generated server embeds (server.exposure: catalog), built by the generator.
+import type { catalogTools } from "./tools.js";
+import type { serveCatalog } from "./serve.js";
+
+/** One operation as search results show it: its name, a one-line summary, its required inputs with types. */
+export type CatalogEntry = [name: string, summary: string, signature: string];
+
+export interface CatalogIndex {
+  /** Every operation reachable through the catalog, in name order. */
+  ops: CatalogEntry[];
+  /** Term -> flat [operation index, weight in thousandths, ...], operation indexes ascending. */
+  postings: Record<string, number[]>;
+}
+
+export interface CatalogDef {
+  index: CatalogIndex;
+  /** Tools listed in tools/list beside the catalog tools (`expose: always`), sorted. */
+  always: string[];
+  /** The catalog tools' cap on text output (the server's maxOutputChars). */
+  maxOutputChars: number;
+  /** The catalog tools and their serving (@kervan/catalog), handed in so that flat servers never bundle them. */
+  tools: typeof catalogTools;
+  serve: typeof serveCatalog;
+}

@@ -1,0 +1,12 @@
+// `npm run catalog-scale`: GitHub's whole REST description imported as a catalog, built and served
+// (about a minute of import and gen on two cores, so not part of `npm test`; .ci/run runs it bounded).
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/catalog/scale/*.scale.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 600_000,
+    pool: "forks",
+  },
+});
