@@ -271,17 +271,17 @@ function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function isId(value) {
-  return typeof value === "string" || typeof value === "number" && Number.isInteger(value);
+  return typeof value === "string" || typeof value === "number" && Number.isSafeInteger(value);
 }
 function classify(value) {
   if (Array.isArray(value)) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Batch messages are not supported", void 0, 400) };
+    return { kind: "bad", id: void 0, error: new RpcError(INVALID_REQUEST, "Batch messages are not supported", void 0, 400) };
   }
   if (!isObject(value)) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "A message must be a JSON object", void 0, 400) };
+    return { kind: "bad", id: void 0, error: new RpcError(INVALID_REQUEST, "A message must be a JSON object", void 0, 400) };
   }
   const hasId = "id" in value;
-  const id = hasId && isId(value.id) ? value.id : null;
+  const id = hasId && isId(value.id) ? value.id : void 0;
   if (typeof value.method !== "string") {
     if (hasId && ("result" in value || "error" in value)) return { kind: "response", id, result: value.result, error: value.error };
     return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: method must be a string", void 0, 400) };
@@ -293,8 +293,8 @@ function classify(value) {
     return { kind: "bad", id, error: new RpcError(INVALID_REQUEST, "Invalid request: params must be an object", void 0, 400) };
   }
   if (!hasId) return { kind: "notification", msg: value };
-  if (id === null) {
-    return { kind: "bad", id: null, error: new RpcError(INVALID_REQUEST, "Invalid request: id must be a string or an integer", void 0, 400) };
+  if (id === void 0) {
+    return { kind: "bad", id: void 0, error: new RpcError(INVALID_REQUEST, BAD_ID, void 0, 400) };
   }
   return { kind: "request", msg: value };
 }
@@ -321,7 +321,7 @@ function toRpcError(err) {
   if (err instanceof RpcError) return err;
   return new RpcError(INTERNAL_ERROR, "Internal error", void 0, 500);
 }
-var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, RpcError, UNSERIALIZABLE;
+var PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, REQUEST_CANCELLED, HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION, RpcError, BAD_ID, UNSERIALIZABLE;
 var init_jsonrpc = __esm({
   "templates/runtime/jsonrpc.ts"() {
     PARSE_ERROR = -32700;
@@ -329,6 +329,7 @@ var init_jsonrpc = __esm({
     METHOD_NOT_FOUND = -32601;
     INVALID_PARAMS = -32602;
     INTERNAL_ERROR = -32603;
+    REQUEST_CANCELLED = -32e3;
     HEADER_MISMATCH = -32020;
     UNSUPPORTED_PROTOCOL_VERSION = -32022;
     RpcError = class extends Error {
@@ -342,6 +343,7 @@ var init_jsonrpc = __esm({
       data;
       status;
     };
+    BAD_ID = "Invalid request: id must be a string or an integer between -(2^53 - 1) and 2^53 - 1";
     UNSERIALIZABLE = "Internal error: the result could not be serialized";
   }
 });
@@ -540,7 +542,7 @@ function createCore(def) {
   for (const tool5 of all) tools.set(tool5.name, tool5);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
-  const lists2 = /* @__PURE__ */ new Map();
+  const lists3 = /* @__PURE__ */ new Map();
   return {
     def,
     tools,
@@ -548,11 +550,18 @@ function createCore(def) {
     listed,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
+    capabilities(era) {
+      const caps = { tools: {} };
+      if (def.prompts) caps.prompts = {};
+      if (def.resources) caps.resources = {};
+      if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
+      return caps;
+    },
     listTools(era) {
-      let list = lists2.get(era);
+      let list = lists3.get(era);
       if (!list) {
         list = all.filter(listed).map((tool5) => describeTool(tool5, era));
-        lists2.set(era, list);
+        lists3.set(era, list);
       }
       return list;
     }
@@ -593,9 +602,6 @@ function handleCall(core, params, era, signal, notify, principal = "local", aske
   if (tool5.catalog !== void 0) return core.def.catalog.serve(core, tool5, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
   if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0 || tool5.ask !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal, ...asker ? { asker } : {} });
   return callTool(tool5, args, ctx);
-}
-function resourceNotFound(params) {
-  throw new RpcError(INVALID_PARAMS, "Resource not found", { uri: echo(params?.uri) });
 }
 function methodNotFound(method) {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, void 0, 404);
@@ -753,8 +759,9 @@ function hasModernMeta(params) {
   const meta = params?._meta;
   return isObject(meta) && (META_PROTOCOL_VERSION in meta || META_CLIENT_CAPABILITIES in meta || META_CLIENT_INFO in meta);
 }
-function requireMeta(params) {
+function requireMeta(params, declared) {
   const meta = params?._meta;
+  if (declared !== void 0 && !(isObject(meta) && typeof meta[META_PROTOCOL_VERSION] === "string")) requireSupported(declared);
   if (!isObject(meta)) {
     throw new RpcError(INVALID_PARAMS, `Invalid params: _meta with ${META_PROTOCOL_VERSION} and ${META_CLIENT_CAPABILITIES} is required on every request`, void 0, 400);
   }
@@ -879,6 +886,69 @@ var init_prompts = __esm({
   }
 });
 
+// templates/runtime/resources.ts
+function describeResource(r) {
+  const out = { uri: r.uri, name: r.name };
+  if (r.title !== void 0) out.title = r.title;
+  if (r.description !== void 0) out.description = r.description;
+  out.mimeType = r.mimeType;
+  out.size = r.size;
+  return out;
+}
+function allResources(def) {
+  let list = lists2.get(def);
+  if (!list) {
+    list = (def.resources ?? []).map(describeResource);
+    lists2.set(def, list);
+  }
+  return list;
+}
+function invalidCursor(cursor) {
+  throw new RpcError(INVALID_PARAMS, "Invalid cursor", { cursor: typeof cursor === "string" ? clipText(cursor) : `(not a string: ${quoteValue(cursor, 80)})` });
+}
+function offsetOf(cursor, total) {
+  if (cursor === void 0 || cursor === null) return 0;
+  if (typeof cursor !== "string" || !/^[A-Za-z0-9_-]{1,16}$/.test(cursor)) invalidCursor(cursor);
+  const text2 = Buffer.from(cursor, "base64url").toString("latin1");
+  if (!/^[1-9][0-9]{0,8}$/.test(text2) || cursorOf(Number(text2)) !== cursor) invalidCursor(cursor);
+  const offset = Number(text2);
+  if (offset % RESOURCE_PAGE_SIZE !== 0 || offset >= total) invalidCursor(cursor);
+  return offset;
+}
+function listResources(def, params) {
+  const all = allResources(def);
+  const offset = offsetOf(params?.cursor, all.length);
+  const end = offset + RESOURCE_PAGE_SIZE;
+  return { resources: all.slice(offset, end), ...end < all.length ? { nextCursor: cursorOf(end) } : {} };
+}
+function readResource(def, params, era) {
+  const uri = params?.uri;
+  if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
+  let index2 = byUri.get(def);
+  if (!index2) {
+    index2 = new Map((def.resources ?? []).map((r2) => [r2.uri, r2]));
+    byUri.set(def, index2);
+  }
+  const r = index2.get(uri);
+  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  const content = { uri: r.uri, mimeType: r.mimeType };
+  if (r.blob !== void 0) content.blob = r.blob;
+  else content.text = r.text ?? "";
+  return { contents: [content] };
+}
+var RESOURCE_PAGE_SIZE, RESOURCE_NOT_FOUND_LEGACY, lists2, byUri, cursorOf;
+var init_resources = __esm({
+  "templates/runtime/resources.ts"() {
+    init_clip();
+    init_jsonrpc();
+    RESOURCE_PAGE_SIZE = 100;
+    RESOURCE_NOT_FOUND_LEGACY = -32002;
+    lists2 = /* @__PURE__ */ new WeakMap();
+    byUri = /* @__PURE__ */ new WeakMap();
+    cursorOf = (offset) => Buffer.from(String(offset)).toString("base64url");
+  }
+});
+
 // templates/runtime/client-requests.ts
 function canElicit(capabilities) {
   if (!isObject(capabilities) || !isObject(capabilities.elicitation)) return false;
@@ -930,7 +1000,7 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "initialize": {
       const body = {
         protocolVersion: negotiateLegacy(params?.protocolVersion),
-        capabilities: core.def.prompts ? { tools: {}, prompts: {} } : { tools: {} },
+        capabilities: core.capabilities("2025-11-25"),
         serverInfo: core.serverInfo
       };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
@@ -943,20 +1013,25 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
       return { tools: core.listTools("2025-11-25") };
     case "tools/call":
       return handleCall(core, params, "2025-11-25", signal, notify, principal, asker);
-    // A server without prompts does not advertise them, but some clients ask anyway; an empty list is the friendliest answer.
+    // A server declares prompts only when its spec has some (a method of an undeclared capability is -32601).
     case "prompts/list":
+      if (!core.def.prompts) return methodNotFound(method);
       rejectCursor(params);
       return { prompts: listPrompts(core.def) };
+    case "prompts/get":
+      if (!core.def.prompts) return methodNotFound(method);
+      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
+    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
-      rejectCursor(params);
-      return { resources: [] };
+      if (!core.def.resources) return methodNotFound(method);
+      return listResources(core.def, params);
+    case "resources/read":
+      if (!core.def.resources) return methodNotFound(method);
+      return readResource(core.def, params, "2025-11-25");
     case "resources/templates/list":
+      if (!core.def.resources) return methodNotFound(method);
       rejectCursor(params);
       return { resourceTemplates: [] };
-    case "resources/read":
-      return resourceNotFound(params);
-    case "prompts/get":
-      return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
     default:
       return methodNotFound(method);
   }
@@ -965,56 +1040,60 @@ var init_legacy = __esm({
   "templates/runtime/legacy.ts"() {
     init_protocol();
     init_prompts();
+    init_resources();
     init_client_requests();
     init_core();
   }
 });
 
 // templates/runtime/modern.ts
-async function serveModern(core, method, params, signal, notify, principal = "local") {
-  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal)) ?? await route(core, method, params, signal, notify, principal);
+async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
+  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool5) => core.tools.has(tool5))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
-async function route(core, method, params, signal, notify, principal) {
+async function route(core, method, params, signal, notify, principal, privateTools) {
   switch (method) {
     case "server/discover": {
-      const body = {
-        supportedVersions: [...SUPPORTED_VERSIONS],
-        // resources are declared because their (empty) list is served with cache hints; prompts only when the spec has some.
-        capabilities: { tools: {}, ...core.def.prompts ? { prompts: {} } : {}, resources: {}, ...core.def.tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {} }
-      };
+      const body = { supportedVersions: [...SUPPORTED_VERSIONS], capabilities: core.capabilities("2026-07-28") };
       if (core.def.instructions !== void 0) body.instructions = core.def.instructions;
       return { ...body, ...cacheable };
     }
     case "tools/list":
       rejectCursor(params);
-      return { tools: core.listTools("2026-07-28"), ...cacheable };
+      return { tools: core.listTools("2026-07-28"), ...privateTools ? personal : cacheable };
     case "tools/call":
       return handleCall(core, params, "2026-07-28", signal, notify, principal);
     case "prompts/list":
+      if (!core.def.prompts) return methodNotFound(method);
       rejectCursor(params);
       return { prompts: listPrompts(core.def), ...cacheable };
+    case "prompts/get":
+      if (!core.def.prompts) return methodNotFound(method);
+      return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
+    // Static resources only: a server declares resources only when its spec has some.
     case "resources/list":
-      rejectCursor(params);
-      return { resources: [], ...cacheable };
+      if (!core.def.resources) return methodNotFound(method);
+      return { ...listResources(core.def, params), ...cacheable };
+    case "resources/read":
+      if (!core.def.resources) return methodNotFound(method);
+      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
     case "resources/templates/list":
+      if (!core.def.resources) return methodNotFound(method);
       rejectCursor(params);
       return { resourceTemplates: [], ...cacheable };
-    case "resources/read":
-      return resourceNotFound(params);
-    case "prompts/get":
-      return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
     default:
       return methodNotFound(method);
   }
 }
-var cacheable;
+var cacheable, personal;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
+    init_resources();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
+    personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
   }
 });
 
@@ -1058,10 +1137,10 @@ async function run(core, msg, route2, signal, notify) {
   const { method, params } = msg;
   try {
     if (route2.legacy) return { result: await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) };
-    const requested = requireMeta(params);
+    const requested = requireMeta(params, route2.declaredVersion);
     route2.checkModern?.(requested);
     requireSupported(requested);
-    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) : await serveModern(core, method, params, signal, notify, route2.principal);
+    const result = isLegacyVersion(requested) ? await serveLegacy(core, method, params, signal, notify, route2.principal, route2.asker) : await serveModern(core, method, params, signal, notify, route2.principal, route2.privateTools);
     return { result };
   } catch (err) {
     if (!(err instanceof RpcError)) log(`request ${method} failed: ${describeError(err)}`);
@@ -1172,6 +1251,15 @@ var init_request_log = __esm({
     NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
     stampMs = -1;
     stamp = "";
+  }
+});
+
+// templates/runtime/auth/types.ts
+var ALLOWED_ALGORITHMS, DEFAULT_TOKEN_TYPE;
+var init_types2 = __esm({
+  "templates/runtime/auth/types.ts"() {
+    ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+    DEFAULT_TOKEN_TYPE = "at+jwt";
   }
 });
 
@@ -1369,6 +1457,14 @@ var init_cancel = __esm({
 });
 
 // templates/runtime/health.ts
+function notReady() {
+  if (isDraining()) return "draining";
+  for (const check of checks) {
+    const why = check();
+    if (why !== void 0) return why;
+  }
+  return void 0;
+}
 function serveHealth(path, req, res) {
   if (path !== "/healthz" && path !== "/readyz") return false;
   if (req.method !== "GET" && req.method !== "HEAD") {
@@ -1376,15 +1472,19 @@ function serveHealth(path, req, res) {
     res.end();
     return true;
   }
-  const down = path === "/readyz" && isDraining();
-  const body = down ? "draining\n" : "ok\n";
+  const why = path === "/readyz" ? notReady() : void 0;
+  const down = why !== void 0;
+  const body = down ? `${why}
+` : "ok\n";
   res.writeHead(down ? 503 : 200, { "content-type": "text/plain", "content-length": body.length, "cache-control": "no-store" });
   res.end(req.method === "HEAD" ? void 0 : body);
   return true;
 }
+var checks;
 var init_health = __esm({
   "templates/runtime/health.ts"() {
     init_drain();
+    checks = /* @__PURE__ */ new Set();
   }
 });
 
@@ -1429,6 +1529,7 @@ async function startHttp(core, opts) {
   const allowedOrigins = new Set(opts.allowedOrigins);
   const validateHeaders = createHeaderValidator(core);
   const asks = new HttpAsks();
+  const privateTools = opts.gate.mode !== "none" && core.def.tools.some((t) => (t.scopes?.length ?? 0) > 0);
   const hostVerdicts = /* @__PURE__ */ new Map();
   const hostAllowed = (host) => {
     let ok = hostVerdicts.get(host);
@@ -1473,8 +1574,8 @@ data: ${JSON.stringify(message2)}
 `);
     } : void 0;
     if (legacy && msg.method === "initialize") asks.remember(principal.id, params);
-    const asker = legacy && msg.method === "tools/call" ? asks.askerFor(principal.id, notify, call2) : void 0;
-    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...asker ? { asker } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested) };
+    const asker = legacy && (msg.method === "tools/call" || msg.method === "prompts/get") ? asks.askerFor(principal.id, notify, call2) : void 0;
+    const route2 = legacy ? { legacy, transport: "tcp", principal: principal.id, ...asker ? { asker } : {} } : { legacy, transport: "tcp", principal: principal.id, checkModern: (requested) => validateHeaders(req.headers, msg, requested), privateTools, ...version !== void 0 ? { declaredVersion: version } : {} };
     let reply;
     try {
       reply = await dispatch(core2, msg, route2, call2, notify);
@@ -1483,8 +1584,12 @@ data: ${JSON.stringify(message2)}
     }
     if (call2.cancelled && !res.destroyed) {
       note.outcome = "cancelled";
-      if (!streaming) res.writeHead(202);
-      return void res.end();
+      if (streaming) return void res.end();
+      if (sseOk) {
+        res.writeHead(200, SSE_HEADERS);
+        return void res.end();
+      }
+      return sendJson(res, 200, errorMessage(msg.id, new RpcError(REQUEST_CANCELLED, "Request cancelled by the client")));
     }
     if (res.destroyed || call2.aborted) {
       note.outcome = "aborted";
@@ -1566,7 +1671,7 @@ data: ${body}
     try {
       value = JSON.parse(raw.toString("utf8"));
     } catch {
-      return sendJson(res, 400, errorMessage(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
+      return sendJson(res, 400, errorMessage(void 0, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON")));
     }
     const inbound = classify(value);
     if (inbound.kind === "bad") return sendJson(res, 400, errorMessage(inbound.id, inbound.error));
@@ -1574,7 +1679,7 @@ data: ${body}
       if (inbound.kind === "notification") {
         note.method = inbound.msg.method;
         if (inbound.msg.method === "notifications/cancelled") note.outcome = `cancelled_${cancelFrom(principal.id, inbound.msg.params)}`;
-      } else if (inbound.id !== null) {
+      } else if (inbound.id !== void 0) {
         note.outcome = asks.deliver(principal.id, inbound.id, inbound) ? "answer_taken" : "answer_unmatched";
       }
       res.writeHead(202);
@@ -1705,13 +1810,13 @@ function scopeViews(core, serverScopes) {
     let view = cache2.get(key);
     if (!view) {
       const tools = new Map(visible.map((t) => [t.name, t]));
-      const lists2 = /* @__PURE__ */ new Map();
+      const lists3 = /* @__PURE__ */ new Map();
       view = {
         ...core,
         tools,
         listTools(era) {
-          let list = lists2.get(era);
-          if (!list) lists2.set(era, list = visible.filter(core.listed).map((t) => describeTool(t, era)));
+          let list = lists3.get(era);
+          if (!list) lists3.set(era, list = visible.filter(core.listed).map((t) => describeTool(t, era)));
           return list;
         }
       };
@@ -2588,6 +2693,9 @@ var init_webapi = __esm({
 // templates/runtime/auth/oauth.ts
 var oauth_exports = {};
 __export(oauth_exports, {
+  JWKS_MAX_AGE_MS: () => JWKS_MAX_AGE_MS,
+  JWKS_MAX_BYTES: () => JWKS_MAX_BYTES,
+  boundedFetch: () => boundedFetch,
   oauthVerifier: () => oauthVerifier
 });
 import { readFileSync } from "node:fs";
@@ -2604,8 +2712,37 @@ function scopesOf(payload) {
   }
   return out;
 }
+async function boundedFetch(url2, options) {
+  const response = await fetch(url2, options);
+  const declared = Number(response.headers.get("content-length") ?? 0);
+  if (declared > JWKS_MAX_BYTES) {
+    await response.body?.cancel();
+    throw new Error(`JWKS response of ${declared} bytes is over the ${JWKS_MAX_BYTES}-byte cap`);
+  }
+  const chunks = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  for (; ; ) {
+    const next = reader ? await reader.read() : { done: true, value: void 0 };
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > JWKS_MAX_BYTES) {
+      await reader.cancel();
+      throw new Error(`JWKS response is over the ${JWKS_MAX_BYTES}-byte cap`);
+    }
+    chunks.push(next.value);
+  }
+  return new Response(Buffer.concat(chunks), { status: response.status, headers: response.headers });
+}
 function keySet(def) {
-  if (def.jwksUrl) return createRemoteJWKSet(new URL(def.jwksUrl), { cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS, timeoutDuration: JWKS_TIMEOUT_MS });
+  if (def.jwksUrl) {
+    return createRemoteJWKSet(new URL(def.jwksUrl), {
+      cooldownDuration: def.jwksCooldownMs ?? JWKS_COOLDOWN_MS,
+      cacheMaxAge: def.jwksMaxAgeMs ?? JWKS_MAX_AGE_MS,
+      timeoutDuration: JWKS_TIMEOUT_MS,
+      [customFetch]: boundedFetch
+    });
+  }
   let jwks;
   try {
     jwks = JSON.parse(readFileSync(def.jwksFile, "utf8"));
@@ -2620,7 +2757,7 @@ function keySet(def) {
 }
 function reasonOf(err) {
   if (err instanceof errors_exports.JWTExpired) return "token expired";
-  if (err instanceof errors_exports.JWTClaimValidationFailed) return `token claim ${err.claim} is not acceptable`;
+  if (err instanceof errors_exports.JWTClaimValidationFailed) return err.claim === "typ" ? "token type (typ header) is not acceptable" : `token claim ${err.claim} is not acceptable`;
   if (err instanceof errors_exports.JOSEAlgNotAllowed) return "token algorithm not allowed";
   if (err instanceof errors_exports.JWKSNoMatchingKey) return "token signed with an unknown key";
   if (err instanceof errors_exports.JWSSignatureVerificationFailed) return "token signature invalid";
@@ -2629,11 +2766,13 @@ function reasonOf(err) {
 }
 function oauthVerifier(def) {
   const keys = keySet(def);
-  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"] };
+  const typ = (def.tokenType ?? DEFAULT_TOKEN_TYPE) === "any" ? {} : { typ: def.tokenType ?? DEFAULT_TOKEN_TYPE };
+  const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"], ...typ };
   const verified = /* @__PURE__ */ new Map();
   const check = async (token, now) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
+      if (typeof payload.iat === "number" && payload.iat > now / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
       const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
       const verdict = { ok: true, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
@@ -2653,13 +2792,16 @@ function oauthVerifier(def) {
     return check(token, now);
   };
 }
-var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
+var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, JWKS_MAX_AGE_MS, JWKS_MAX_BYTES, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
 var init_oauth = __esm({
   "templates/runtime/auth/oauth.ts"() {
     init_webapi();
     init_types();
+    init_types2();
     JWKS_COOLDOWN_MS = 3e4;
     JWKS_TIMEOUT_MS = 5e3;
+    JWKS_MAX_AGE_MS = 6e4;
+    JWKS_MAX_BYTES = 1024 * 1024;
     VERIFIED_CACHE_MS = 6e4;
     VERIFIED_CACHE_SIZE = 1e4;
   }
@@ -2834,7 +2976,7 @@ init_http_limits();
 // templates/runtime/serving-flags.ts
 init_types();
 var DEFAULT_DRAIN_MS = 1e4;
-var SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
+var SERVING_ENV = ["KERVAN_AUTH", "KERVAN_OAUTH_ISSUER", "KERVAN_OAUTH_RESOURCE", "KERVAN_OAUTH_JWKS_URL", "KERVAN_OAUTH_JWKS_FILE", "KERVAN_OAUTH_JWKS_COOLDOWN_MS", "KERVAN_OAUTH_JWKS_MAX_AGE_MS", "KERVAN_OAUTH_TOKEN_TYPE", "KERVAN_BEARER_ENV", "KERVAN_LOG_FORMAT", "KERVAN_LOG_LEVEL"];
 var flagOf = (name) => "--" + name.slice("KERVAN_".length).toLowerCase().replace(/_/g, "-");
 function defaultServing(env = process.env) {
   const opts = { insecureNoAuth: false, drainMs: DEFAULT_DRAIN_MS, drainGraceMs: 0, logFormat: "text", logLevel: "info" };
@@ -2881,6 +3023,12 @@ function servingFlag(name, value, opts, source) {
     case "--oauth-jwks-cooldown-ms":
       opts.oauthJwksCooldownMs = millis(what, value());
       return true;
+    case "--oauth-jwks-max-age-ms":
+      opts.oauthJwksMaxAgeMs = millis(what, value());
+      return true;
+    case "--oauth-token-type":
+      opts.oauthTokenType = value();
+      return true;
     case "--bearer-env":
       opts.bearerEnv = value().split(",").map((v) => v.trim()).filter(Boolean);
       return true;
@@ -2909,7 +3057,9 @@ var SERVING_USAGE = [
   "  --oauth-resource URL      this server's canonical URI, the required token audience (env KERVAN_OAUTH_RESOURCE)",
   "  --oauth-jwks-url URL      issuer keys, cached (env KERVAN_OAUTH_JWKS_URL)",
   "  --oauth-jwks-file PATH    issuer keys from a local JWKS file (env KERVAN_OAUTH_JWKS_FILE)",
+  "  --oauth-token-type TYP    the typ header tokens carry: at+jwt (default, RFC 9068) or any (env KERVAN_OAUTH_TOKEN_TYPE)",
   "  --oauth-jwks-cooldown-ms MS  least time between JWKS refetches for unknown key ids (default 30000)",
+  "  --oauth-jwks-max-age-ms MS   how old the cached JWKS may grow before it is refetched (default 60000)",
   "  --bearer-env NAME,...     environment variables holding static bearer tokens (env KERVAN_BEARER_ENV)",
   "  --insecure-no-auth        allow serving a non-loopback address with no authorization",
   `  --drain-ms MS             on SIGTERM, time in-flight calls get before they are cancelled (default ${DEFAULT_DRAIN_MS})`,
@@ -3045,10 +3195,10 @@ function startStdio(core) {
   const refuse = (id, error) => {
     send2(errorMessage(id, error));
     const note = new RequestNote();
-    if (id !== null) note.id = id;
+    if (id !== void 0) note.id = id;
     endStdioRequest(note, `error_${error.code}`);
   };
-  const tooLong = () => refuse(null, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
+  const tooLong = () => refuse(void 0, new RpcError(INVALID_REQUEST, `Message too large: lines are limited to ${MAX_LINE_BYTES} bytes`));
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
@@ -3112,12 +3262,12 @@ function startStdio(core) {
     try {
       value = JSON.parse(text2);
     } catch {
-      return refuse(null, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
+      return refuse(void 0, new RpcError(PARSE_ERROR, "Parse error: Invalid JSON"));
     }
     const inbound = classify(value);
     if (inbound.kind === "request") request(inbound.msg);
     else if (inbound.kind === "notification") notification(inbound.msg);
-    else if (inbound.kind === "response" && inbound.id !== null) asks.deliver(inbound.id, inbound);
+    else if (inbound.kind === "response" && inbound.id !== void 0) asks.deliver(inbound.id, inbound);
     else if (inbound.kind === "bad") refuse(inbound.id, inbound.error);
   }
   function onData(chunk) {
@@ -3168,11 +3318,7 @@ init_types();
 
 // templates/runtime/auth/resolve.ts
 init_types();
-
-// templates/runtime/auth/types.ts
-var ALLOWED_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
-
-// templates/runtime/auth/resolve.ts
+init_types2();
 var DEFAULT_CLOCK_TOLERANCE_SEC = 30;
 function resolveOAuth(spec, opts) {
   const issuer = opts.oauthIssuer ?? spec?.issuer;
@@ -3184,6 +3330,8 @@ function resolveOAuth(spec, opts) {
   if (!resource) throw new StartupError("oauth needs the server's canonical URI (spec server.http.auth.oauth.resource, --oauth-resource or KERVAN_OAUTH_RESOURCE)");
   if (!jwksUrl && !jwksFile) throw new StartupError("oauth needs keys: a JWKS URL (--oauth-jwks-url) or a local JWKS file (--oauth-jwks-file)");
   if (jwksUrl && jwksFile) throw new StartupError("oauth takes one key source: a JWKS URL or a JWKS file, not both");
+  if (jwksUrl) checkJwksUrl(jwksUrl);
+  const tokenType = opts.oauthTokenType ?? spec?.tokenType;
   const algorithms = spec?.algorithms ?? ["RS256", "ES256"];
   const bad = algorithms.filter((a) => !ALLOWED_ALGORITHMS.includes(a));
   if (bad.length) throw new StartupError(`oauth algorithms not allowed: ${bad.join(", ")} (asymmetric ones only: ${ALLOWED_ALGORITHMS.join(", ")})`);
@@ -3195,8 +3343,21 @@ function resolveOAuth(spec, opts) {
     authorizationServers: spec?.authorizationServers?.length ? spec.authorizationServers : [issuer],
     scopes: spec?.scopes ?? [],
     clockToleranceSec: spec?.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC,
-    ...opts.oauthJwksCooldownMs !== void 0 ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {}
+    ...tokenType !== void 0 ? { tokenType } : {},
+    ...opts.oauthJwksCooldownMs !== void 0 ? { jwksCooldownMs: opts.oauthJwksCooldownMs } : {},
+    ...opts.oauthJwksMaxAgeMs !== void 0 ? { jwksMaxAgeMs: opts.oauthJwksMaxAgeMs } : {}
   };
+}
+function checkJwksUrl(text2) {
+  let url2;
+  try {
+    url2 = new URL(text2);
+  } catch {
+    throw new StartupError(`the JWKS URL ${text2} is not a URL`);
+  }
+  if (url2.protocol === "https:") return;
+  if (url2.protocol === "http:" && isLoopback(url2.hostname)) return;
+  throw new StartupError(`the JWKS URL must be https (plain http only on loopback), not ${url2.protocol}//${url2.host}: keys fetched in the clear could be replaced on the way`);
 }
 function resolveAuth(spec, opts) {
   const mode = opts.auth ?? spec?.mode ?? "none";
@@ -4485,6 +4646,16 @@ function isDots(s) {
   return d === "." || d === "..";
 }
 
+// templates/kinds/http/nulls.ts
+function dropNulls(value, plan) {
+  if (Array.isArray(value)) return plan.items ? value.map((v) => dropNulls(v, plan.items)) : value;
+  if (value === null || typeof value !== "object") return value;
+  const out = { ...value };
+  for (const name of plan.drop ?? []) if (Object.hasOwn(out, name) && out[name] === null) delete out[name];
+  for (const [name, inner] of Object.entries(plan.props ?? {})) if (Object.hasOwn(out, name)) out[name] = dropNulls(out[name], inner);
+  return out;
+}
+
 // templates/kinds/http/handler.ts
 function resolveHttpEnv(cfg, env) {
   const problems = [];
@@ -4529,6 +4700,7 @@ function createHttpHandler(cfg, deps = {}) {
   const { proxy, problems: proxyProblems } = proxySettings(env);
   const unconfigured = [...problems, ...proxyProblems];
   const select = deps.select;
+  const nulls = deps.nulls;
   const decoder2 = new TextDecoder();
   return async (args, ctx) => {
     if (!r || unconfigured.length) return fail2(`this tool is not configured: ${unconfigured.join("; ")}`);
@@ -4577,9 +4749,10 @@ function createHttpHandler(cfg, deps = {}) {
       return failR(`the upstream's answer is not JSON (HTTP ${res.status}, content-type ${clipText(type, 80)}, ${bytes.byteLength} bytes)`);
     }
     if (text2.includes("\\")) data = r.redactor.json(data);
-    if (!select) return { value: data };
+    if (!select) return { value: nulls ? dropNulls(data, nulls) : data };
     try {
-      return { value: select(data) };
+      const value = select(data);
+      return { value: nulls ? dropNulls(value, nulls) : value };
     } catch (e) {
       return failR(`the select expression failed on the answer: ${clipText(String(e?.message ?? e), 200)}`);
     }
@@ -8622,7 +8795,7 @@ var tool3 = {
   validateInput: validate_get_issue_input,
   validateOutput: validate_get_issue_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select) })
+  handler: createHttpHandler(config3, { select: compileSelect(config3.output.select), nulls: { drop: ["labels", "author"] } })
 };
 function startup3() {
   checkHttpStartup([config3]);
@@ -8740,7 +8913,7 @@ var tool4 = {
   validateInput: validate_list_issues_input,
   validateOutput: validate_list_issues_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select) })
+  handler: createHttpHandler(config4, { select: compileSelect(config4.output.select), nulls: { items: { drop: ["labels", "author"] } } })
 };
 function startup4() {
   checkHttpStartup([config4]);

@@ -530,15 +530,24 @@ var init_tools = __esm({
 });
 
 // templates/runtime/core.ts
+function allTools(def) {
+  if (!def.catalog) return def.tools;
+  return [...def.catalog.tools(def.tools, def.catalog.maxOutputChars), ...def.tools].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
 function createCore(def) {
+  const all = allTools(def);
+  const always = new Set(def.catalog?.always ?? []);
+  const listed = def.catalog ? (tool5) => tool5.catalog !== void 0 || always.has(tool5.name) : () => true;
   const tools = /* @__PURE__ */ new Map();
-  for (const tool5 of def.tools) tools.set(tool5.name, tool5);
+  for (const tool5 of all) tools.set(tool5.name, tool5);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
   const lists3 = /* @__PURE__ */ new Map();
   return {
     def,
     tools,
+    all,
+    listed,
     serverInfo,
     serverId: Object.freeze({ name: def.name, version: def.version }),
     capabilities(era) {
@@ -551,7 +560,7 @@ function createCore(def) {
     listTools(era) {
       let list = lists3.get(era);
       if (!list) {
-        list = def.tools.map((tool5) => describeTool(tool5, era));
+        list = all.filter(listed).map((tool5) => describeTool(tool5, era));
         lists3.set(era, list);
       }
       return list;
@@ -590,6 +599,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", aske
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
+  if (tool5.catalog !== void 0) return core.def.catalog.serve(core, tool5, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
   if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0 || tool5.ask !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal, ...asker ? { asker } : {} });
   return callTool(tool5, args, ctx);
 }
@@ -1087,6 +1097,22 @@ var init_modern = __esm({
   }
 });
 
+// templates/runtime/call-target.ts
+function callTarget(core, params) {
+  const name = params?.name;
+  if (typeof name !== "string") return void 0;
+  const tool5 = core.tools.get(name);
+  if (!tool5) return void 0;
+  if (tool5.catalog !== "call") return name;
+  const args = params?.arguments;
+  const op = typeof args?.name === "string" ? core.tools.get(args.name) : void 0;
+  return op && op.catalog === void 0 ? op.name : name;
+}
+var init_call_target = __esm({
+  "templates/runtime/call-target.ts"() {
+  }
+});
+
 // templates/runtime/dispatch.ts
 function dispatch(core, msg, route2, signal, notify) {
   return core.telemetry ? observed(core, msg, route2, signal, notify) : run(core, msg, route2, signal, notify);
@@ -1096,7 +1122,7 @@ async function observed(core, msg, route2, signal, notify) {
   const name = msg.params?.name;
   const end = core.telemetry.begin({
     method: msg.method,
-    ...msg.method === "tools/call" && typeof name === "string" && core.tools.has(name) ? { tool: name } : {},
+    ...msg.method === "tools/call" && typeof name === "string" && core.tools.has(name) ? { tool: callTarget(core, msg.params) } : {},
     id: msg.id,
     version: route2.legacy ? LATEST_LEGACY : typeof meta?.[META_PROTOCOL_VERSION] === "string" ? meta[META_PROTOCOL_VERSION] : void 0,
     transport: route2.transport ?? "pipe",
@@ -1128,6 +1154,7 @@ var init_dispatch = __esm({
     init_legacy();
     init_modern();
     init_log();
+    init_call_target();
   }
 });
 
@@ -1527,7 +1554,7 @@ async function startHttp(core, opts) {
     const version = headerValue(req.headers, "mcp-protocol-version");
     const legacy = !hasModernMeta(params) && (version === void 0 || isLegacyVersion(version));
     note.method = msg.method;
-    note.tool = msg.method === "tools/call" && typeof params?.name === "string" && core2.tools.has(params.name) ? params.name : void 0;
+    note.tool = msg.method === "tools/call" ? callTarget(core2, params) : void 0;
     note.id = msg.id;
     note.era = legacy ? "2025-11-25" : "2026-07-28";
     const call2 = trackCall(principal.id, msg.id);
@@ -1727,6 +1754,7 @@ var init_http = __esm({
     init_http_limits();
     init_log();
     init_shutdown();
+    init_call_target();
     init_drain();
     init_request_log();
     init_cancel();
@@ -1770,14 +1798,14 @@ function permitted(tool5, held) {
   return (tool5.scopes ?? []).every((s) => held.has(s));
 }
 function scopeViews(core, serverScopes) {
-  const all = [.../* @__PURE__ */ new Set([...serverScopes, ...core.def.tools.flatMap((t) => t.scopes ?? [])])].sort();
+  const all = [.../* @__PURE__ */ new Set([...serverScopes, ...core.all.flatMap((t) => t.scopes ?? [])])].sort();
   const cache2 = /* @__PURE__ */ new Map();
   const remembered = /* @__PURE__ */ new WeakMap();
   const compute = (principal) => {
     if (principal.scopes === null) return core;
     const held = principal.scopes;
-    const visible = core.def.tools.filter((t) => permitted(t, held));
-    if (visible.length === core.def.tools.length) return core;
+    const visible = core.all.filter((t) => permitted(t, held));
+    if (visible.length === core.all.length) return core;
     const key = visible.map((t) => t.name).join("\n");
     let view = cache2.get(key);
     if (!view) {
@@ -1788,7 +1816,7 @@ function scopeViews(core, serverScopes) {
         tools,
         listTools(era) {
           let list = lists3.get(era);
-          if (!list) lists3.set(era, list = visible.map((t) => describeTool(t, era)));
+          if (!list) lists3.set(era, list = visible.filter(core.listed).map((t) => describeTool(t, era)));
           return list;
         }
       };
@@ -3146,6 +3174,7 @@ init_dispatch();
 init_client_requests();
 init_log();
 init_shutdown();
+init_call_target();
 init_request_log();
 var MAX_LINE_BYTES = 4 * 1024 * 1024;
 var EOF_GRACE_MS = 2e3;
@@ -3203,7 +3232,7 @@ function startStdio(core) {
     note.method = msg.method;
     note.id = msg.id;
     const name = msg.params?.name;
-    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = name;
+    if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
     answer2(msg, note).then(
       (reply) => {
         send2(replyMessage(msg.id, reply));

@@ -110,7 +110,7 @@ export const tool: ToolDef = {
   validateInput: validate_get_issue_input,
   validateOutput: validate_get_issue_output,
   maxOutputChars: 20000,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select!) }),
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select!), nulls: { drop: ["labels", "author"] } }),
 };
 
 /** Checks this tool's configuration before the server starts serving. */

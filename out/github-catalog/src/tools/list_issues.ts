@@ -133,7 +133,7 @@ export const tool: ToolDef = {
   validateInput: validate_list_issues_input,
   validateOutput: validate_list_issues_output,
   maxOutputChars: 20000,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select!) }),
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select!), nulls: { items: { drop: ["labels", "author"] } } }),
 };
 
 /** Checks this tool's configuration before the server starts serving. */
