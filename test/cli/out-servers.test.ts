@@ -12,7 +12,11 @@ import { connectHttp, connectStdio, startHttpServer, VERSION_MODES } from "../he
 const SERVERS = readdirSync("out").filter((d) => existsSync(join("out", d, "kervan.manifest.json"))).sort();
 
 function manifestOf(server: string) {
-  return JSON.parse(readFileSync(join("out", server, "kervan.manifest.json"), "utf8")) as { tools: { name: string }[]; capabilities?: { secrets?: string[] } };
+  return JSON.parse(readFileSync(join("out", server, "kervan.manifest.json"), "utf8")) as {
+    tools: { name: string; reachedThrough?: string }[];
+    listing: { tools: Record<string, number> };
+    capabilities?: { secrets?: string[] };
+  };
 }
 
 /** A placeholder value for every secret the server reads, so it starts (nothing here reaches an upstream). */
@@ -21,7 +25,13 @@ const envFor = (server: string) => Object.fromEntries((manifestOf(server).capabi
 const project = mkdtempSync(join(tmpdir(), "kervan-out-servers-"));
 execFileSync("git", ["init", "-q", project]);
 const ARGS = ["--cwd", project];
-const toolNames = (server: string) => manifestOf(server).tools.map((t) => t.name).sort();
+/** What tools/list shows: every tool of a flat server; a catalog server's catalog tools and its `expose: always` tools. */
+const toolNames = (server: string) => Object.keys(manifestOf(server).listing.tools).sort();
+
+it.each(SERVERS)("out/%s: every tool of the manifest is listed or reached through call_operation", (server) => {
+  const m = manifestOf(server);
+  for (const t of m.tools) expect(t.name in m.listing.tools || t.reachedThrough === "call_operation", t.name).toBe(true);
+});
 
 describe.each(SERVERS)("out/%s on the wire", (server) => {
   const bundle = join("out", server, "server.mjs");
