@@ -46,5 +46,6 @@ export function composeYaml(d: DeployInput, dest: string, outDir: string): strin
     `# nginx serves http://127.0.0.1:${d.listen}/mcp; ./nginx.conf's upstream is the service name ${serviceName(d)}.`,
     ...(secretNames(d).length ? [`# Set ${secretNames(d).join(", ")} in the environment first (values are never written here).`] : []),
   ];
-  return head.join("\n") + "\n" + stringify(composeObject(d, dest, outDir), { lineWidth: 0, aliasDuplicateObjects: false });
+  // Written so YAML 1.1 readers (podman-compose) read the same values: `no`, `on` and the like come out quoted.
+  return head.join("\n") + "\n" + stringify(composeObject(d, dest, outDir), { lineWidth: 0, aliasDuplicateObjects: false, version: "1.1" });
 }

@@ -6,11 +6,13 @@
 //      started without the runtime options it needs refuses to start, naming them.
 //   3. Kubernetes: the manifests played with `podman kube play`, secrets from a podman secret, a tool called.
 //   4. nginx: every generated config through `nginx -t`, calls proxied by the real nginx to the containers.
-//   5. Compose: a task-keeping server's compose file (3 replicas, nginx, Redis) run service by service with
-//      podman (podman-compose is not in Debian bookworm): a task created through one replica is read and
-//      cancelled through others, and a 65 s call answers through nginx.
+//   5. Compose: a task-keeping server's compose file (3 replicas, nginx, Redis) brought up with Debian's
+//      podman-compose as `kervan deploy` printed it (up --build -d, then down): a task created through one
+//      replica (reached by its address on the compose network) is read and cancelled through others, and a
+//      65 s call answers through nginx.
 // Only loopback addresses are published or listened on. Exit code 1 when anything does not hold.
 import { spawnSync } from "node:child_process";
+import { request } from "node:http";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { parse, parseAllDocuments, stringify } from "yaml";
 import { startNginx, nginxBinary } from "../scaleout/nginx.js";
 import { freePort } from "../scaleout/replicas.js";
-import { ensureNodeBase, ensureServiceImages, imageSize, must, NGINX_IMAGE, PODMAN_ENV, podman, removeContainer } from "./podman.js";
+import { ensureNodeBase, ensureServiceImages, imageSize, must, PODMAN_ENV, podman, removeContainer } from "./podman.js";
 import { callAll, connect, SERVERS, SRV_FILES, startUpstream, waitReady } from "./servers.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -208,75 +210,81 @@ async function nginxPhase(): Promise<void> {
   }
 }
 
-/** Replaces `${NAME:?message}` references with values from `env`. */
-const interpolate = (text: string, env: Record<string, string>) => text.replace(/\$\{([A-Z0-9_]+):\?[^}]*\}/g, (_, k: string) => env[k]);
-
-async function rpc(url: string, method: string, params: Record<string, unknown>): Promise<Record<string, any>> {
+/** A JSON-RPC request over HTTP; `host` is the Host header a peer on the compose network sends. */
+function rpc(url: string, method: string, params: Record<string, unknown>, host?: string): Promise<Record<string, any>> {
   const name = typeof params.name === "string" ? params.name : typeof params.taskId === "string" ? params.taskId : undefined;
   const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } });
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}), ...(host ? { host } : {}) };
+  return new Promise((done, fail) => {
+    const req = request(url, { method: "POST", headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (c: string) => (text += c));
+      res.on("end", () => {
+        const data = text.startsWith("event:") ? text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)! : text;
+        try {
+          done(JSON.parse(data));
+        } catch {
+          fail(new Error(`${method} on ${url} answered ${res.statusCode}: ${text.slice(0, 300)}`));
+        }
+      });
+    });
+    req.on("error", fail).end(body);
   });
-  const text = await res.text();
-  const data = text.startsWith("event:") ? text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).at(-1)! : text;
-  return JSON.parse(data);
 }
 
+/** The printed `docker compose -f FILE up ...` line, run with podman-compose (Debian's) under a fixed project name. */
+function composeCommand(printed: string[], env: Record<string, string>): (args: string[]) => void {
+  const file = printed.find((l) => l.startsWith("docker compose -f "))!.split(" ")[3];
+  return (args) => {
+    const r = spawnSync("podman-compose", ["-p", COMPOSE_PROJECT, "-f", file, ...args], { encoding: "utf8", env: { ...PODMAN_ENV, ...env }, maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`podman-compose ${args.join(" ")} failed (${r.status}):\n${(r.stderr + r.stdout).slice(-4000)}`);
+  };
+}
+const COMPOSE_PROJECT = "kervan-dc-compose";
+
+/** The project's containers of one compose service, in replica order. */
+function serviceContainers(service: string): string[] {
+  const names = must(["ps", "-a", "--filter", `label=io.podman.compose.project=${COMPOSE_PROJECT}`, "--filter", `label=com.docker.compose.service=${service}`, "--format", "{{.Names}}"]);
+  return names.split("\n").filter(Boolean).sort();
+}
+const ipOf = (cname: string) => must(["inspect", "--format", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", cname]);
+
 async function composePhase(): Promise<void> {
-  const specs = join(work, "task-specs");
-  mkdirSync(specs, { recursive: true });
   kervan(["gen", join(REPO, "test/deploy-check/task-keeper.yaml"), "--out", join(work, "out")]);
   const listen = String(await freePort());
   const dest = join(work, "compose");
   const printed = nextSteps(kervan(["deploy", "task-keeper", "--target", "compose", "--auth", "bearer", "--replicas", "3", "--listen", listen, "--out", join(work, "out"), "--dest", dest]));
   say(`compose: kervan deploy printed: ${printed.join(" | ")}`);
   const env: Record<string, string> = { KERVAN_STATE_KEY: randomBytes(32).toString("hex"), KERVAN_TASKS_REDIS_URL: "redis://redis:6379", TASK_KEEPER_TOKEN: token };
-  const compose = parse(interpolate(readFileSync(join(dest, "compose.yaml"), "utf8"), env));
-  const net = "kervan-dc-compose";
-  podman(["network", "rm", "-f", net]);
-  must(["network", "create", net]);
-  cleanups.push(() => podman(["network", "rm", "-f", net]));
-  const app = compose.services["task-keeper"];
-  const context = resolve(dest, app.build.context);
+  const compose = composeCommand(printed, env);
+  const upArgs = printed.find((l) => l.startsWith("docker compose -f "))!.split(" ").slice(4);
+  cleanups.unshift(() => {
+    try {
+      compose(["down", "-t", "2"]);
+    } catch (err) {
+      problems.push(`compose: ${(err as Error).message}`);
+    }
+    podman(["network", "rm", "-f", `${COMPOSE_PROJECT}_default`]); // podman-compose 1.0.3's down leaves it
+  });
   const t0 = performance.now();
-  must(["build", "--pull=never", "-t", app.image, "-f", resolve(context, app.build.dockerfile), context]);
-  times.push(`  build task-keeper: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  sizes.push(`${app.image}: ${(imageSize(app.image) / 1e6).toFixed(1)} MB`);
-  const start = (cname: string, alias: string, flags: string[], image: string, command: string[] = []) => {
-    removeContainer(cname);
-    containers.push(cname);
-    must(["run", "-d", "--name", cname, "--network", net, "--network-alias", alias, ...flags, image, ...command]);
-  };
-  start("kervan-dc-redis", "redis", [], compose.services.redis.image, compose.services.redis.command);
-  const replicaPorts: number[] = [];
-  for (let i = 1; i <= app.deploy.replicas; i++) {
-    const port = await freePort();
-    replicaPorts.push(port);
-    const flags = [
-      ...(app.read_only ? ["--read-only"] : []),
-      ...app.tmpfs.flatMap((t: string) => ["--tmpfs", t]),
-      ...app.cap_drop.flatMap((c: string) => ["--cap-drop", c]),
-      ...app.security_opt.flatMap((o: string) => ["--security-opt", o]),
-      ...Object.entries(app.environment as Record<string, string>).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
-      // Not in the compose file: each replica also on its own loopback port, so the test can pick the replica.
-      "-p", `127.0.0.1:${port}:8080`,
-    ];
-    start(`kervan-dc-task-keeper-${i}`, "task-keeper", flags, app.image);
+  compose(upArgs);
+  times.push(`  podman-compose ${upArgs.join(" ")}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const image = parse(readFileSync(join(dest, "compose.yaml"), "utf8")).services["task-keeper"].image;
+  sizes.push(`${image}: ${(imageSize(image) / 1e6).toFixed(1)} MB`);
+  const replicas = serviceContainers("task-keeper");
+  const [nginx] = serviceContainers("nginx");
+  if (replicas.length !== 3 || !nginx || serviceContainers("redis").length !== 1) throw new Error(`podman-compose started ${replicas.length} replicas, nginx ${nginx ?? "none"}`);
+  // Each replica by its address on the compose network (host-local bridge), with the Host a peer there sends.
+  const replica = (i: number) => `http://${ipOf(replicas[i])}:8080/mcp`;
+  for (const [i, cname] of replicas.entries()) {
+    if (!(await waitReady(replica(i).replace(/mcp$/, "readyz"), () => !alive(cname)))) throw new Error(`${cname} never ready:\n${logs(cname)}`);
   }
-  for (const [i, port] of replicaPorts.entries()) {
-    if (!(await waitReady(`http://127.0.0.1:${port}/readyz`, () => !alive(`kervan-dc-task-keeper-${i + 1}`)))) throw new Error(`replica ${i + 1} never ready:\n${logs(`kervan-dc-task-keeper-${i + 1}`)}`);
-  }
-  const ng = compose.services.nginx;
-  const volumes = ng.volumes.map((v: string) => v.replace(/^\.\//, dest + "/"));
-  const nginxTest = podman(["run", "--rm", "--network", net, ...volumes.flatMap((v: string) => ["-v", v]), NGINX_IMAGE, "nginx", "-t"]);
+  const nginxTest = podman(["exec", nginx, "nginx", "-t"]);
   if (nginxTest.status !== 0) problems.push(`compose: nginx -t of the generated config (upstream task-keeper:8080) failed: ${nginxTest.stderr}`);
-  else say(`compose: nginx -t of the default config in the compose network: ${nginxTest.stderr.trim().split("\n").at(-1)}`);
-  start("kervan-dc-nginx", "nginx", [...volumes.flatMap((v: string) => ["-v", v]), ...ng.ports.flatMap((p: string) => ["-p", p])], ng.image);
+  else say(`compose: podman-compose started ${replicas.join(", ")} and ${nginx}; nginx -t in it: ${nginxTest.stderr.trim().split("\n").at(-1)}`);
   const front = `http://127.0.0.1:${listen}`;
-  if (!(await waitReady(`${front}/readyz`, () => !alive("kervan-dc-nginx")))) throw new Error(`nginx never ready:\n${logs("kervan-dc-nginx")}`);
-  const replica = (i: number) => `http://127.0.0.1:${replicaPorts[i]}/mcp`;
+  if (!(await waitReady(`${front}/readyz`, () => !alive(nginx)))) throw new Error(`nginx never ready:\n${logs(nginx)}`);
 
   // A plain call longer than nginx's default 60 s read timeout, through nginx, while the task runs.
   const long = (async () => {
@@ -286,12 +294,13 @@ async function composePhase(): Promise<void> {
     await client.close();
     return { result, seconds: (performance.now() - t) / 1000 };
   })();
-  const created = await rpc(replica(0), "tools/call", { name: "wait_seconds", arguments: { seconds: 100 } });
+  const host = "task-keeper:8080";
+  const created = await rpc(replica(0), "tools/call", { name: "wait_seconds", arguments: { seconds: 100 } }, host);
   const taskId = created.result?.taskId;
   if (created.result?.resultType !== "task" || typeof taskId !== "string") throw new Error(`no task created: ${JSON.stringify(created)}`);
-  const read = await rpc(replica(1), "tasks/get", { taskId });
+  const read = await rpc(replica(1), "tasks/get", { taskId }, host);
   if (read.result?.status !== "working") problems.push(`compose: replica 2 read the task as ${JSON.stringify(read)}`);
-  const cancelled = await rpc(replica(2), "tasks/cancel", { taskId });
+  const cancelled = await rpc(replica(2), "tasks/cancel", { taskId }, host);
   if (cancelled.error) problems.push(`compose: replica 3 could not cancel: ${JSON.stringify(cancelled)}`);
   let status = "";
   for (let i = 0; i < 100 && status !== "cancelled"; i++) {
@@ -299,7 +308,7 @@ async function composePhase(): Promise<void> {
     if (status !== "cancelled") await new Promise((r) => setTimeout(r, 100));
   }
   if (status !== "cancelled") problems.push(`compose: after the cancel through replica 3 the task reads ${status} through nginx`);
-  else say(`compose: task ${taskId} created on replica 1, read working on replica 2, cancelled on replica 3, read cancelled through nginx`);
+  else say(`compose: task ${taskId} created on ${replicas[0]}, read working on ${replicas[1]}, cancelled on ${replicas[2]}, read cancelled through nginx`);
   const { result, seconds } = await long;
   const ok = !result.isError && JSON.stringify(result.structuredContent).includes('"exitCode":0');
   if (!ok || seconds < 60) problems.push(`compose: the 65 s call through nginx answered ${JSON.stringify(result).slice(0, 300)} after ${seconds.toFixed(1)} s`);

@@ -126,12 +126,16 @@ describe("kervan deploy --target docker and nginx", () => {
     const out = mkdtempSync(join(tmpdir(), "kervan-deploy-out-"));
     const gen = spawnSync(process.execPath, ["bin/kervan.mjs", "gen", "test/deploy-check/task-keeper.yaml", "--out", out], { encoding: "utf8" });
     expect(gen.status).toBe(0);
-    const compose = parseAllDocuments(deploy("task-keeper", "compose", "--out", out, "--auth", "bearer", "--replicas", "3"))[0].toJS();
+    const text = deploy("task-keeper", "compose", "--out", out, "--auth", "bearer", "--replicas", "3");
+    const compose = parseAllDocuments(text)[0].toJS();
     expect(Object.keys(compose.services).sort()).toEqual(["nginx", "redis", "task-keeper"]);
     expect(compose.services["task-keeper"].deploy.replicas).toBe(3);
     const env = compose.services["task-keeper"].environment;
     for (const key of ["KERVAN_STATE_KEY", "KERVAN_TASKS_REDIS_URL", "TASK_KEEPER_TOKEN"]) expect(env[key]).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
     expect(compose.services.nginx.ports).toEqual(["127.0.0.1:8080:8080"]);
+    // podman-compose reads YAML 1.1, where a bare `no` is false: Redis's options must stay strings there too.
+    const as11 = parseAllDocuments(text, { version: "1.1" })[0].toJS();
+    expect(as11.services.redis.command).toEqual(["redis-server", "--protected-mode", "no", "--save", "", "--appendonly", "no"]);
   }, 60_000);
 
   it("refuses an unknown target or server", () => {
