@@ -4,20 +4,27 @@
 // failed; only a benchmark that cannot run (a broken server, a failing build) sets exit code 1.
 // Progress goes to stderr, the report to stdout. Network: 127.0.0.1 only.
 import { existsSync, readFileSync } from "node:fs";
-import { cpus, platform, release } from "node:os";
+import { cpus, loadavg, platform, release } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { benchColdStart, benchRoundTrip, buildBench10, buildOpenApi10 } from "./startup.bench.js";
 import { benchGenerate } from "./generate.bench.js";
 import { benchImport } from "./import.bench.js";
 import { openApiGeneratorVersion } from "./fixtures/openapi-project.js";
+import { merge, readResults, RESULTS, toResult, writeResults, type Machine } from "./results.js";
 import { REPO, cleanupTemp, met, ms, table, targetFromDetail, type BenchRow, type Row, type Target } from "./util.js";
 
 const started = performance.now();
+const startLoad = loadavg()[0]!;
 const rows: Row[] = [];
 const notes: string[] = [];
 const failures: string[] = [];
 let profile: string[] | undefined;
+// Which --only key each row came from, and the keys whose section failed (their old results stay).
+const groupOf = new Map<Row, string>();
+const failedGroups = new Set<string>();
+let group = "";
+const tagRows = () => rows.forEach((r) => groupOf.has(r) || groupOf.set(r, group));
 
 const progress = (s: string) => process.stderr.write(`bench: ${s}\n`);
 
@@ -50,6 +57,7 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
   } catch (e) {
     const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
     failures.push(`${name}: ${msg}`);
+    failedGroups.add(group);
     progress(`${name} FAILED: ${msg.split("\n")[0]}`);
   }
 }
@@ -59,7 +67,8 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
  * only when its file exists; its rows keep the target their detail names, else `fallback`.
  */
 async function external(file: string, fn: string, title: string, fallback: Target | undefined): Promise<void> {
-  if (!wanted(file.replace(/\.bench\.ts$/, ""))) return;
+  group = file.replace(/\.bench\.ts$/, "");
+  if (!wanted(group)) return;
   const path = join(REPO, "test/bench", file);
   if (!existsSync(path)) {
     notes.push(`${title}: ${file} is not there yet; skipped.`);
@@ -89,6 +98,7 @@ async function external(file: string, fn: string, title: string, fallback: Targe
       notes.push(`${r.name}: ${r.detail}`);
     }
   });
+  tagRows();
 }
 
 function version(pkg: string): string {
@@ -107,6 +117,7 @@ console.log(
 );
 console.log("Every ratio is subject / baseline, both measured in the same run (medians of interleaved rounds); lower is better, except rates marked ↑ (operations per second, higher is better).");
 
+group = "startup";
 let kervan10: string | undefined;
 let openapi10: Awaited<ReturnType<typeof buildOpenApi10>>;
 if (wanted("startup")) await section("building the 10-tool servers (Kervan: fixtures/bench10.yaml; openapi-mcp-generator: gen + tsc)", async () => {
@@ -131,6 +142,7 @@ if (kervan10) {
     notes.push(...r.notes);
   });
 }
+tagRows();
 
 await external("exec.bench.ts", "benchExec", "Exec call vs bare child_process.spawn", { op: "≤", value: 1.2 });
 await external("sandbox.bench.ts", "benchSandbox", "Exec under the OS sandbox (bubblewrap)", undefined);
@@ -141,18 +153,22 @@ await external("tasks.bench.ts", "benchTasks", "Tasks: tasks/get round trip vs a
 await external("catalog.bench.ts", "benchCatalog", "Catalog exposure: retrieval, search, call_operation, cold start (about three minutes)", undefined);
 await external("serving.bench.ts", "benchServing", "Streamable HTTP serving (1/16/64 connections) vs node:http echo and the official SDK", undefined);
 
+group = "generate";
 if (wanted("generate")) await section("generation + bundling (10, 100, 1,000 tools; about two minutes)", async () => {
   const r = await benchGenerate();
   rows.push(...r.rows);
   notes.push(...r.notes);
   profile = r.profile;
 });
+tagRows();
 
+group = "import";
 if (wanted("import")) await section("OpenAPI import of GitHub's REST description vs openapi-mcp-generator (about three minutes)", async () => {
   const r = await benchImport(roundsOption ?? undefined);
   rows.push(...r.rows);
   notes.push(...r.notes);
 });
+tagRows();
 
 cleanupTemp();
 
@@ -167,7 +183,24 @@ console.log(`${targeted.length - missed.length} of ${targeted.length} targets me
 for (const r of missed) console.log(`  missed: ${r.name}: ${Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : "n/a"} (target ${r.target!.op} ${r.target!.value}×)`);
 for (const f of failures) console.log(`  FAILED to run: ${f.split("\n")[0]}`);
 console.log(`bench finished in ${ms(performance.now() - started)}`);
+saveResults();
 if (failures.length) {
   console.error(failures.join("\n\n"));
   process.exitCode = 1;
+}
+
+/**
+ * test/bench/results.json and the README table: the rows of every section that ran without
+ * failing replace that section's earlier rows; the others keep theirs, with their own dates.
+ * `--no-results` leaves both files alone (a trial run).
+ */
+function saveResults(): void {
+  if (process.argv.includes("--no-results")) return;
+  const date = new Date().toISOString().slice(0, 10);
+  const machine: Machine = { node: process.version, os: `${platform()} ${release()}`, cpus: `${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}`, load: Number(startLoad.toFixed(2)) };
+  const groups = SECTIONS.filter((g) => !failedGroups.has(g) && rows.some((r) => groupOf.get(r) === g));
+  if (!groups.length) return;
+  const fresh = rows.filter((r) => groups.includes(groupOf.get(r)!)).map((r) => toResult(r, groupOf.get(r)!, date, machine));
+  writeResults(merge(existsSync(RESULTS) ? readResults() : undefined, fresh, { date, machine, groups }, SECTIONS));
+  progress(`results of ${groups.join(", ")} written to test/bench/results.json and the README table`);
 }

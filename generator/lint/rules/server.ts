@@ -1,7 +1,7 @@
 // Rules over a server's whole tool set: one naming convention (KV609), no sibling that shadows
-// another (KV610), and a tool count an agent can still choose from (KV611).
-import type { LintTool, ServerRule } from "../types.js";
-import { jaccard, withinOneEdit, words } from "../words.js";
+// another (KV610, linear: ../twins.ts), and a tool count an agent can still choose from (KV611).
+import type { ServerRule } from "../types.js";
+import { twins, twinKeys } from "../twins.js";
 import { ENCODING, listingOf } from "../../catalog/listing.js";
 
 export const MAX_TOOLS = 40;
@@ -14,8 +14,6 @@ function style(name: string): string | undefined {
   if (name.includes(".")) return "dotted";
   return undefined; // one lower-case word fits every convention
 }
-
-const descriptionWords = (t: LintTool) => new Set(words(t.description ?? "").filter((w) => w.length > 2));
 
 export const serverRules: ServerRule[] = [
   {
@@ -39,28 +37,15 @@ export const serverRules: ServerRule[] = [
     code: "KV610",
     summary: "no two tools have near-identical names or descriptions",
     server(s, report) {
-      // Every pair is compared, so each tool's keys are computed once and the checks are linear.
-      const keys = s.tools.map((t) => ({ joined: words(t.name).join(""), lower: t.name.toLowerCase(), desc: descriptionWords(t) }));
-      s.tools.forEach((b, j) => {
-        const kb = keys[j];
-        for (let i = 0; i < j; i++) {
-          const a = s.tools[i];
-          const ka = keys[i];
-          const near = withinOneEdit(ka.lower, kb.lower);
-          if (ka.joined === kb.joined || near) {
-            report(`tool name '${b.name}' is nearly identical to '${a.name}'; an agent may call one for the other`, `${b.pointer}/name`, { suggestion: "give the tools distinct names that say how they differ" });
-            return;
-          }
-          const [small, large] = ka.desc.size < kb.desc.size ? [ka.desc.size, kb.desc.size] : [kb.desc.size, ka.desc.size];
-          // Jaccard can reach 0.8 only when the smaller set has at least 0.8 of the larger's words.
-          if (small >= 5 && small >= 0.8 * large && jaccard(ka.desc, kb.desc) >= 0.8) {
-            report(`the description of '${b.name}' is nearly identical to that of '${a.name}'; an agent cannot tell them apart`, b.raw.description !== undefined ? `${b.pointer}/description` : `${b.pointer}/name`, {
-              suggestion: "say what each tool does that the other does not, and when to use which",
-            });
-            return;
-          }
-        }
-      });
+      const found = twins(s.tools.map((t) => twinKeys(t.name, t.description)));
+      for (const { tool, other, by } of found) {
+        const [a, b] = [s.tools[other], s.tools[tool]];
+        if (by === "name") report(`tool name '${b.name}' is nearly identical to '${a.name}'; an agent may call one for the other`, `${b.pointer}/name`, { suggestion: "give the tools distinct names that say how they differ" });
+        else
+          report(`the description of '${b.name}' is nearly identical to that of '${a.name}'; an agent cannot tell them apart`, b.raw.description !== undefined ? `${b.pointer}/description` : `${b.pointer}/name`, {
+            suggestion: "say what each tool does that the other does not, and when to use which",
+          });
+      }
     },
   },
   {
