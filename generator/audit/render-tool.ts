@@ -56,7 +56,11 @@ export function renderTool(t: ManifestTool): string[] {
   if (t.descriptorTokens !== undefined) out.push(`- Descriptor size: ${t.descriptorTokens} tokens`);
   if (t.task) out.push(`- Runs as a task: ${t.task === "required" ? "always (clients without the tasks extension are refused with -32021)" : "for clients that declare the tasks extension; plainly for others"}`);
   if (t.confirm) out.push(`- Asks the user to confirm before it runs: ${code(t.confirm.message)}${t.confirm.inputKey ? ` (input request ${code(t.confirm.inputKey)})` : ""}; a decline runs nothing`);
-  for (const a of t.ask ?? []) out.push(`- ${askLine(a)}`);
+  for (const a of t.ask ?? []) {
+    const key = a.inputKey ?? a.field;
+    const others = (t.ask ?? []).filter((b) => b !== a && !b.from && !a.from && (b.inputKey ?? b.field) === key).map((b) => code(b.field));
+    out.push(`- ${askLine(a)}${others.length ? `; asked in one form with ${others.join(", ")}` : ""}`);
+  }
   if (t.questions === "before-task") out.push("- As a task, asks its questions before the task is created (a multi round-trip request)");
   if (t.questions === "one-at-a-time") out.push("- Asks for its inputs one at a time, each in its own round, in the order of `ask`");
   if (t.scopes) out.push(`- Scopes needed over authorized HTTP: ${t.scopes.map((s) => code(s)).join(", ")}`);

@@ -1,37 +1,19 @@
 // `ask:` on a tool: inputs asked for when the caller leaves them out: from the user (one form
 // elicitation each, the default), from the client's model (`sample:`, a sampling/createMessage prompt)
 // or from the client's roots (`roots: true`). Each asked field must be an optional property of the
-// input schema (inline or read from its @file) of one primitive type, which is all an elicitation form
-// can carry; the form's schema is that property's, cut to what forms know. A sampled or roots input is
+// input schema (inline or read from its @file) that an elicitation form can carry (form-schema.ts); the
+// form's schema is that property's, cut to what forms know. Asked inputs sharing an inputKey are asked
+// in one form (task-confirm.ts checks they are all forms with one message). A sampled or roots input is
 // a string (the model's text; the first root's path). `optional: true`: a client that cannot be asked
 // (it did not declare the capability) is served without it. The check stage reports; normalize keeps
 // the result.
 import type { Json } from "../../templates/runtime/types.js";
 import type { RawTool, RuleContext } from "../kinds/types.js";
 import type { ToolIR } from "../model/ir.js";
-
-const PRIMITIVE = new Set(["string", "number", "integer", "boolean"]);
-/** What an elicitation form's property may say (MCP elicitation PrimitiveSchemaDefinition). */
-const FORM_KEYS = ["type", "title", "description", "minLength", "maxLength", "minimum", "maximum", "default"] as const;
-const FORM_FORMATS = new Set(["email", "uri", "date", "date-time"]);
+import { formSchema } from "./form-schema.js";
 
 function isRecord(v: Json | undefined): v is Record<string, Json> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/** The property's schema as an elicitation form carries it; a reason when it cannot be asked. */
-function formSchema(prop: Json | undefined): { schema: Record<string, Json> } | { why: string } {
-  if (!isRecord(prop)) return { why: "its schema is not an object" };
-  const type = prop.type;
-  if (typeof type !== "string" || !PRIMITIVE.has(type)) return { why: `its type is ${type === undefined ? "not given" : JSON.stringify(type)}` };
-  const schema: Record<string, Json> = {};
-  for (const key of FORM_KEYS) if (prop[key] !== undefined) schema[key] = prop[key];
-  if (typeof prop.format === "string" && FORM_FORMATS.has(prop.format)) schema.format = prop.format;
-  if (Array.isArray(prop.enum)) {
-    if (type !== "string" || !prop.enum.every((v) => typeof v === "string")) return { why: "a form offers choices only among strings" };
-    schema.enum = prop.enum;
-  }
-  return { schema };
 }
 
 /** Where an ask entry's answer comes from, and its text (the question or the sampling prompt). */
@@ -77,7 +59,7 @@ export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx
     }
     const form = formSchema(prop);
     if ("why" in form) {
-      ctx.report("KV437", `'${field}' cannot be asked with a form: ${form.why}; a form asks for one string, number, integer or boolean`, where);
+      ctx.report("KV437", `'${field}' cannot be asked with a form: ${form.why}; a form asks for a string, number, integer or boolean, a choice among strings or a multiple choice`, where);
       continue;
     }
     const e = isRecord(entry) ? entry : {};

@@ -5,6 +5,7 @@ import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
 import { DRAFT_2020_12 } from "../shared/schema.js";
 import { checkMcpHeaders, MCP_HEADER } from "./mcp-header.js";
+import { ENUM_NAMES } from "../shared/schema.js";
 import { pythonDifference } from "../shared/pattern-portability.js";
 import { checkRefLoops } from "./ref-loops.js";
 
@@ -172,6 +173,7 @@ export function compileError(schema: Json): string | undefined {
     ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false, allowUnionTypes: true, code: { optimize: false } });
     addFormats.default(ajv);
     ajv.addKeyword(MCP_HEADER);
+    ajv.addKeyword(ENUM_NAMES); // form display names (ask:), nothing to validate
     ajv.addKeyword("$anchor"); // resolved by ajv for $ref, but not registered: strict mode would refuse it
   }
   try {

@@ -41,6 +41,14 @@ function checkPlaceholders(message: string, names: Set<string>, what: string, wh
   }
 }
 
+/** Why two ask entries with one inputKey cannot share a form: both must ask the user, with one message. */
+function sharedFormProblem(a: Json | undefined, b: Json | undefined): string | undefined {
+  const form = (e: Json | undefined): string | undefined => (typeof e === "string" ? e : e && typeof e === "object" && !Array.isArray(e) && typeof e.message === "string" ? e.message : undefined);
+  const [ma, mb] = [form(a), form(b)];
+  if (ma === undefined || mb === undefined) return "both ask the user (not sample: or roots:)";
+  return ma === mb ? undefined : "both carry the same message (the form's)";
+}
+
 export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleContext): void {
   const wantsTask = tool.task !== undefined && tool.task !== "forbidden";
   const able = allKinds().filter((k) => k.tasks).map((k) => k.key);
@@ -65,7 +73,10 @@ export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleConte
     if (confirm !== undefined && id === confirmKey) {
       ctx.report("KV438", `'${confirmKey}' is both an asked input and the confirmation's input request id; give the confirmation another inputKey`, where);
     } else if (ids.has(id)) {
-      ctx.report("KV438", `'${id}' is the input request id of both '${ids.get(id)}' and '${field}'; give one of them another inputKey`, where);
+      const first = ids.get(id) as string;
+      const why = sharedFormProblem(ask?.[first], entry);
+      if (why) ctx.report("KV438", `'${id}' is the input request id of both '${first}' and '${field}', which ask in one form only when ${why}; give one of them another inputKey`, where);
+      continue;
     }
     ids.set(id, field);
   }

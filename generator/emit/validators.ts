@@ -6,7 +6,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
-import { MCP_HEADER } from "../shared/schema.js";
+import { MCP_HEADER, ENUM_NAMES } from "../shared/schema.js";
 
 /**
  * ajv's ESM output still reaches its runtime helpers (ucs2length, equal, formats) with require();
@@ -59,7 +59,8 @@ export function emitValidatorsModule(input: ValidatorsInput): EmittedFile {
     verbose: false,
   });
   addFormats.default(ajv);
-  ajv.addKeyword(MCP_HEADER); // an MCP annotation for clients, nothing to validate
+  ajv.addKeyword(MCP_HEADER);
+  ajv.addKeyword(ENUM_NAMES); // form display names (ask:), nothing to validate // an MCP annotation for clients, nothing to validate
   // ajv resolves $anchor for $ref but never registers it, so strict mode refused it in a $ref target.
   ajv.addKeyword("$anchor");
   const exports: Record<string, string> = {};

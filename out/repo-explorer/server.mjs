@@ -3501,7 +3501,7 @@ function canAnswer(kind, capabilities) {
   if (kind === "elicitation") return canElicit(capabilities);
   return isObject(capabilities) && isObject(capabilities[kind]);
 }
-function askRequest(ask, args) {
+function askRequest(ask, args, form = [ask]) {
   switch (askKind(ask)) {
     case "sampling":
       return {
@@ -3520,7 +3520,7 @@ function askRequest(ask, args) {
         params: {
           mode: "form",
           message: renderMessage(ask.message, args),
-          requestedSchema: { type: "object", properties: { [ask.field]: ask.schema }, required: [ask.field] }
+          requestedSchema: { type: "object", properties: Object.fromEntries(form.map((a) => [a.field, a.schema])), required: form.map((a) => a.field) }
         }
       };
   }
@@ -3609,9 +3609,12 @@ function nextRound(tool4, args, confirmed, skip = NONE) {
   const waiting = new Set(left.map((a) => a.field));
   const ready = left.filter((a) => ![...shown(a.message)].some((f) => f !== a.field && waiting.has(f)));
   const now = ready.length > 0 ? ready : left;
-  const missing = tool4.questions === "one-at-a-time" ? now.slice(0, 1) : now;
+  const missing = tool4.questions === "one-at-a-time" ? now.filter((a) => askKey(a) === askKey(now[0])) : now;
   const out = {};
-  for (const a of missing) out[askKey(a)] = askRequest(a, args);
+  for (const a of missing) {
+    const key2 = askKey(a);
+    if (!Object.hasOwn(out, key2)) out[key2] = askRequest(a, args, missing.filter((b) => askKey(b) === key2));
+  }
   if (tool4.confirm && !confirmed) {
     const shows = shown(tool4.confirm.message);
     if (!(tool4.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool4.confirm)] = confirmRequest(renderMessage(tool4.confirm.message, args));
@@ -3627,14 +3630,15 @@ function settle(tool4, args, asked, answers) {
   let confirmed = false;
   for (const key2 of asked) {
     const answer = answers[key2];
-    const ask = tool4.ask?.find((a) => askKey(a) === key2);
-    if (ask) {
+    const form = (tool4.ask ?? []).filter((a) => askKey(a) === key2 && !Object.hasOwn(args, a.field));
+    for (const ask of form) {
       const read2 = readAnswer(ask, answer);
       if (!read2.ok) return { ok: false, result: notGiven(tool4.name, ask, read2.why, askedText(ask, args)) };
       if (read2.value !== void 0) values[ask.field] = read2.value;
       else if (ask.optional) skipped.push(ask.field);
       else return { ok: false, result: notGiven(tool4.name, ask, "the client lists no roots", askedText(ask, args)) };
-    } else if (tool4.confirm && key2 === inputKey(tool4.confirm)) {
+    }
+    if (form.length === 0 && tool4.confirm && key2 === inputKey(tool4.confirm)) {
       if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool4.name, answer, renderMessage(tool4.confirm.message, args)) };
       confirmed = true;
     }
@@ -4685,6 +4689,7 @@ var EXEC_OUTPUT_SCHEMA = Object.freeze({
   required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
   additionalProperties: false
 });
+var MEDIA = /^(image|audio)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 var FIELD_TYPES = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean"]);
 var MAX_DELAY = 2 ** 31 - 1;
 function checkConfig(cfg) {
@@ -4692,6 +4697,7 @@ function checkConfig(cfg) {
     throw new StartupError(`exec tool ${JSON.stringify(cfg.tool)}: ${why}`);
   };
   if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail2("argv needs at least the command");
+  if (cfg.stdoutMedia !== void 0 && !MEDIA.test(cfg.stdoutMedia)) fail2(`stdoutMedia ${JSON.stringify(cfg.stdoutMedia)} is not an image/* or audio/* media type`);
   const command = cfg.argv[0];
   if (isGroup(command) || !command.every((p) => typeof p === "string") || command.join("") === "") {
     fail2("the command (argv[0]) must be non-empty literal text; a field may never choose the program");
@@ -4946,6 +4952,17 @@ function outcome(command, r, timeoutMs, maxBytes, okExitCodes = [0]) {
   const text = r.spawnError ? status : [status, section("stdout", r.stdout, r.stdoutTruncated, maxBytes), section("stderr", r.stderr, r.stderrTruncated, maxBytes)].join("\n");
   return isError ? { isError, text, value } : { text, value };
 }
+function mediaOutcome(done, r, mimeType, maxBytes) {
+  if (done.isError) return done;
+  const value = { ...done.value, stdout: "" };
+  const type = mimeType.startsWith("audio/") ? "audio" : "image";
+  if (r.stdoutTruncated) {
+    return { isError: true, text: `the command wrote more than ${maxBytes} bytes (maxOutputBytes) of ${mimeType}; a cut ${type} is not one, so nothing is returned`, value };
+  }
+  const status = `${(done.text ?? "").split("\n")[0]}; stdout: ${r.stdoutBytes.length} bytes of ${mimeType}, returned as an ${type} block`;
+  const text = [status, section("stderr", r.stderr, r.stderrTruncated, maxBytes)].join("\n");
+  return { text, value, content: [{ type, data: r.stdoutBytes.toString("base64"), mimeType }] };
+}
 
 // templates/kinds/exec/spawn.ts
 import { spawn } from "node:child_process";
@@ -4984,8 +5001,11 @@ var Capture = class {
       this.truncated = true;
     }
   }
+  bytes() {
+    return Buffer.concat(this.chunks, this.kept);
+  }
   text() {
-    let buf = Buffer.concat(this.chunks, this.kept);
+    let buf = this.bytes();
     if (this.truncated) buf = buf.subarray(0, utf8Cut(buf));
     return buf.toString("utf8");
   }
@@ -5030,6 +5050,7 @@ function runProcess(o) {
         exitCode,
         exitSignal,
         stdout: out.text(),
+        stdoutBytes: out.bytes(),
         stderr: err.text(),
         timedOut,
         stdoutTruncated: out.truncated,
@@ -5944,7 +5965,8 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
         running.delete(run2);
         stopProgress();
       });
-      return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
+      const done = outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
+      return cfg.stdoutMedia ? mediaOutcome(done, r, cfg.stdoutMedia, limits.maxOutputBytes) : done;
     } finally {
       release2();
     }

@@ -13,6 +13,7 @@ const routes = {
   "GET /embedded.txt": () => [200, "text/plain; charset=utf-8", "This is an embedded resource content."],
   "GET /broken": () => [500, "text/plain", "This tool intentionally returns an error for testing"],
   "POST /contacts": (_url, body) => [200, "application/json", `{"stored":${body || "null"}}`],
+  "POST /answers": (_url, body) => [200, "text/plain; charset=utf-8", `Elicitation completed: action=accept, content=${body}`],
   // A job API that breaks its own contract: `state` should be a string (protocol_error_job's output schema).
   "GET /greet": (url) => [200, "text/plain; charset=utf-8", `Hello, ${url.searchParams.get("name")}!`],
   "GET /job-status": () => [200, "application/json", '{"state": 42}'],

@@ -43,6 +43,8 @@ export type ExecFacts = {
   paths: { fields: string[]; allow: string[]; deny: string[] } | null;
   env: string[];
   envSet: Record<string, string>;
+  /** Present when stdout is returned as an image or audio block of this media type. */
+  stdoutMedia?: string;
   limits: Record<string, Json>;
 };
 
@@ -124,6 +126,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
       paths: c.paths ?? null,
       env: envRead(c),
       envSet: c.env.set,
+      ...(c.stdoutMedia ? { stdoutMedia: c.stdoutMedia } : {}),
       limits: {
         timeoutMs: c.timeoutMs,
         killGraceMs: c.killGraceMs,
@@ -143,6 +146,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     paths: "Enforced by argument checks (path arguments)",
     env: "Environment variables read",
     envSet: "Environment variables set",
+    stdoutMedia: "Returns stdout as (base64 content block)",
     limits: "Limits",
   },
   renderFact(key, v) {

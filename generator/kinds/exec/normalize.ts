@@ -20,6 +20,8 @@ export interface ExecIRConfig {
   timeoutMs: number;
   killGraceMs: number;
   maxOutputBytes: number;
+  /** stdout is an image or audio of this media type (spec `stdoutMedia`). */
+  stdoutMedia?: string;
   concurrency: number;
   queue: number;
   progressIntervalMs: number;
@@ -74,6 +76,7 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     timeoutMs: exec.timeoutMs ?? EXEC_DEFAULTS.timeoutMs,
     killGraceMs: exec.killGraceMs ?? EXEC_DEFAULTS.killGraceMs,
     maxOutputBytes: exec.maxOutputBytes ?? EXEC_DEFAULTS.maxOutputBytes,
+    ...(typeof exec.stdoutMedia === "string" ? { stdoutMedia: exec.stdoutMedia.toLowerCase() } : {}),
     concurrency: exec.concurrency ?? EXEC_DEFAULTS.concurrency,
     queue: exec.queue ?? EXEC_DEFAULTS.queue,
     progressIntervalMs: exec.progressIntervalMs ?? EXEC_DEFAULTS.progressIntervalMs,

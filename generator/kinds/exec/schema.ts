@@ -67,6 +67,11 @@ export const execSchema: Record<string, Json> = {
     timeoutMs: positiveInt("Kill the whole process group after this many milliseconds (SIGTERM, then SIGKILL)."),
     killGraceMs: positiveInt("Milliseconds between SIGTERM and SIGKILL."),
     maxOutputBytes: positiveInt("Bytes kept from each of stdout and stderr; the rest is read and discarded."),
+    stdoutMedia: {
+      type: "string",
+      pattern: "^(image|audio)/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$",
+      description: "stdout is an image or audio of this media type (image/png, audio/wav ...): a successful run returns its bytes as one base64 image or audio content block, at most maxOutputBytes (more is a tool error), and structuredContent's stdout is empty.",
+    },
     concurrency: positiveInt("Calls of this tool running at once."),
     progressIntervalMs: { type: "integer", minimum: 0, description: "While the command runs, report progress this often to callers that ask for it (default 1000; 0 never)." },
     queue: { type: "integer", minimum: 0, description: "Calls that may wait for a free slot (within their timeout); past it a call is refused as busy. 0 refuses at once." },

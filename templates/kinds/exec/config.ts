@@ -49,6 +49,8 @@ export interface ExecToolConfig {
   killGraceMs?: number;
   /** Per stream (stdout, stderr); bytes beyond it are read and discarded. */
   maxOutputBytes?: number;
+  /** stdout is an image or audio of this media type: returned as one base64 image/audio block. */
+  stdoutMedia?: string;
   /** Processes of this tool running at once. */
   concurrency?: number;
   /** Calls allowed to wait for a slot; beyond it a call is refused. 0 refuses at once when busy. */
@@ -108,6 +110,9 @@ export interface ResolvedLimits {
   queue: number;
 }
 
+/** An image or audio media type, as `stdoutMedia` names one. */
+export const MEDIA = /^(image|audio)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
 const FIELD_TYPES = new Set(["string", "number", "integer", "boolean"]);
 // setTimeout fires at once for delays above 2^31-1 ms, so larger budgets would mean no budget.
 const MAX_DELAY = 2 ** 31 - 1;
@@ -118,6 +123,7 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
     throw new StartupError(`exec tool ${JSON.stringify(cfg.tool)}: ${why}`);
   };
   if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail("argv needs at least the command");
+  if (cfg.stdoutMedia !== undefined && !MEDIA.test(cfg.stdoutMedia)) fail(`stdoutMedia ${JSON.stringify(cfg.stdoutMedia)} is not an image/* or audio/* media type`);
   const command = cfg.argv[0];
   if (isGroup(command) || !command.every((p) => typeof p === "string") || command.join("") === "") {
     fail("the command (argv[0]) must be non-empty literal text; a field may never choose the program");

@@ -7,7 +7,7 @@ import { checkConfig, type ExecToolConfig } from "./config.js";
 import { RateLimiter, Slots } from "./limits.js";
 import { PathError, checkPath, resolveReal, type PathPolicy } from "./paths.js";
 import { ArgumentError, renderArgv } from "./render.js";
-import { outcome, refusal } from "./result.js";
+import { mediaOutcome, outcome, refusal } from "./result.js";
 import { killGroup, runProcess, type RunResult } from "./spawn.js";
 import { heartbeat } from "./progress.js";
 import { planSandbox, type SandboxPlan } from "./sandbox.js";
@@ -227,7 +227,8 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
         running.delete(run);
         stopProgress();
       });
-      return outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
+      const done = outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
+      return cfg.stdoutMedia ? mediaOutcome(done, r, cfg.stdoutMedia, limits.maxOutputBytes) : done;
     } finally {
       release();
     }

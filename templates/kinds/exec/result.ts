@@ -54,3 +54,21 @@ export function outcome(command: string, r: RunResult, timeoutMs: number, maxByt
     : [status, section("stdout", r.stdout, r.stdoutTruncated, maxBytes), section("stderr", r.stderr, r.stderrTruncated, maxBytes)].join("\n");
   return isError ? { isError, text, value } : { text, value };
 }
+
+/**
+ * For a tool whose stdout is an image or audio (`stdoutMedia`): a successful run returns its bytes
+ * as one base64 image/audio block after the summary, and the structured value's stdout is empty
+ * (bytes are not text). Output past maxOutputBytes is a tool error: a cut image is not an image.
+ * A failed run is returned as any other, its stdout as text.
+ */
+export function mediaOutcome(done: ToolOutcome, r: RunResult, mimeType: string, maxBytes: number): ToolOutcome {
+  if (done.isError) return done;
+  const value = { ...(done.value as ExecValue), stdout: "" };
+  const type = mimeType.startsWith("audio/") ? "audio" : "image";
+  if (r.stdoutTruncated) {
+    return { isError: true, text: `the command wrote more than ${maxBytes} bytes (maxOutputBytes) of ${mimeType}; a cut ${type} is not one, so nothing is returned`, value };
+  }
+  const status = `${(done.text ?? "").split("\n")[0]}; stdout: ${r.stdoutBytes.length} bytes of ${mimeType}, returned as an ${type} block`;
+  const text = [status, section("stderr", r.stderr, r.stderrTruncated, maxBytes)].join("\n");
+  return { text, value, content: [{ type, data: r.stdoutBytes.toString("base64"), mimeType }] };
+}

@@ -26,6 +26,8 @@ export interface RunResult {
   /** The signal that ended the command, when it was killed. */
   exitSignal: string | null;
   stdout: string;
+  /** stdout's bytes as kept (for a tool whose stdout is media: `stdoutMedia`). */
+  stdoutBytes: Buffer;
   stderr: string;
   timedOut: boolean;
   stdoutTruncated: boolean;
@@ -79,8 +81,12 @@ class Capture {
     }
   }
 
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks, this.kept);
+  }
+
   text(): string {
-    let buf = Buffer.concat(this.chunks, this.kept);
+    let buf = this.bytes();
     if (this.truncated) buf = buf.subarray(0, utf8Cut(buf));
     return buf.toString("utf8"); // invalid sequences from the program become U+FFFD
   }
@@ -130,6 +136,7 @@ export function runProcess(o: RunOptions): Promise<RunResult> {
         exitCode,
         exitSignal,
         stdout: out.text(),
+        stdoutBytes: out.bytes(),
         stderr: err.text(),
         timedOut,
         stdoutTruncated: out.truncated,

@@ -30,8 +30,8 @@ export function canAnswer(kind: AskKind, capabilities: unknown): boolean {
   return isObject(capabilities) && isObject(capabilities[kind]);
 }
 
-/** The input request that asks for one value. */
-export function askRequest(ask: AskDef, args: Record<string, unknown>): Record<string, unknown> {
+/** The input request that asks for one value, or (a form) for every field of `form`, the asks sharing its inputKey. */
+export function askRequest(ask: AskDef, args: Record<string, unknown>, form: readonly AskDef[] = [ask]): Record<string, unknown> {
   switch (askKind(ask)) {
     case "sampling":
       return {
@@ -50,7 +50,7 @@ export function askRequest(ask: AskDef, args: Record<string, unknown>): Record<s
         params: {
           mode: "form",
           message: renderMessage(ask.message, args),
-          requestedSchema: { type: "object", properties: { [ask.field]: ask.schema }, required: [ask.field] },
+          requestedSchema: { type: "object", properties: Object.fromEntries(form.map((a) => [a.field, a.schema])), required: form.map((a) => a.field) },
         },
       };
   }

@@ -3,7 +3,8 @@
 // in rounds: first every missing value (one whose question or prompt shows another missing value
 // waits for it), with the confirmation alongside unless its message shows one of them; then the
 // confirmation, showing the values given. With `questions: one-at-a-time` each missing value has its
-// own round, in the order of `ask`, and the confirmation comes last. An optional input the client
+// own round, in the order of `ask`, and the confirmation comes last. Asked inputs sharing an inputKey
+// are the fields of one form, asked together. An optional input the client
 // cannot be asked (capability undeclared) is left out. The same rounds serve a multi round-trip
 // request, a task's input_required and 2025-11-25 requests to the client. Only the asked field is
 // taken from an answer; the merged arguments are then validated against the input schema like any
@@ -69,9 +70,13 @@ export function nextRound(tool: Asking, args: Record<string, unknown>, confirmed
   const waiting = new Set(left.map((a) => a.field));
   const ready = left.filter((a) => ![...shown(a.message)].some((f) => f !== a.field && waiting.has(f)));
   const now = ready.length > 0 ? ready : left;
-  const missing = tool.questions === "one-at-a-time" ? now.slice(0, 1) : now; // declared order
+  // One form asks every missing field sharing an inputKey; one-at-a-time asks the first form.
+  const missing = tool.questions === "one-at-a-time" ? now.filter((a) => askKey(a) === askKey(now[0] as AskDef)) : now; // declared order
   const out: Requests = {};
-  for (const a of missing) out[askKey(a)] = askRequest(a, args);
+  for (const a of missing) {
+    const key = askKey(a);
+    if (!Object.hasOwn(out, key)) out[key] = askRequest(a, args, missing.filter((b) => askKey(b) === key));
+  }
   if (tool.confirm && !confirmed) {
     const shows = shown(tool.confirm.message);
     if (!(tool.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool.confirm)] = confirmRequest(renderMessage(tool.confirm.message, args));
@@ -93,14 +98,16 @@ export function settle(tool: Asking, args: Record<string, unknown>, asked: reado
   let confirmed = false;
   for (const key of asked) {
     const answer = answers[key];
-    const ask = tool.ask?.find((a) => askKey(a) === key);
-    if (ask) {
+    // The fields of one form: those sharing the key and still missing when it was asked.
+    const form = (tool.ask ?? []).filter((a) => askKey(a) === key && !Object.hasOwn(args, a.field));
+    for (const ask of form) {
       const read = readAnswer(ask, answer);
       if (!read.ok) return { ok: false, result: notGiven(tool.name, ask, read.why, askedText(ask, args)) };
       if (read.value !== undefined) values[ask.field] = read.value;
       else if (ask.optional) skipped.push(ask.field);
       else return { ok: false, result: notGiven(tool.name, ask, "the client lists no roots", askedText(ask, args)) };
-    } else if (tool.confirm && key === inputKey(tool.confirm)) {
+    }
+    if (form.length === 0 && tool.confirm && key === inputKey(tool.confirm)) {
       if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool.name, answer, renderMessage(tool.confirm.message, args)) };
       confirmed = true;
     }
