@@ -3,7 +3,7 @@
 // refuses it: a token name, unique ignoring case, on a string/integer/boolean property reached
 // through `properties` alone.
 import type { Json } from "../../templates/runtime/types.js";
-import type { SchemaProblem } from "./schema-limits.js";
+import type { SchemaProblem } from "../shared/schema-walk.js";
 import { MCP_HEADER } from "../shared/schema.js";
 
 export { MCP_HEADER };

@@ -4,7 +4,7 @@
 // Only keywords that apply to the same value ("in place") continue a loop; properties, items and
 // the like move to a smaller value, so recursion through them ends.
 import type { Json } from "../../templates/runtime/types.js";
-import type { SchemaProblem } from "./schema-limits.js";
+import type { SchemaProblem } from "../shared/schema-walk.js";
 
 const IN_PLACE_ONE = ["not", "if", "then", "else"];
 const IN_PLACE_MANY = ["allOf", "anyOf", "oneOf"];
