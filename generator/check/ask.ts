@@ -9,19 +9,16 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { RawTool, RuleContext } from "../kinds/types.js";
 import type { ToolIR } from "../model/ir.js";
+import { isObject } from "../shared/object.js";
 
 const PRIMITIVE = new Set(["string", "number", "integer", "boolean"]);
 /** What an elicitation form's property may say (MCP elicitation PrimitiveSchemaDefinition). */
 const FORM_KEYS = ["type", "title", "description", "minLength", "maxLength", "minimum", "maximum", "default"] as const;
 const FORM_FORMATS = new Set(["email", "uri", "date", "date-time"]);
 
-function isRecord(v: Json | undefined): v is Record<string, Json> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 /** The property's schema as an elicitation form carries it; a reason when it cannot be asked. */
 function formSchema(prop: Json | undefined): { schema: Record<string, Json> } | { why: string } {
-  if (!isRecord(prop)) return { why: "its schema is not an object" };
+  if (!isObject(prop)) return { why: "its schema is not an object" };
   const type = prop.type;
   if (typeof type !== "string" || !PRIMITIVE.has(type)) return { why: `its type is ${type === undefined ? "not given" : JSON.stringify(type)}` };
   const schema: Record<string, Json> = {};
@@ -37,7 +34,7 @@ function formSchema(prop: Json | undefined): { schema: Record<string, Json> } | 
 /** Where an ask entry's answer comes from, and its text (the question or the sampling prompt). */
 function source(entry: Json | undefined): { from?: "sampling" | "roots"; message: string } | undefined {
   if (typeof entry === "string") return { message: entry };
-  if (!isRecord(entry)) return undefined;
+  if (!isObject(entry)) return undefined;
   if (typeof entry.message === "string") return { message: entry.message };
   if (typeof entry.sample === "string") return { from: "sampling", message: entry.sample };
   if (entry.roots === true) return { from: "roots", message: "" };
@@ -52,8 +49,8 @@ export function askText(entry: Json | undefined): string | undefined {
 
 export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx: RuleContext): ToolIR["ask"] {
   const raw = tool.ask as Json | undefined;
-  if (!isRecord(raw)) return undefined;
-  const props = isRecord(inputSchema.properties) ? inputSchema.properties : {};
+  if (!isObject(raw)) return undefined;
+  const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
   const required = Array.isArray(inputSchema.required) ? inputSchema.required : [];
   const out: NonNullable<ToolIR["ask"]> = [];
   for (const [field, entry] of Object.entries(raw)) {
@@ -70,7 +67,7 @@ export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx
       continue;
     }
     const prop = props[field];
-    if (src.from && !(isRecord(prop) && prop.type === "string")) {
+    if (src.from && !(isObject(prop) && prop.type === "string")) {
       const what = src.from === "sampling" ? "the text the client's model answers" : "the path (or file:// URI) of the client's first root";
       ctx.report("KV440", `'${field}' is asked from ${src.from === "sampling" ? "sampling" : "roots"}, which gives ${what}, so the input must be of type string`, where);
       continue;
@@ -80,7 +77,7 @@ export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx
       ctx.report("KV437", `'${field}' cannot be asked with a form: ${form.why}; a form asks for one string, number, integer or boolean`, where);
       continue;
     }
-    const e = isRecord(entry) ? entry : {};
+    const e = isObject(entry) ? entry : {};
     out.push({
       field,
       message: src.message,
