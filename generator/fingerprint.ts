@@ -10,7 +10,7 @@ import { allKinds } from "./kinds/index.js";
 // Packages that shape every server's output; each kind adds the packages its runtime bundles, and every
 // dependency in Kervan's package.json counts too: jose, the Redis client and the OpenTelemetry SDK go into
 // bundles without belonging to a kind, and a new version of one must not leave a cached server stale.
-const PACKAGES = ["ajv", "ajv-formats", "esbuild", "json-schema-to-typescript", "prettier"];
+const PACKAGES = ["ajv", "ajv-formats", "esbuild", "json-schema-to-typescript"];
 
 function dependencies(): string[] {
   return Object.keys(JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")).dependencies ?? {});

@@ -9,10 +9,6 @@ import { inspectAliases, unshare } from "./shared/yaml-aliases.js";
 import { keySegment, lazyReadings } from "./shared/yaml-positions.js";
 import { READ_LIMITS, ReadRefused, readRegularBytes, readRegularFile, sizeText } from "./shared/read-bounded.js";
 
-export function escapePointer(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 export interface Parsed {
   doc: unknown;
   positions: Record<string, Position>;

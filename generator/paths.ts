@@ -4,7 +4,6 @@ import { basename, dirname, join } from "node:path";
 import { existsSync } from "node:fs";
 
 export const PACKAGE_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-export const TEMPLATES = join(PACKAGE_ROOT, "templates");
 
 /**
  * The project Kervan works for: the folder whose node_modules holds Kervan when it is installed

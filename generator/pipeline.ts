@@ -10,7 +10,7 @@ import type { EmittedFile, WriteReport } from "./model/output.js";
 import type { SourceFile } from "./model/spec.js";
 import type { ServerPlan } from "./model/plan.js";
 import { load } from "./load.js";
-import { check, checkShared } from "./check/index.js";
+import { check } from "./check/index.js";
 import { normalize } from "./normalize.js";
 import { plan } from "./plan.js";
 import { write } from "./write.js";
@@ -115,14 +115,6 @@ export function checkSources(sources: SourceFile[], timer?: Timer): { diagnostic
   const diagnostics: Diagnostic[] = [];
   const specs = stage("load", timer, () => load(sources, diagnostics));
   diagnostics.push(...stage("check", timer, () => check(specs)));
-  return { diagnostics, specs };
-}
-
-/** checkSources for a caller that can wait: a large spec's schemas are compiled on two threads. */
-export async function checkSourcesShared(sources: SourceFile[], timer?: Timer): Promise<{ diagnostics: Diagnostic[]; specs: ReturnType<typeof load> }> {
-  const diagnostics: Diagnostic[] = [];
-  const specs = stage("load", timer, () => load(sources, diagnostics));
-  diagnostics.push(...(await stage("check", timer, () => checkShared(specs))));
   return { diagnostics, specs };
 }
 

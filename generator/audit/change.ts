@@ -20,5 +20,4 @@ export interface Changelog {
   changes: Change[];
 }
 
-export const isObject = (v: Json | undefined): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 export const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);

@@ -8,9 +8,10 @@ import type { Effects, Manifest, ManifestTool } from "./types.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { effectsOf } from "./legacy.js";
 import { diffSchema } from "./schema-diff.js";
-import { isObject, same, type Change, type Changelog } from "./change.js";
+import { same, type Change, type Changelog } from "./change.js";
 import { diffPrompts } from "./prompt-changes.js";
 import { diffResources } from "./resources.js";
+import { isObject } from "../shared/object.js";
 
 // A hint flipping this way lets the tool do more than clients were told it would.
 const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };

@@ -2,7 +2,8 @@
 // call valid before may be refused); for an output schema a widening does (a client may get a
 // value it did not expect). Removed properties and new required ones are judged the same way.
 import type { Json } from "../../templates/runtime/types.js";
-import { isObject, same, type Change } from "./change.js";
+import { same, type Change } from "./change.js";
+import { isObject } from "../shared/object.js";
 
 export type Direction = "input" | "output";
 

@@ -10,16 +10,13 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { RawTool, RuleContext } from "../kinds/types.js";
 import type { ToolIR } from "../model/ir.js";
+import { isObject } from "../shared/object.js";
 import { formSchema } from "./form-schema.js";
-
-function isRecord(v: Json | undefined): v is Record<string, Json> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
 
 /** Where an ask entry's answer comes from, and its text (the question or the sampling prompt). */
 function source(entry: Json | undefined): { from?: "sampling" | "roots"; message: string } | undefined {
   if (typeof entry === "string") return { message: entry };
-  if (!isRecord(entry)) return undefined;
+  if (!isObject(entry)) return undefined;
   if (typeof entry.message === "string") return { message: entry.message };
   if (typeof entry.sample === "string") return { from: "sampling", message: entry.sample };
   if (entry.roots === true) return { from: "roots", message: "" };
@@ -34,8 +31,8 @@ export function askText(entry: Json | undefined): string | undefined {
 
 export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx: RuleContext): ToolIR["ask"] {
   const raw = tool.ask as Json | undefined;
-  if (!isRecord(raw)) return undefined;
-  const props = isRecord(inputSchema.properties) ? inputSchema.properties : {};
+  if (!isObject(raw)) return undefined;
+  const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
   const required = Array.isArray(inputSchema.required) ? inputSchema.required : [];
   const out: NonNullable<ToolIR["ask"]> = [];
   for (const [field, entry] of Object.entries(raw)) {
@@ -52,7 +49,7 @@ export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx
       continue;
     }
     const prop = props[field];
-    if (src.from && !(isRecord(prop) && prop.type === "string")) {
+    if (src.from && !(isObject(prop) && prop.type === "string")) {
       const what = src.from === "sampling" ? "the text the client's model answers" : "the path (or file:// URI) of the client's first root";
       ctx.report("KV440", `'${field}' is asked from ${src.from === "sampling" ? "sampling" : "roots"}, which gives ${what}, so the input must be of type string`, where);
       continue;
@@ -62,7 +59,7 @@ export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx
       ctx.report("KV437", `'${field}' cannot be asked with a form: ${form.why}; a form asks for a string, number, integer or boolean, a choice among strings or a multiple choice`, where);
       continue;
     }
-    const e = isRecord(entry) ? entry : {};
+    const e = isObject(entry) ? entry : {};
     out.push({
       field,
       message: src.message,

@@ -7,7 +7,7 @@
 //   the build (and every client that lists the tools) process megabytes.
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { escapePointer } from "../load.js";
+import { escapePointer } from "../shared/pointer.js";
 import { at } from "./locate.js";
 
 export const TEXT_LIMIT = 64 * 1024;

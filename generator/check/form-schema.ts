@@ -6,6 +6,7 @@
 // [{const, title}]}`, with minItems, maxItems and a default list of choices). The form's schema is the
 // input property's cut to those keys; anything else is a reason the field cannot be asked.
 import type { Json } from "../../templates/runtime/types.js";
+import { isObject } from "../shared/object.js";
 
 const SCALAR = new Set(["string", "number", "integer", "boolean"]);
 const COMMON = ["type", "title", "description"] as const;
@@ -20,16 +21,12 @@ const FORM_FORMATS = new Set(["email", "uri", "date", "date-time"]);
 
 export type Form = { schema: Record<string, Json> } | { why: string };
 
-function isRecord(v: Json | undefined): v is Record<string, Json> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 const allStrings = (v: Json | undefined): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
 
 /** `[{const, title}]` (strings both) as the choices' values, or undefined when it is not that. */
 function titled(list: Json | undefined): string[] | undefined {
   if (!Array.isArray(list) || list.length === 0) return undefined;
-  const ok = list.every((o) => isRecord(o) && typeof o.const === "string" && typeof o.title === "string");
+  const ok = list.every((o) => isObject(o) && typeof o.const === "string" && typeof o.title === "string");
   return ok ? list.map((o) => (o as { const: string }).const) : undefined;
 }
 
@@ -60,7 +57,7 @@ function choices(prop: Record<string, Json>, schema: Record<string, Json>): stri
 /** A multiple choice: items {type: string, enum} or {anyOf: [{const, title}]}; the values offered. */
 function multiChoices(items: Json | undefined, schema: Record<string, Json>): string[] | { why: string } {
   const why = { why: "a multiple choice's items are {type: string, enum: [...]} or {anyOf: [{const, title}, ...]}" };
-  if (!isRecord(items)) return why;
+  if (!isObject(items)) return why;
   if (items.enum !== undefined) {
     if (items.type !== "string" || !allStrings(items.enum)) return why;
     schema.items = { type: "string", enum: items.enum };
@@ -81,7 +78,7 @@ function defaultFits(type: string, value: Json, offered: string[] | undefined): 
 
 /** The property's schema as an elicitation form carries it; a reason when it cannot be asked. */
 export function formSchema(prop: Json | undefined): Form {
-  if (!isRecord(prop)) return { why: "its schema is not an object" };
+  if (!isObject(prop)) return { why: "its schema is not an object" };
   const type = prop.type;
   if (typeof type !== "string" || !(SCALAR.has(type) || type === "array")) return { why: `its type is ${type === undefined ? "not given" : JSON.stringify(type)}` };
   const schema: Record<string, Json> = {};

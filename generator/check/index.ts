@@ -6,7 +6,8 @@ import type { LoadedSpec } from "../model/spec.js";
 import { allKinds, kindOf } from "../kinds/index.js";
 import type { RawTool, RuleContext } from "../kinds/types.js";
 import { checkShape } from "./spec-shape.js";
-import { checkSchemaLimits, type SchemaProblem } from "./schema-limits.js";
+import { checkSchemaLimits } from "./schema-limits.js";
+import type { SchemaProblem } from "../shared/schema-walk.js";
 import { at } from "./locate.js";
 import { checkDocumentKeys } from "./document-keys.js";
 import { checkTaskAndConfirm } from "./task-confirm.js";
@@ -14,6 +15,7 @@ import { addHints } from "./hints.js";
 import { judgeSchemas } from "./compile-pool.js";
 import { checkPrompts } from "./prompts.js";
 import { checkResources } from "./resources.js";
+import { isObject } from "../shared/object.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
@@ -57,7 +59,6 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   out.push(...common.filter((d) => !reported.has(d.location.pointer) && !(d.code === "KV510" && under(d.location.pointer))));
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 export function check(specs: LoadedSpec[]): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -87,9 +88,9 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
   const broken = [...keys, ...shape].filter((d) => d.code !== "KV201" && d.code !== "KV208").map((d) => d.location.pointer);
   const whole = (p: string) => !broken.some((b) => b === p || b.startsWith(`${p}/`) || p.startsWith(`${b}/`) || b === "");
   const doc = spec.doc;
-  if (!isObject(doc)) return;
+  if (!isObject<unknown>(doc)) return;
   const server = doc.server;
-  if (isObject(server) && typeof server.name === "string" && whole("/server")) {
+  if (isObject<unknown>(server) && typeof server.name === "string" && whole("/server")) {
     const first = servers.get(server.name);
     if (first) out.push(at(spec, "KV404", `server name '${server.name}' is already used by ${first}`, "/server/name"));
     else servers.set(server.name, spec.file);
@@ -99,7 +100,7 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
   if (!Array.isArray(doc.tools)) return;
   const names = new Map<string, number>();
   doc.tools.forEach((tool: unknown, i: number) => {
-    if (!isObject(tool)) return;
+    if (!isObject<unknown>(tool)) return;
     if (typeof tool.name === "string") {
       if (names.has(tool.name)) out.push(at(spec, "KV405", `tool name '${tool.name}' is used twice (first at /tools/${names.get(tool.name)})`, `/tools/${i}/name`));
       else names.set(tool.name, i);

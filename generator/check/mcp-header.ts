@@ -3,15 +3,14 @@
 // refuses it: a token name, unique ignoring case, on a string/integer/boolean property reached
 // through `properties` alone.
 import type { Json } from "../../templates/runtime/types.js";
-import type { SchemaProblem } from "./schema-limits.js";
+import type { SchemaProblem } from "../shared/schema-walk.js";
 import { MCP_HEADER } from "../shared/schema.js";
+import { escapePointer } from "../shared/pointer.js";
 
 export { MCP_HEADER };
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const TYPES = ["string", "integer", "boolean"];
-
-const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 
 export function checkMcpHeaders(schema: Json, problems: SchemaProblem[]): void {
   const seen = new Map<string, string>();
@@ -30,8 +29,8 @@ export function checkMcpHeaders(schema: Json, problems: SchemaProblem[]): void {
     for (const [key, value] of Object.entries(node)) {
       if (key === MCP_HEADER || key === "enum" || key === "const" || key === "default" || key === "examples") continue;
       if (key === "properties" && value && typeof value === "object" && !Array.isArray(value)) {
-        for (const [k, v] of Object.entries(value)) visit(v, `${pointer}/properties/${esc(k)}`, reachable);
-      } else visit(value, `${pointer}/${esc(key)}`, false);
+        for (const [k, v] of Object.entries(value)) visit(v, `${pointer}/properties/${escapePointer(k)}`, reachable);
+      } else visit(value, `${pointer}/${escapePointer(key)}`, false);
     }
   };
   visit(schema, "", true);

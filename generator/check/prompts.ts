@@ -9,17 +9,17 @@ import type { PromptIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { at } from "./locate.js";
 import { placeholders } from "./task-confirm.js";
+import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
-const isObj = (v: Json | undefined): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function argumentsOf(prompt: Obj): Obj[] {
-  return Array.isArray(prompt.arguments) ? prompt.arguments.filter(isObj) : [];
+  return Array.isArray(prompt.arguments) ? prompt.arguments.filter(isObject) : [];
 }
 
 function question(entry: Json | undefined): { message: string; inputKey?: string } | undefined {
   if (typeof entry === "string") return { message: entry };
-  if (isObj(entry) && typeof entry.message === "string") return { message: entry.message, ...(typeof entry.inputKey === "string" ? { inputKey: entry.inputKey } : {}) };
+  if (isObject(entry) && typeof entry.message === "string") return { message: entry.message, ...(typeof entry.inputKey === "string" ? { inputKey: entry.inputKey } : {}) };
   return undefined;
 }
 
@@ -41,17 +41,17 @@ function checkPrompt(spec: LoadedSpec, prompt: Obj, pointer: string, out: Diagno
   });
   const messages = Array.isArray(prompt.messages) ? prompt.messages : [];
   messages.forEach((m, i) => {
-    if (!isObj(m)) return;
+    if (!isObject(m)) return;
     const where = `${pointer}/messages/${i}`;
     const given = ["text", "resource", "image"].filter((k) => m[k] !== undefined);
     if (given.length !== 1) out.push(at(spec, "KV704", `a message gives exactly one of text, resource and image; this one gives ${given.length ? given.join(" and ") : "none"}`, where));
     checkTemplate(spec, m.text, names, "the message text", `${where}/text`, out);
-    if (isObj(m.resource)) {
+    if (isObject(m.resource)) {
       checkTemplate(spec, m.resource.uri, names, "the resource URI", `${where}/resource/uri`, out);
       checkTemplate(spec, m.resource.text, names, "the resource text", `${where}/resource/text`, out);
     }
   });
-  if (!isObj(prompt.ask)) return;
+  if (!isObject(prompt.ask)) return;
   const keys = new Map<string, string>();
   for (const [field, entry] of Object.entries(prompt.ask)) {
     const where = `${pointer}/ask/${field}`;
@@ -75,7 +75,7 @@ export function checkPrompts(spec: LoadedSpec, prompts: unknown, whole: (pointer
   if (!Array.isArray(prompts)) return;
   const seen = new Map<string, number>();
   prompts.forEach((prompt: Json, i: number) => {
-    if (!isObj(prompt)) return;
+    if (!isObject(prompt)) return;
     if (typeof prompt.name === "string") {
       if (seen.has(prompt.name)) out.push(at(spec, "KV701", `prompt name '${prompt.name}' is used twice (first at /prompts/${seen.get(prompt.name)})`, `/prompts/${i}/name`));
       else seen.set(prompt.name, i);
@@ -92,18 +92,18 @@ export function promptIR(spec: LoadedSpec, prompt: Obj, index: number): PromptIR
     required: a.required === true,
   }));
   const ask: NonNullable<PromptIR["ask"]> = [];
-  for (const [field, entry] of Object.entries(isObj(prompt.ask) ? prompt.ask : {})) {
+  for (const [field, entry] of Object.entries(isObject(prompt.ask) ? prompt.ask : {})) {
     const q = question(entry);
     const arg = args.find((a) => a.name === field);
     if (!q || !arg) continue;
     ask.push({ field, message: q.message, schema: { type: "string", ...(arg.description !== undefined ? { description: arg.description } : {}) }, ...(q.inputKey !== undefined ? { inputKey: q.inputKey } : {}) });
   }
   const messages = (Array.isArray(prompt.messages) ? prompt.messages : []).map((m, j): PromptIR["messages"][number] => {
-    if (!isObj(m)) throw new Error("a checked prompt message is an object");
+    if (!isObject(m)) throw new Error("a checked prompt message is an object");
     const role = m.role === "assistant" ? "assistant" : "user";
     const image = spec.images?.[`/prompts/${index}/messages/${j}/image`];
     if (image) return { role, content: { type: "image", data: image.data, mimeType: image.mimeType } };
-    if (isObj(m.resource)) {
+    if (isObject(m.resource)) {
       const r = m.resource;
       return { role, content: { type: "resource", resource: { uri: String(r.uri), ...(typeof r.mimeType === "string" ? { mimeType: r.mimeType } : {}), text: String(r.text) } } };
     }

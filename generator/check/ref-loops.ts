@@ -4,15 +4,14 @@
 // Only keywords that apply to the same value ("in place") continue a loop; properties, items and
 // the like move to a smaller value, so recursion through them ends.
 import type { Json } from "../../templates/runtime/types.js";
-import type { SchemaProblem } from "./schema-limits.js";
+import type { SchemaProblem } from "../shared/schema-walk.js";
+import { escapePointer, unescapePointer } from "../shared/pointer.js";
 
 const IN_PLACE_ONE = ["not", "if", "then", "else"];
 const IN_PLACE_MANY = ["allOf", "anyOf", "oneOf"];
 const DEEPER_ONE = ["additionalProperties", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "items"];
 const DEEPER_MANY = ["prefixItems"];
 const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-
-const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 
 export function checkRefLoops(schema: Json, problems: SchemaProblem[]): void {
   const nodes = new Map<string, Record<string, Json>>();
@@ -22,13 +21,13 @@ export function checkRefLoops(schema: Json, problems: SchemaProblem[]): void {
     nodes.set(pointer, node);
     if (typeof node.$anchor === "string") anchors.set(node.$anchor, pointer);
     for (const [key, value] of Object.entries(node)) {
-      const here = `${pointer}/${esc(key)}`;
+      const here = `${pointer}/${escapePointer(key)}`;
       if (IN_PLACE_ONE.includes(key) || DEEPER_ONE.includes(key)) {
         if (Array.isArray(value)) value.forEach((v, i) => collect(v, `${here}/${i}`));
         else collect(value, here);
       } else if ((IN_PLACE_MANY.includes(key) || DEEPER_MANY.includes(key)) && Array.isArray(value)) value.forEach((v, i) => collect(v, `${here}/${i}`));
       else if (MAPS.includes(key) && value && typeof value === "object" && !Array.isArray(value)) {
-        for (const [k, v] of Object.entries(value)) collect(v, `${here}/${esc(k)}`);
+        for (const [k, v] of Object.entries(value)) collect(v, `${here}/${escapePointer(k)}`);
       }
     }
   };
@@ -37,7 +36,7 @@ export function checkRefLoops(schema: Json, problems: SchemaProblem[]): void {
     if (ref === "#") return "";
     if (ref.startsWith("#/")) {
       try {
-        return "/" + ref.slice(2).split("/").map((s) => esc(decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"))).join("/");
+        return "/" + ref.slice(2).split("/").map((s) => escapePointer(unescapePointer(decodeURIComponent(s)))).join("/");
       } catch {
         return undefined;
       }
@@ -55,7 +54,7 @@ export function checkRefLoops(schema: Json, problems: SchemaProblem[]): void {
       if (Array.isArray(list)) list.forEach((_, i) => next.push([`${pointer}/${key}/${i}`, `${pointer}/${key}/${i}`]));
     }
     const deps = node.dependentSchemas;
-    if (deps && typeof deps === "object" && !Array.isArray(deps)) for (const k of Object.keys(deps)) next.push([`${pointer}/dependentSchemas/${esc(k)}`, `${pointer}/dependentSchemas/${esc(k)}`]);
+    if (deps && typeof deps === "object" && !Array.isArray(deps)) for (const k of Object.keys(deps)) next.push([`${pointer}/dependentSchemas/${escapePointer(k)}`, `${pointer}/dependentSchemas/${escapePointer(k)}`]);
     if (typeof node.$ref === "string") {
       const t = target(node.$ref);
       if (t !== undefined && nodes.has(t)) next.push([t, `${pointer}/$ref`]);

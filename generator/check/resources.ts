@@ -9,9 +9,9 @@ import type { ResourceIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { sha256 } from "../shared/hash.js";
 import { at } from "./locate.js";
+import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
-const isObj = (v: Json | undefined): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
 
@@ -48,7 +48,7 @@ export function checkResources(spec: LoadedSpec, resources: unknown, whole: (poi
   if (!Array.isArray(resources)) return;
   const seen = new Map<string, number>();
   resources.forEach((r: Json, i: number) => {
-    if (!isObj(r)) return;
+    if (!isObject(r)) return;
     if (typeof r.uri === "string") {
       if (seen.has(r.uri)) out.push(at(spec, "KV721", `resource uri '${r.uri}' is used twice (first at /resources/${seen.get(r.uri)})`, `/resources/${i}/uri`));
       else seen.set(r.uri, i);

@@ -8,21 +8,9 @@ import { checkMcpHeaders, MCP_HEADER } from "./mcp-header.js";
 import { ENUM_NAMES } from "../shared/schema.js";
 import { pythonDifference } from "../shared/pattern-portability.js";
 import { checkRefLoops } from "./ref-loops.js";
+import { unescapePointer } from "../shared/pointer.js";
+import { LIMIT_BROKEN, MANY_SUBSCHEMAS, SCHEMA_LIMITS, walkSchema, type SchemaProblem } from "../shared/schema-walk.js";
 
-export const SCHEMA_LIMITS = { depth: 32, nodes: 2000, combinators: 64, bytes: 64 * 1024, patternLength: 512 };
-
-export interface SchemaProblem {
-  code: string;
-  severity?: "warning";
-  message: string;
-  /** Relative to the schema root. */
-  pointer: string;
-  atKey?: boolean;
-}
-
-const ONE = ["additionalProperties", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "items"];
-const MANY = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 const REFUSED: Record<string, string> = {
   $id: "'$id' is refused: schemas in a spec are anonymous, so no reference can leave the document",
   $dynamicRef: "'$dynamicRef' is refused: dynamic references are not supported in spec schemas",
@@ -31,14 +19,12 @@ const REFUSED: Record<string, string> = {
   $recursiveAnchor: "'$recursiveAnchor' is refused: dynamic references are not supported in spec schemas",
 };
 
-const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-
 function resolveLocal(root: Json, ref: string): boolean {
   if (ref === "#") return true;
   if (!ref.startsWith("#/")) return false;
   let node: Json | undefined = root;
   for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = unescapePointer(decodeURIComponent(raw));
     if (!node || typeof node !== "object") return false;
     node = Array.isArray(node) ? node[Number(key)] : (node as Record<string, Json>)[key];
   }
@@ -60,23 +46,24 @@ export function compileCandidate(schema: Json): boolean {
 /** Every limit but the compile. */
 function limitProblems(schema: Json, problems: SchemaProblem[]): void {
   const bytes = Buffer.byteLength(JSON.stringify(schema));
-  if (bytes > SCHEMA_LIMITS.bytes) problems.push({ code: "KV507", message: `schema is ${bytes} bytes of JSON; the limit is ${SCHEMA_LIMITS.bytes}`, pointer: "" });
+  if (bytes > SCHEMA_LIMITS.bytes) problems.push({ ...LIMIT_BROKEN.bytes(bytes), pointer: "" });
   let nodes = 0;
   let combinators = 0;
   let tooDeep = false;
-  const walk = (node: Json, pointer: string, depth: number): void => {
-    if (typeof node === "boolean") return;
-    if (!node || typeof node !== "object" || Array.isArray(node)) {
-      problems.push({ code: "KV511", message: "a schema must be an object or a boolean", pointer });
-      return;
-    }
-    nodes += 1;
-    if (depth > SCHEMA_LIMITS.depth && !tooDeep) {
-      tooDeep = true;
-      problems.push({ code: "KV504", message: `schema nests deeper than ${SCHEMA_LIMITS.depth} levels`, pointer });
-    }
-    for (const [key, value] of Object.entries(node)) {
-      const here = `${pointer}/${esc(key)}`;
+  walkSchema(schema, {
+    node(node, pointer, depth) {
+      if (typeof node === "boolean") return;
+      if (!node || typeof node !== "object" || Array.isArray(node)) {
+        problems.push({ code: "KV511", message: "a schema must be an object or a boolean", pointer });
+        return;
+      }
+      nodes += 1;
+      if (depth > SCHEMA_LIMITS.depth && !tooDeep) {
+        tooDeep = true;
+        problems.push({ ...LIMIT_BROKEN.depth(), pointer });
+      }
+    },
+    key(key, value, here) {
       if (Object.hasOwn(REFUSED, key)) problems.push({ code: "KV503", message: REFUSED[key], pointer: here, atKey: true });
       // ajv takes a keyword named like a method of every object (toString, constructor) as known and ignores it;
       // Kervan refuses it as it refuses every other unknown keyword.
@@ -90,26 +77,16 @@ function limitProblems(schema: Json, problems: SchemaProblem[]): void {
       } else if (key === "pattern" && typeof value === "string") {
         portable(value, here, problems);
       }
-      if (MANY.includes(key) && Array.isArray(value)) {
-        if (key !== "prefixItems") combinators += 1;
-        value.forEach((v, i) => walk(v, `${here}/${i}`, depth + 1));
-      } else if (ONE.includes(key)) {
-        if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${here}/${i}`, depth + 1));
-        else walk(value, here, depth + 1);
-      } else if (MAP.includes(key) && value && typeof value === "object" && !Array.isArray(value)) {
-        for (const [k, v] of Object.entries(value)) {
-          if (key === "patternProperties" && k.length > SCHEMA_LIMITS.patternLength) {
-            problems.push({ code: "KV508", message: `pattern is ${k.length} characters; the limit is ${SCHEMA_LIMITS.patternLength}`, pointer: `${here}/${esc(k)}`, atKey: true });
-          }
-          if (key === "patternProperties") portable(k, `${here}/${esc(k)}`, problems, true);
-          walk(v, `${here}/${esc(k)}`, depth + 1);
-        }
-      }
-    }
-  };
-  walk(schema, "", 1);
-  if (nodes > SCHEMA_LIMITS.nodes) problems.push({ code: "KV505", message: `schema has ${nodes} subschemas; the limit is ${SCHEMA_LIMITS.nodes}`, pointer: "" });
-  if (combinators > SCHEMA_LIMITS.combinators) problems.push({ code: "KV506", message: `schema uses ${combinators} anyOf/oneOf/allOf keywords; the limit is ${SCHEMA_LIMITS.combinators}`, pointer: "" });
+      if (MANY_SUBSCHEMAS.includes(key) && key !== "prefixItems" && Array.isArray(value)) combinators += 1;
+    },
+    mapKey(keyword, name, pointer) {
+      if (keyword !== "patternProperties") return;
+      if (name.length > SCHEMA_LIMITS.patternLength) problems.push({ code: "KV508", message: `pattern is ${name.length} characters; the limit is ${SCHEMA_LIMITS.patternLength}`, pointer, atKey: true });
+      portable(name, pointer, problems, true);
+    },
+  });
+  if (nodes > SCHEMA_LIMITS.nodes) problems.push({ ...LIMIT_BROKEN.nodes(nodes), pointer: "" });
+  if (combinators > SCHEMA_LIMITS.combinators) problems.push({ ...LIMIT_BROKEN.combinators(combinators), pointer: "" });
   checkMcpHeaders(schema, problems);
   if (!problems.some((p) => p.code === "KV502" || p.code === "KV504" || p.code === "KV505")) checkRefLoops(schema, problems);
 }

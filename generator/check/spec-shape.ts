@@ -5,6 +5,7 @@ import type { Diagnostic } from "../model/diagnostic.js";
 import { specSchema } from "./spec-schema.js";
 import { at } from "./locate.js";
 import { levenshtein } from "../shared/levenshtein.js";
+import { escapePointer, unescapePointer } from "../shared/pointer.js";
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;
 function getValidator() {
@@ -27,7 +28,7 @@ export function readablePath(pointer: string): string {
   return pointer
     .split("/")
     .slice(1)
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s) => unescapePointer(s))
     .map((s, i) => (/^[0-9]+$/.test(s) ? `[${s}]` : i ? `.${s}` : s))
     .join("");
 }
@@ -40,7 +41,7 @@ function toDiagnostic(spec: LoadedSpec, e: ErrorObject): Diagnostic {
       const prop = String(e.params.additionalProperty);
       const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
       const guess = closest(prop, known);
-      return at(spec, "KV201", `unknown property '${prop}' in ${what}`, `${where}/${prop.replace(/~/g, "~0").replace(/\//g, "~1")}`, {
+      return at(spec, "KV201", `unknown property '${prop}' in ${what}`, `${where}/${escapePointer(prop)}`, {
         atKey: true,
         suggestion: guess ? `did you mean '${guess}'?` : `known properties: ${known.join(", ")}`,
       });

@@ -5,7 +5,7 @@ import { dirname, relative, resolve } from "node:path";
 import { watch as chokidar } from "chokidar";
 import { load } from "../load.js";
 import type { Diagnostic } from "../model/diagnostic.js";
-import { genOnce, sourcesFrom } from "./gen.js";
+import { genOnce, sourcesFrom } from "./gen-once.js";
 import { UsageError } from "./sources.js";
 import type { Parsed } from "./command.js";
 

@@ -5,12 +5,13 @@
 // operation whose schema cannot be satisfied is reported, not written (importer.ts). The corpus test
 // validates each generated example against its schema with ajv, so the examples are checked too.
 import type { Json } from "../../templates/runtime/types.js";
+import { isObject } from "../shared/object.js";
+import { escapePointer, unescapePointer } from "../shared/pointer.js";
 
 type S = Record<string, Json>;
 export type Example = { value: Json } | { conflict: string };
 
 const MAX_DEPTH = 24;
-const isObj = (v: unknown): v is S => typeof v === "object" && v !== null && !Array.isArray(v);
 const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
 const TYPES = ["null", "boolean", "object", "array", "number", "string", "integer"];
 
@@ -43,10 +44,10 @@ interface Facts {
 
 function resolve(root: S, s: Json): Json {
   let node = s;
-  for (let hops = 0; isObj(node) && typeof node.$ref === "string" && hops < 32; hops++) {
+  for (let hops = 0; isObject(node) && typeof node.$ref === "string" && hops < 32; hops++) {
     const m = /^#\/\$defs\/(.+)$/.exec(node.$ref as string);
     const defs = root.$defs;
-    const target = m && isObj(defs) ? defs[m[1].replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+    const target = m && isObject(defs) ? defs[unescapePointer(m[1])] : undefined;
     if (target === undefined) return {};
     const { $ref: _ref, ...rest } = node;
     node = Object.keys(rest).length ? { allOf: [target, rest] } : target;
@@ -57,7 +58,7 @@ function resolve(root: S, s: Json): Json {
 function fold(root: S, schema: Json, f: Facts, depth: number): void {
   const s = resolve(root, schema);
   if (s === false) f.never = true;
-  if (!isObj(s) || depth > MAX_DEPTH) return;
+  if (!isObject(s) || depth > MAX_DEPTH) return;
   if (s.type !== undefined) {
     const own = new Set((Array.isArray(s.type) ? s.type : [s.type]).map(String));
     if (own.has("number")) own.add("integer");
@@ -65,7 +66,7 @@ function fold(root: S, schema: Json, f: Facts, depth: number): void {
   }
   if ("const" in s) f.consts.push(s.const);
   if (Array.isArray(s.enum)) f.enums.push(s.enum);
-  if (isObj(s.properties)) for (const [k, v] of Object.entries(s.properties)) f.props.set(k, [...(f.props.get(k) ?? []), v]);
+  if (isObject(s.properties)) for (const [k, v] of Object.entries(s.properties)) f.props.set(k, [...(f.props.get(k) ?? []), v]);
   if (Array.isArray(s.required)) for (const r of s.required) f.required.add(String(r));
   if (s.items !== undefined && !Array.isArray(s.items)) f.items.push(s.items);
   for (const k of ["anyOf", "oneOf"]) if (Array.isArray(s[k]) && (s[k] as Json[]).length) f.unions.push(s[k] as Json[]);
@@ -197,7 +198,7 @@ function mergeFacts(a: Facts, b: Facts): Facts {
 }
 
 /** An example value of `schema` (a root with its `$defs`), or why none exists. */
-export function exampleOf(schema: Json, root: S = isObj(schema) ? schema : {}): Example {
+export function exampleOf(schema: Json, root: S = isObject(schema) ? schema : {}): Example {
   return fromFacts(root, facts(root, [schema], 0), 0);
 }
 
@@ -206,14 +207,14 @@ export function exampleOf(schema: Json, root: S = isObj(schema) ? schema : {}): 
  * union anywhere in it (with the parent's own constraints), must give an example.
  */
 export function unsatisfiable(input: Json): string | undefined {
-  if (!isObj(input)) return undefined;
+  if (!isObject(input)) return undefined;
   const whole = exampleOf(input);
   if ("conflict" in whole) return whole.conflict;
   let found: string | undefined;
   const visit = (node: Json, at: string, depth: number) => {
     if (found || depth > MAX_DEPTH) return;
     if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${at}/${i}`, depth + 1));
-    if (!isObj(node)) return;
+    if (!isObject(node)) return;
     for (const k of ["anyOf", "oneOf"]) {
       const branches = node[k];
       if (!Array.isArray(branches)) continue;

@@ -142,7 +142,3 @@ export function nameFields(fields: Field[]): Field[] {
   }
   return out;
 }
-
-export function isObjectSchema(s: Json | undefined): boolean {
-  return !!s && typeof s === "object" && !Array.isArray(s) && (s.type === "object" || (s.type === undefined && typeof s.properties === "object"));
-}

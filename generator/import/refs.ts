@@ -1,10 +1,12 @@
 // Same-document JSON pointers into the bundled document: after bundling every `$ref` is local
 // (`#/...`), so following one is a pointer lookup. A pointer that finds nothing is an OperationSkip.
 import type { Doc } from "./read.js";
+import { unescapePointer as unescapeSegment } from "../shared/pointer.js";
 
 /** An operation (or part of one) the importer leaves out, with the reason printed in the report. */
 export class OperationSkip extends Error {}
 
+/** A pointer segment as written in a `$ref` (URI-encoded, then RFC 6901). */
 export function unescapePointer(segment: string): string {
   let s = segment;
   try {
@@ -12,7 +14,7 @@ export function unescapePointer(segment: string): string {
   } catch {
     // left as written
   }
-  return s.replace(/~1/g, "/").replace(/~0/g, "~");
+  return unescapeSegment(s);
 }
 
 // Targets found so far, per document: a shared component is looked up once per use, thousands of times.

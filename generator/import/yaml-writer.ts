@@ -20,6 +20,7 @@
 //   as an explicit `? key` (YAML limits implicit keys to 1024).
 // - an object entry whose value is undefined is left out, as in JSON; undefined in an array is null.
 import type { Json } from "../../templates/runtime/types.js";
+import { isObject } from "../shared/object.js";
 
 export type Path = ReadonlyArray<string | number>;
 
@@ -106,7 +107,6 @@ function fold(text: string, first: number, rest: number): string[] {
   return lines;
 }
 
-const isObject = (v: unknown): v is Record<string, Json | undefined> => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Comment text on one line each: line breaks split it, other characters YAML forbids are escaped. */
 const commentLines = (lines: readonly string[]) => lines.flatMap((l) => l.split(/\r\n|[\r\n\u2028\u2029\x85]/)).map((l) => l.replace(FORBIDDEN_ALL, hex));
 const PADS: string[] = [];
@@ -141,7 +141,7 @@ function flowRoom(w: Writer, v: Json | undefined, room: number): number {
     }
     return room;
   }
-  if (isObject(v)) {
+  if (isObject<Json | undefined>(v)) {
     room -= 2;
     for (const k in v) {
       if (room < 0) break;
@@ -157,7 +157,7 @@ function flowRoom(w: Writer, v: Json | undefined, room: number): number {
 
 function flowText(w: Writer, v: Json | undefined): string {
   if (Array.isArray(v)) return v.length ? `[ ${v.map((x) => flowText(w, x)).join(", ")} ]` : "[]";
-  if (!isObject(v)) return text(w, v, true);
+  if (!isObject<Json | undefined>(v)) return text(w, v, true);
   const pairs: string[] = [];
   for (const k in v) if (v[k] !== undefined) pairs.push(`${text(w, k, true)}: ${flowText(w, v[k])}`);
   return pairs.length ? `{ ${pairs.join(", ")} }` : "{}";
@@ -218,8 +218,8 @@ function block(w: Writer, v: Json[] | Record<string, Json | undefined>, indent: 
 export function writeYaml(data: Json, options: WriteOptions = {}): string {
   const w: Writer = { out: [], path: [], commentAt: options.commentAt ?? (() => undefined), block: new Map(), flow: new Map() };
   if (options.header?.length) w.out.push(...commentLines(options.header).map((l) => `#${l}`), "");
-  const entries = Array.isArray(data) ? data.length : isObject(data) ? Object.values(data).filter((x) => x !== undefined).length : 0;
+  const entries = Array.isArray(data) ? data.length : isObject<Json | undefined>(data) ? Object.values(data).filter((x) => x !== undefined).length : 0;
   if (entries) block(w, data as Json[], 0, "");
-  else w.out.push(typeof data === "string" ? quoted(data) : Array.isArray(data) ? "[]" : isObject(data) ? "{}" : scalar(data, false));
+  else w.out.push(typeof data === "string" ? quoted(data) : Array.isArray(data) ? "[]" : isObject<Json | undefined>(data) ? "{}" : scalar(data, false));
   return `${w.out.join("\n")}\n`;
 }

@@ -9,13 +9,13 @@
 // write of a walk would.
 import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair, type YAMLMap } from "yaml";
 import type { Position } from "../model/spec.js";
+import { escapePointer } from "./pointer.js";
 
-const escapeSegment = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** The pointer segment a pair's key gives, as load.ts names it. */
 export function keySegment(pair: Pair): string {
   const key = pair.key;
-  return escapeSegment(isScalar(key) ? (typeof key.value === "symbol" ? "<<" : String(key.value)) : "?");
+  return escapePointer(isScalar(key) ? (typeof key.value === "symbol" ? "<<" : String(key.value)) : "?");
 }
 
 /** A pair reached by a pointer, with its mapping and the pair before it there (for flow splits). */

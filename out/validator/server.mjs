@@ -4520,6 +4520,31 @@ function resolveRef(root, ref, at, rootId, anchors) {
 // templates/kinds/validate_json/schema/kw-applicators.ts
 init_clip();
 
+// templates/kinds/validate_json/schema/conjunction.ts
+var TRUE = () => true;
+function conjunction(checks2) {
+  if (checks2.length === 0) return TRUE;
+  if (checks2.length === 1) return checks2[0];
+  if (checks2.length === 2) {
+    const [a, b] = checks2;
+    return (v, run2, path, ev) => {
+      if (a(v, run2, path, ev)) return b(v, run2, path, ev);
+      if (run2.errors) b(v, run2, path, ev);
+      return false;
+    };
+  }
+  return (v, run2, path, ev) => {
+    let ok = true;
+    for (let i = 0; i < checks2.length; i++) {
+      if (!checks2[i](v, run2, path, ev)) {
+        if (!run2.errors) return false;
+        ok = false;
+      }
+    }
+    return ok;
+  };
+}
+
 // templates/kinds/validate_json/schema/types.ts
 function newEval() {
   return { props: /* @__PURE__ */ new Set(), allProps: false, items: 0, itemSet: null, allItems: false };
@@ -5168,7 +5193,6 @@ function stringKeywords(c, s, ptr, out) {
 }
 
 // templates/kinds/validate_json/schema/compile.ts
-var TRUE = () => true;
 var Compiler = class {
   constructor(draft, resolveRef2, pattern) {
     this.draft = draft;
@@ -5228,28 +5252,6 @@ var Compiler = class {
     };
   }
 };
-function conjunction(checks2) {
-  if (checks2.length === 0) return TRUE;
-  if (checks2.length === 1) return checks2[0];
-  if (checks2.length === 2) {
-    const [a, b] = checks2;
-    return (v, run2, path, ev) => {
-      if (a(v, run2, path, ev)) return b(v, run2, path, ev);
-      if (run2.errors) b(v, run2, path, ev);
-      return false;
-    };
-  }
-  return (v, run2, path, ev) => {
-    let ok = true;
-    for (let i = 0; i < checks2.length; i++) {
-      if (!checks2[i](v, run2, path, ev)) {
-        if (!run2.errors) return false;
-        ok = false;
-      }
-    }
-    return ok;
-  };
-}
 
 // templates/kinds/validate_json/schema/prepare.ts
 var ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;

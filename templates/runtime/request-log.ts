@@ -43,10 +43,6 @@ export function beginRequest(res: ServerResponse): RequestNote {
   return note;
 }
 
-export function noteOf(res: ServerResponse): RequestNote | undefined {
-  return (res as Noted)[NOTE];
-}
-
 // A client sends many requests under one principal: its hash is remembered (a bounded map, cleared when full).
 const hashes = new Map<string, string>();
 

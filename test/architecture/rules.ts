@@ -41,6 +41,7 @@ export function architectureRules(): IRegularForbiddenRuleType[] {
     { name: "no-kind-to-kind", comment: "a kind imports no other kind", severity: "error", from: { path: "^generator/kinds/([^/]+)/" }, to: { path: "^generator/kinds/[^/]+/", pathNot: "^generator/kinds/$1/" } },
     { name: "no-runtime-kind-to-kind", comment: "a kind's runtime imports no other kind's runtime", severity: "error", from: { path: "^templates/kinds/([^/]+)/" }, to: { path: "^templates/kinds/[^/]+/", pathNot: "^templates/kinds/$1/" } },
     { name: "shared-is-the-bottom", comment: "shared/ and model/ import no stage and no kind", severity: "error", from: { path: "^generator/(shared|model)/" }, to: { path: `(${stages}|^generator/kinds/)` } },
+    { name: "no-circular", comment: "no import circle: the shared piece of two modules moves down, below both", severity: "error", from: { path: "^(generator|templates/kinds)/" }, to: { circular: true } },
     { name: "templates-never-import-the-generator", comment: "the runtime in every server imports nothing of the generator", severity: "error", from: { path: "^templates/" }, to: { path: "^generator/" } },
     { name: "eras-only-through-dispatch", comment: "the protocol eras are reached through the one shared dispatch", severity: "error", from: { path: "^templates/", pathNot: "^templates/runtime/dispatch\\.ts$" }, to: { path: "^templates/runtime/(modern|legacy)\\.ts$" } },
   );

@@ -3,6 +3,8 @@
 import type { Json } from "../../../templates/runtime/types.js";
 
 import { DRAFT_2020_12 } from "../../shared/schema.js";
+import { isObject } from "../../shared/object.js";
+import { escapePointer } from "../../shared/pointer.js";
 const ROOT_KEYS = ["$schema", "$comment", "title", "description", "type", "properties", "required", "additionalProperties"];
 const PROPERTY_KEYS = ["$comment", "title", "description", "type"];
 export const SCALAR_TYPES = ["string", "number", "integer", "boolean"] as const;
@@ -24,7 +26,6 @@ export interface ContractProblem {
 const optionalFix = (names: string[]) =>
   `list ${names.map((n) => `'${n}'`).join(", ")} in 'required', or, to leave ${names.length === 1 ? "it" : "one"} out, put the arguments that use it in a group that only renders when it is given: {if: ${names[0]}, argv: ["--${names[0]}", "{${names[0]}}"]}`;
 
-const isObject = (v: unknown): v is Record<string, Json> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** Checks the schema's own shape; returns the field types when it is usable. `guards` condition argument groups and may be optional. */
 export function checkInputSchema(schema: unknown, problems: ContractProblem[], guards: ReadonlySet<string> = new Set()): Record<string, ScalarType> | undefined {
@@ -35,7 +36,7 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
       problems.push({
         code: "KV311",
         message: `keyword '${key}' is not supported at the root of an exec input schema (allowed: ${ROOT_KEYS.join(", ")})`,
-        pointer: `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`,
+        pointer: `/${escapePointer(key)}`,
         atKey: true,
       });
     }
@@ -56,7 +57,7 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
   }
   const fields: Record<string, ScalarType> = {};
   for (const [name, prop] of Object.entries(schema.properties)) {
-    const at = `/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const at = `/properties/${escapePointer(name)}`;
     if (!isObject(prop)) {
       problems.push({ code: "KV317", message: `property '${name}' must be an object with a scalar 'type'`, pointer: at });
       continue;

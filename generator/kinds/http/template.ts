@@ -24,4 +24,3 @@ export function parseTemplate(text: string): ParsedTemplate {
 
 export const inputsOf = (parts: Part[]) => parts.flatMap((p) => ("input" in p ? [p.input] : []));
 export const secretsOf = (parts: Part[]) => parts.flatMap((p) => ("secret" in p ? [p.secret] : []));
-export const hasPlaceholder = (parts: Part[]) => parts.some((p) => !("lit" in p));

@@ -102,11 +102,6 @@ export interface TaskStore {
   close(): Promise<void>;
 }
 
-/** Task ids are server-minted UUIDs; anything else is unknown without touching the store. */
-export function isTaskId(value: unknown): value is string {
-  return typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value);
-}
-
 /** The cap a new task of `owner` would pass among these records, if any. */
 export function capPassed(records: Iterable<TaskRecord>, owner: string, caps: TaskCaps | undefined, now = Date.now()): CapRefusal | undefined {
   if (!caps) return undefined;

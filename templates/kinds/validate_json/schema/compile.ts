@@ -5,11 +5,10 @@ import { applicatorKeywords } from "./kw-applicators.js";
 import { arrayKeywords, unevaluatedItems } from "./kw-array.js";
 import { objectKeywords, unevaluatedProperties } from "./kw-object.js";
 import { scalarKeywords } from "./kw-scalar.js";
-import { fail, isObject, mergeEval, newEval, type Check, type Draft, type PatternInfo } from "./types.js";
+import { conjunction, TRUE } from "./conjunction.js";
+import { fail, isObject, mergeEval, newEval, type Check, type Draft, type PatternInfo, type SubschemaCompiler } from "./types.js";
 
-const TRUE: Check = () => true;
-
-export class Compiler {
+export class Compiler implements SubschemaCompiler {
   private readonly cache = new Map<object, Check>();
 
   constructor(
@@ -71,28 +70,4 @@ export class Compiler {
       return ok;
     };
   }
-}
-
-/** All checks must hold; in error mode every one still runs so all failures are reported. */
-export function conjunction(checks: Check[]): Check {
-  if (checks.length === 0) return TRUE;
-  if (checks.length === 1) return checks[0];
-  if (checks.length === 2) {
-    const [a, b] = checks;
-    return (v, run, path, ev) => {
-      if (a(v, run, path, ev)) return b(v, run, path, ev);
-      if (run.errors) b(v, run, path, ev);
-      return false;
-    };
-  }
-  return (v, run, path, ev) => {
-    let ok = true;
-    for (let i = 0; i < checks.length; i++) {
-      if (!checks[i](v, run, path, ev)) {
-        if (!run.errors) return false;
-        ok = false;
-      }
-    }
-    return ok;
-  };
 }

@@ -1,8 +1,7 @@
 // allOf, anyOf, oneOf, not, if/then/else: in-place subschemas. Failed branches never leak annotations.
 import { clipText } from "../../../runtime/clip.js";
-import type { Compiler } from "./compile.js";
-import { conjunction } from "./compile.js";
-import { fail, mergeEval, newEval, type Check, type PathNode, type VError } from "./types.js";
+import { conjunction } from "./conjunction.js";
+import { fail, mergeEval, newEval, type Check, type PathNode, type VError, type SubschemaCompiler } from "./types.js";
 
 function depth(p: PathNode | null): number {
   let n = 0;
@@ -25,7 +24,7 @@ export function closest(branches: VError[][]): VError[] {
   return best;
 }
 
-export function applicatorKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+export function applicatorKeywords(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   if (Array.isArray(s.allOf)) out.push(conjunction(s.allOf.map((x, i) => c.node(x, `${ptr}/allOf/${i}`))));
   if (Array.isArray(s.anyOf)) out.push(anyOf(s.anyOf.map((x, i) => c.node(x, `${ptr}/anyOf/${i}`)), `${ptr}/anyOf`));
   if (Array.isArray(s.oneOf)) out.push(oneOf(s.oneOf.map((x, i) => c.node(x, `${ptr}/oneOf/${i}`)), `${ptr}/oneOf`));

@@ -1,9 +1,8 @@
 // Array keywords. Tuple forms differ by draft: items[] + additionalItems up to 2019-09, prefixItems +
 // items from 2020-12.
 import { quoteValue } from "../../../runtime/clip.js";
-import type { Compiler } from "./compile.js";
 import { firstDuplicate } from "./equal.js";
-import { child, fail, type Check, type Eval, type Run, type PathNode } from "./types.js";
+import { child, fail, type Check, type Eval, type Run, type PathNode, type SubschemaCompiler } from "./types.js";
 
 function each(sub: Check, from: number, v: unknown[], run: Run, path: PathNode | null): boolean {
   let ok = true;
@@ -16,7 +15,7 @@ function each(sub: Check, from: number, v: unknown[], run: Run, path: PathNode |
   return ok;
 }
 
-export function arrayKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+export function arrayKeywords(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   const tupleKey = c.draft === 2020 ? "prefixItems" : "items";
   const restKey = c.draft === 2020 ? "items" : "additionalItems";
   const tupleList = Array.isArray(s[tupleKey]) ? (s[tupleKey] as unknown[]) : null;
@@ -63,7 +62,7 @@ export function arrayKeywords(c: Compiler, s: Record<string, unknown>, ptr: stri
   }
 }
 
-function contains(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+function contains(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   const sub = c.node(s.contains, `${ptr}/contains`);
   const min = c.draft >= 2019 && typeof s.minContains === "number" ? s.minContains : 1;
   const max = c.draft >= 2019 && typeof s.maxContains === "number" ? s.maxContains : Infinity;
@@ -90,7 +89,7 @@ function contains(c: Compiler, s: Record<string, unknown>, ptr: string, out: Che
   });
 }
 
-export function unevaluatedItems(c: Compiler, schema: unknown, ptr: string): Check {
+export function unevaluatedItems(c: SubschemaCompiler, schema: unknown, ptr: string): Check {
   const at = `${ptr}/unevaluatedItems`;
   const sub = c.node(schema, at);
   const seen = (ev: Eval, i: number) => i < ev.items || (ev.itemSet !== null && ev.itemSet.has(i));

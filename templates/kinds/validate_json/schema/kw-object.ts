@@ -1,12 +1,11 @@
 // Object keywords. properties/patternProperties/additionalProperties share one pass over the keys.
 import { clipText, quoteValue } from "../../../runtime/clip.js";
-import type { Compiler } from "./compile.js";
 import { escapeToken } from "./pointer.js";
-import { child, fail, isObject, type Check, type PatternInfo, type Run, type VError } from "./types.js";
+import { child, fail, isObject, type Check, type PatternInfo, type Run, type VError, type SubschemaCompiler } from "./types.js";
 
 const q = (k: string) => JSON.stringify(clipText(k, 200));
 
-export function objectKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+export function objectKeywords(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   const props = isObject(s.properties) ? Object.entries(s.properties) : [];
   const names = props.map(([k]) => k);
   const checks = props.map(([k, sub]) => c.node(sub, `${ptr}/properties/${escapeToken(k)}`));
@@ -98,7 +97,7 @@ function propertiesOnly(names: string[], checks: Check[]): Check {
   };
 }
 
-function dependencies(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+function dependencies(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   const required: [string, string[], string][] = [];
   const schemas: [string, Check][] = [];
   const take = (kw: string, allowLists: boolean, allowSchemas: boolean) => {
@@ -163,7 +162,7 @@ function propertyNames(sub: Check, at: string): Check {
   };
 }
 
-export function unevaluatedProperties(c: Compiler, schema: unknown, ptr: string): Check {
+export function unevaluatedProperties(c: SubschemaCompiler, schema: unknown, ptr: string): Check {
   const at = `${ptr}/unevaluatedProperties`;
   const sub = c.node(schema, at);
   return (v, run, path, ev) => {

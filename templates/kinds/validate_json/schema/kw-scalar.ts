@@ -1,10 +1,9 @@
 // Keywords about one value: type, enum, const, numeric bounds, string length, pattern, format.
 import { quoteValue } from "../../../runtime/clip.js";
-import type { Compiler } from "./compile.js";
 import { deepEqual, enumMatcher } from "./equal.js";
 import { formatCheck } from "./formats.js";
 import { refusals, SchemaRefusal } from "./refusal.js";
-import { fail, isObject, jsonType, type Check } from "./types.js";
+import { fail, isObject, jsonType, type Check, type SubschemaCompiler } from "./types.js";
 
 // Looked up with Object.hasOwn only: "constructor" or "toString" must not find Object.prototype's members.
 const TYPE_TESTS: Record<string, (v: unknown) => boolean> = {
@@ -51,7 +50,7 @@ export function isMultipleOf(v: number, m: number): boolean {
 
 const found = (v: unknown) => `found ${quoteValue(v)}`;
 
-export function scalarKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+export function scalarKeywords(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   if (s.type !== undefined) {
     const list = Array.isArray(s.type) ? s.type : [s.type];
     list.forEach((t, i) => {
@@ -88,7 +87,7 @@ function bound(out: Check[], at: string, keyword: string, ok: (n: number) => boo
   out.push((v, run, path) => typeof v !== "number" || ok(v) || fail(run, path, keyword, at, `must be ${words}; ${found(v)}`, v));
 }
 
-function numberKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+function numberKeywords(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   const num = (k: string) => (typeof s[k] === "number" ? (s[k] as number) : undefined);
   const m = num("multipleOf");
   if (m !== undefined && m > 0) bound(out, `${ptr}/multipleOf`, "multipleOf", (v) => isMultipleOf(v, m), `a multiple of ${m}`);
@@ -110,7 +109,7 @@ function numberKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, ou
   if (xmin !== undefined) bound(out, `${ptr}/exclusiveMinimum`, "exclusiveMinimum", (v) => v > xmin, `> ${xmin}`);
 }
 
-function stringKeywords(c: Compiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
+function stringKeywords(c: SubschemaCompiler, s: Record<string, unknown>, ptr: string, out: Check[]): void {
   const maxLen = typeof s.maxLength === "number" ? s.maxLength : undefined;
   const minLen = typeof s.minLength === "number" ? s.minLength : undefined;
   if (maxLen !== undefined) {

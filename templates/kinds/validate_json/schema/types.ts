@@ -89,3 +89,11 @@ export function jsonType(v: unknown): string {
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
   return typeof v;
 }
+
+/** What the keyword files (kw-*.ts) need of the compiler (schema/compile.ts). */
+export interface SubschemaCompiler {
+  readonly draft: Draft;
+  readonly pattern: (source: string) => PatternInfo;
+  /** The check for a subschema at `ptr` (a URI fragment such as #/properties/a). */
+  node(schema: unknown, ptr: string): Check;
+}
