@@ -23,11 +23,13 @@ export type Form = { schema: Record<string, Json> } | { why: string };
 
 const allStrings = (v: Json | undefined): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
 
-/** `[{const, title}]` (strings both) as the choices' values, or undefined when it is not that. */
-function titled(list: Json | undefined): string[] | undefined {
-  if (!Array.isArray(list) || list.length === 0) return undefined;
-  const ok = list.every((o) => isObject(o) && typeof o.const === "string" && typeof o.title === "string");
-  return ok ? list.map((o) => (o as { const: string }).const) : undefined;
+type Titled = { const: string; title: string };
+const isTitled = (o: Json): o is Titled => isObject(o) && typeof o.const === "string" && typeof o.title === "string";
+
+/** `[{const, title}]` (strings both), each cut to those two keys, or undefined when it is not that. */
+function titled(list: Json | undefined): Titled[] | undefined {
+  if (!Array.isArray(list) || list.length === 0 || !list.every(isTitled)) return undefined;
+  return list.map((o) => ({ const: o.const, title: o.title }));
 }
 
 function pick(prop: Record<string, Json>, keys: readonly string[], into: Record<string, Json>): void {
@@ -46,10 +48,10 @@ function choices(prop: Record<string, Json>, schema: Record<string, Json>): stri
     return prop.enum;
   }
   if (prop.oneOf !== undefined) {
-    const values = titled(prop.oneOf);
-    if (!values) return { why: "a titled choice is oneOf a list of {const, title}, both strings" };
-    schema.oneOf = (prop.oneOf as Record<string, Json>[]).map((o) => ({ const: o.const as string, title: o.title as string }));
-    return values;
+    const list = titled(prop.oneOf);
+    if (!list) return { why: "a titled choice is oneOf a list of {const, title}, both strings" };
+    schema.oneOf = list;
+    return list.map((o) => o.const);
   }
   return undefined;
 }
@@ -63,10 +65,10 @@ function multiChoices(items: Json | undefined, schema: Record<string, Json>): st
     schema.items = { type: "string", enum: items.enum };
     return items.enum;
   }
-  const values = titled(items.anyOf);
-  if (!values) return why;
-  schema.items = { anyOf: (items.anyOf as Record<string, Json>[]).map((o) => ({ const: o.const as string, title: o.title as string })) };
-  return values;
+  const list = titled(items.anyOf);
+  if (!list) return why;
+  schema.items = { anyOf: list };
+  return list.map((o) => o.const);
 }
 
 function defaultFits(type: string, value: Json, offered: string[] | undefined): boolean {

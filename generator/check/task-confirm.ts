@@ -72,8 +72,8 @@ export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleConte
     const where = id === field ? `${ctx.pointer}/ask/${field}` : `${ctx.pointer}/ask/${field}/inputKey`;
     if (confirm !== undefined && id === confirmKey) {
       ctx.report("KV438", `'${confirmKey}' is both an asked input and the confirmation's input request id; give the confirmation another inputKey`, where);
-    } else if (ids.has(id)) {
-      const first = ids.get(id) as string;
+    } else if (ids.get(id) !== undefined) {
+      const first = ids.get(id)!;
       const why = sharedFormProblem(ask?.[first], entry);
       if (why) ctx.report("KV438", `'${id}' is the input request id of both '${first}' and '${field}', which ask in one form only when ${why}; give one of them another inputKey`, where);
       continue;
