@@ -21,3 +21,9 @@ export interface Changelog {
 }
 
 export const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Two lists' entries paired by key, in key order: [key, before, after], either side missing when it has none. */
+export function pairByKey<T>(a: readonly T[] | undefined, b: readonly T[] | undefined, key: (t: T) => string): [string, T | undefined, T | undefined][] {
+  const [ma, mb] = [new Map((a ?? []).map((t) => [key(t), t])), new Map((b ?? []).map((t) => [key(t), t]))];
+  return [...new Set([...ma.keys(), ...mb.keys()])].sort().map((k) => [k, ma.get(k), mb.get(k)]);
+}

@@ -8,10 +8,9 @@ import type { Effects, Manifest, ManifestTool } from "./types.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { effectsOf } from "./legacy.js";
 import { diffSchema } from "./schema-diff.js";
-import { same, type Change, type Changelog } from "./change.js";
+import { pairByKey, same, type Change, type Changelog } from "./change.js";
 import { diffPrompts } from "./prompt-changes.js";
 import { diffResources } from "./resources.js";
-import { isObject } from "../shared/object.js";
 
 // A hint flipping this way lets the tool do more than clients were told it would.
 const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
@@ -179,9 +178,7 @@ export function changelog(a: Manifest, b: Manifest): Changelog {
   changes.push(...diffPrompts(a.prompts, b.prompts));
   changes.push(...diffResources(a.resources, b.resources));
   changes.push(...diffExposure(a, b));
-  const [ta, tb] = [new Map(a.tools.map((t) => [t.name, t])), new Map(b.tools.map((t) => [t.name, t]))];
-  for (const name of [...new Set([...ta.keys(), ...tb.keys()])].sort()) {
-    const [x, y] = [ta.get(name), tb.get(name)];
+  for (const [name, x, y] of pairByKey(a.tools, b.tools, (t) => t.name)) {
     if (!y) changes.push({ tool: name, path: ["Tool"], change: "removed", breaking: "tool removed: clients calling it fail" });
     else if (!x) changes.push({ tool: name, path: ["Tool"], change: "added", ...(y.description ? { new: y.description } : {}) });
     else changes.push(...diffTool(x, y, !a.capabilities || !b.capabilities));

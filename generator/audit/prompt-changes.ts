@@ -3,7 +3,7 @@
 // argument became required, or the prompt now asks for an argument (a client without elicitation that
 // leaves it out is refused). Added prompts, optional arguments and changed text are listed, not breaking.
 import type { Json } from "../../templates/runtime/types.js";
-import { same, type Change } from "./change.js";
+import { pairByKey, same, type Change } from "./change.js";
 import type { ManifestPrompt } from "./types.js";
 
 function diffPrompt(a: ManifestPrompt, b: ManifestPrompt): Change[] {
@@ -36,9 +36,7 @@ function diffPrompt(a: ManifestPrompt, b: ManifestPrompt): Change[] {
 
 export function diffPrompts(a: ManifestPrompt[] | undefined, b: ManifestPrompt[] | undefined): Change[] {
   const out: Change[] = [];
-  const [pa, pb] = [new Map((a ?? []).map((p) => [p.name, p])), new Map((b ?? []).map((p) => [p.name, p]))];
-  for (const name of [...new Set([...pa.keys(), ...pb.keys()])].sort()) {
-    const [x, y] = [pa.get(name), pb.get(name)];
+  for (const [name, x, y] of pairByKey(a, b, (p) => p.name)) {
     if (!y) out.push({ path: ["Prompt " + name], change: "removed", breaking: "prompt removed: clients getting it fail" });
     else if (!x) out.push({ path: ["Prompt " + name], change: "added", ...(y.description ? { new: y.description } : {}) });
     else out.push(...diffPrompt(x, y));

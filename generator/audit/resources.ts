@@ -5,7 +5,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { ServerPlan } from "../model/plan.js";
 import { code } from "../shared/markdown.js";
-import { same, type Change } from "./change.js";
+import { pairByKey, same, type Change } from "./change.js";
 import type { ManifestResource } from "./types.js";
 
 export function manifestResources(plan: ServerPlan): ManifestResource[] | undefined {
@@ -41,9 +41,7 @@ export function renderResources(resources: ManifestResource[] | undefined): stri
 
 export function diffResources(a: ManifestResource[] | undefined, b: ManifestResource[] | undefined): Change[] {
   const out: Change[] = [];
-  const [ra, rb] = [new Map((a ?? []).map((r) => [r.uri, r])), new Map((b ?? []).map((r) => [r.uri, r]))];
-  for (const uri of [...new Set([...ra.keys(), ...rb.keys()])].sort()) {
-    const [x, y] = [ra.get(uri), rb.get(uri)];
+  for (const [uri, x, y] of pairByKey(a, b, (r) => r.uri)) {
     const path = ["Resource " + uri];
     if (!y) out.push({ path, change: "removed", breaking: "resource removed: clients reading it fail" });
     else if (!x) out.push({ path, change: "added", new: `${y.mimeType}, ${y.bytes} bytes` });

@@ -8,6 +8,7 @@ import type { Diagnostic } from "../model/diagnostic.js";
 import type { PromptIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { at } from "./locate.js";
+import { checkList } from "./list-entries.js";
 import { placeholders } from "./task-confirm.js";
 import { isObject } from "../shared/object.js";
 
@@ -72,16 +73,8 @@ function checkPrompt(spec: LoadedSpec, prompt: Obj, pointer: string, out: Diagno
 }
 
 export function checkPrompts(spec: LoadedSpec, prompts: unknown, whole: (pointer: string) => boolean, out: Diagnostic[]): void {
-  if (!Array.isArray(prompts)) return;
-  const seen = new Map<string, number>();
-  prompts.forEach((prompt: Json, i: number) => {
-    if (!isObject(prompt)) return;
-    if (typeof prompt.name === "string") {
-      if (seen.has(prompt.name)) out.push(at(spec, "KV701", `prompt name '${prompt.name}' is used twice (first at /prompts/${seen.get(prompt.name)})`, `/prompts/${i}/name`));
-      else seen.set(prompt.name, i);
-    }
-    if (whole(`/prompts/${i}`)) checkPrompt(spec, prompt, `/prompts/${i}`, out);
-  });
+  const check = (prompt: Obj, pointer: string) => checkPrompt(spec, prompt, pointer, out);
+  checkList(spec, prompts, { list: "prompts", key: "name", label: "prompt name", code: "KV701", check }, whole, out);
 }
 
 /** The checked prompts, normalized (sorted by the caller). */

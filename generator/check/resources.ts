@@ -9,7 +9,7 @@ import type { ResourceIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { sha256 } from "../shared/hash.js";
 import { at } from "./locate.js";
-import { isObject } from "../shared/object.js";
+import { checkList } from "./list-entries.js";
 
 type Obj = Record<string, Json>;
 
@@ -45,16 +45,8 @@ function checkResource(spec: LoadedSpec, r: Obj, pointer: string, out: Diagnosti
 }
 
 export function checkResources(spec: LoadedSpec, resources: unknown, whole: (pointer: string) => boolean, out: Diagnostic[]): void {
-  if (!Array.isArray(resources)) return;
-  const seen = new Map<string, number>();
-  resources.forEach((r: Json, i: number) => {
-    if (!isObject(r)) return;
-    if (typeof r.uri === "string") {
-      if (seen.has(r.uri)) out.push(at(spec, "KV721", `resource uri '${r.uri}' is used twice (first at /resources/${seen.get(r.uri)})`, `/resources/${i}/uri`));
-      else seen.set(r.uri, i);
-    }
-    if (whole(`/resources/${i}`)) checkResource(spec, r, `/resources/${i}`, out);
-  });
+  const check = (r: Obj, pointer: string) => checkResource(spec, r, pointer, out);
+  checkList(spec, resources, { list: "resources", key: "uri", label: "resource uri", code: "KV721", check }, whole, out);
 }
 
 /** A checked resource, normalized (sorted by the caller): its content as text or base64. */
