@@ -48,6 +48,10 @@ const MAX_PHRASE = 3;
 /** A related word's weight (WordNet's, 0.25 to 0.6) against the word the caller typed. */
 const RELATED_WEIGHT = 1;
 
+/** A phrase's words' weight as themselves, and how much more its related words count than a word's. */
+const PHRASE_WORD_WEIGHT = 0.5;
+const PHRASE_BOOST = 1.5;
+
 /** The longest phrase at the start of `rest` that the related-words table holds, or 1. */
 function phraseLength(related: Record<string, (string | number)[]>, rest: Token[]): number {
   for (let n = Math.min(MAX_PHRASE, rest.length); n > 1; n--) {
@@ -74,7 +78,9 @@ function expand(index: CatalogIndex, query: string): Map<string, number>[] {
     const heads = part.filter((t) => !t.stop && !seen.has(t.stem)).map((t) => t.stem);
     if (heads.length === 0) continue;
     for (const h of heads) seen.add(h);
-    const alternatives = new Map<string, number>(heads.map((h) => [h, 1]));
+    // In a phrase ("get rid of") the words stand less for themselves than the phrase's meaning does.
+    const alternatives = new Map<string, number>(heads.map((h) => [h, n > 1 ? PHRASE_WORD_WEIGHT : 1]));
+    const boost = n > 1 ? PHRASE_BOOST : 1;
     const typed = Math.min(...heads.map((h) => idf(index, h)));
     const add = (term: string, weight: number) => {
       const w = weight * Math.min(1, typed / idf(index, term));
@@ -83,7 +89,7 @@ function expand(index: CatalogIndex, query: string): Map<string, number>[] {
     for (const h of heads) for (const s of synonymsOf(h)) add(s, SYNONYM_WEIGHT);
     const key = part.map((t) => t.stem).join(" ");
     const list = own.call(related, key) ? related[key]! : [];
-    for (let j = 0; j < list.length; j += 2) add(list[j] as string, ((list[j + 1] as number) / 1000) * RELATED_WEIGHT);
+    for (let j = 0; j < list.length; j += 2) add(list[j] as string, Math.min(1, ((list[j + 1] as number) / 1000) * RELATED_WEIGHT * boost));
     out.push(alternatives);
   }
   return out;
