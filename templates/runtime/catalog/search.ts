@@ -42,6 +42,18 @@ function idf(index: CatalogIndex, term: string): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** How much the word inside an un- or re- word the index lacks ("untag", "reopen") stands for it. */
+const UNPREFIXED_WEIGHT = 0.7;
+
+/** For a word the index lacks, made of un- or re- and a word it has: that word, and for un-, removing. */
+function unprefixed(index: CatalogIndex, term: string): [string, number][] {
+  const m = /^(un|re)(.{3,})$/.exec(term);
+  if (!m || postings(index, term) || !postings(index, m[2]!)) return [];
+  const out: [string, number][] = [[m[2]!, UNPREFIXED_WEIGHT]];
+  if (m[1] === "un") out.push(["remov", SYNONYM_WEIGHT], ["delet", SYNONYM_WEIGHT]);
+  return out;
+}
+
 /** The longest phrase the related-words table holds ("get rid of"). */
 const MAX_PHRASE = 3;
 
@@ -87,6 +99,7 @@ function expand(index: CatalogIndex, query: string): Map<string, number>[] {
       if (w > (alternatives.get(term) ?? 0)) alternatives.set(term, w);
     };
     for (const h of heads) for (const s of synonymsOf(h)) add(s, SYNONYM_WEIGHT);
+    for (const h of heads) for (const [s, w] of unprefixed(index, h)) add(s, w);
     const key = part.map((t) => t.stem).join(" ");
     const list = own.call(related, key) ? related[key]! : [];
     for (let j = 0; j < list.length; j += 2) add(list[j] as string, Math.min(1, ((list[j + 1] as number) / 1000) * RELATED_WEIGHT * boost));
