@@ -10,6 +10,7 @@ import { join } from "node:path";
 
 type Pos = "n" | "v" | "a";
 const POS: Record<Pos, string> = { n: "noun", v: "verb", a: "adj" };
+const PARTS: Pos[] = ["n", "v", "a"];
 
 interface Synset {
   words: string[];
@@ -82,7 +83,7 @@ export function wordNet(): WordNet {
   const synsets = new Map<string, Synset>();
   const senses: WordNet["senses"] = new Map();
   const common = new Set<string>();
-  (Object.keys(POS) as Pos[]).forEach((p, i) => {
+  PARTS.forEach((p, i) => {
     parseData(readFileSync(join(dir, `data.${POS[p]}`), "latin1"), p, synsets);
     parseIndex(readFileSync(join(dir, `index.${POS[p]}`), "latin1"), i, p, senses, common);
   });
