@@ -9,6 +9,8 @@ import { relatedWords, wordNet } from "./wordnet.js";
 
 /** The most index terms one word stands for: the best related words, not every distant one. */
 const MAX_TERMS = 6;
+/** Words with fewer tagged senses are left out: rare in what users type, and they make the table large. */
+const MIN_TAGGED = 1;
 /** Phrases of at most this many words ("get rid of"). */
 const MAX_PHRASE = 3;
 
@@ -21,10 +23,13 @@ export function phraseKey(words: string[]): string {
 export function relatedTable(vocabulary: Set<string>): Record<string, (string | number)[]> {
   const wn = wordNet();
   const merged = new Map<string, Map<string, number>>();
-  for (const lemma of wn.common) {
+  for (const [lemma, tagged] of wn.common) {
+    if (tagged < MIN_TAGGED) continue;
     const parts = lemma.split(/[_-]/);
     if (parts.length > MAX_PHRASE || parts.some((p) => !/^[a-z]+$/.test(p))) continue;
     const key = phraseKey(parts);
+    // A word the API itself uses means what the API means by it ("user" is not "use" here).
+    if (parts.length === 1 && vocabulary.has(key)) continue;
     let targets: Map<string, number> | undefined;
     for (const [word, weight] of relatedWords(wn, lemma)) {
       if (!/^[a-z]+$/.test(word)) continue;

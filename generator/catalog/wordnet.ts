@@ -22,8 +22,8 @@ export interface WordNet {
   synsets: Map<string, Synset>;
   /** lemma -> its synset keys per part of speech, most frequent sense first. */
   senses: Map<string, string[][]>;
-  /** Lemmas tagged at least once in WordNet's sense-tagged corpus: the common words. */
-  common: Set<string>;
+  /** Lemmas tagged in WordNet's sense-tagged corpus (the common words), with how many of their senses were. */
+  common: Map<string, number>;
 }
 
 /** The first senses of a word that count: later ones are rare meanings. */
@@ -59,7 +59,7 @@ function parseData(text: string, pos: Pos, into: Map<string, Synset>): void {
   }
 }
 
-function parseIndex(text: string, pos: number, p: Pos, senses: WordNet["senses"], common: Set<string>): void {
+function parseIndex(text: string, pos: number, p: Pos, senses: WordNet["senses"], common: WordNet["common"]): void {
   for (const line of text.split("\n")) {
     if (line.length === 0 || line.startsWith("  ")) continue;
     const f = line.trim().split(" ");
@@ -70,7 +70,7 @@ function parseIndex(text: string, pos: number, p: Pos, senses: WordNet["senses"]
     const entry = senses.get(f[0]!) ?? [[], [], []];
     entry[pos] = keys;
     senses.set(f[0]!, entry);
-    if (tagged > 0) common.add(f[0]!);
+    if (tagged > 0) common.set(f[0]!, Math.max(tagged, common.get(f[0]!) ?? 0));
   }
 }
 
@@ -82,7 +82,7 @@ export function wordNet(): WordNet {
   const dir = dictDir();
   const synsets = new Map<string, Synset>();
   const senses: WordNet["senses"] = new Map();
-  const common = new Set<string>();
+  const common: WordNet["common"] = new Map();
   PARTS.forEach((p, i) => {
     parseData(readFileSync(join(dir, `data.${POS[p]}`), "latin1"), p, synsets);
     parseIndex(readFileSync(join(dir, `index.${POS[p]}`), "latin1"), i, p, senses, common);
