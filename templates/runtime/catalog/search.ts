@@ -7,6 +7,9 @@ import type { CatalogIndex } from "./types.js";
 /** The score of an operation whose summary opens with a verb the query asks for (or one that means the same). */
 const VERB_BONUS = 1.3;
 
+/** The least weight at which a query's stand-in counts as a verb it asks for (a phrase's own words do not). */
+const VERB_ASKED = 0.3;
+
 /** The score of an operation that answers a collection, when the query asks for many things. */
 const LIST_BONUS = 1.4;
 
@@ -61,7 +64,7 @@ const MAX_PHRASE = 3;
 const RELATED_WEIGHT = 1;
 
 /** A phrase's words' weight as themselves, and how much more its related words count than a word's. */
-const PHRASE_WORD_WEIGHT = 0.5;
+const PHRASE_WORD_WEIGHT = 0.25;
 const PHRASE_BOOST = 1.5;
 
 /** The longest phrase at the start of `rest` that the related-words table holds, or 1. */
@@ -93,12 +96,13 @@ function expand(index: CatalogIndex, query: string): Map<string, number>[] {
     // In a phrase ("get rid of") the words stand less for themselves than the phrase's meaning does.
     const alternatives = new Map<string, number>(heads.map((h) => [h, n > 1 ? PHRASE_WORD_WEIGHT : 1]));
     const boost = n > 1 ? PHRASE_BOOST : 1;
-    const typed = Math.min(...heads.map((h) => idf(index, h)));
+    // A phrase is as specific as a word the index lacks: its stand-ins are not capped by its words' rarity.
+    const typed = n > 1 ? Infinity : Math.min(...heads.map((h) => idf(index, h)));
     const add = (term: string, weight: number) => {
       const w = weight * Math.min(1, typed / idf(index, term));
       if (w > (alternatives.get(term) ?? 0)) alternatives.set(term, w);
     };
-    for (const h of heads) for (const s of synonymsOf(h)) add(s, SYNONYM_WEIGHT);
+    if (n === 1) for (const s of synonymsOf(heads[0]!)) add(s, SYNONYM_WEIGHT);
     for (const h of heads) for (const [s, w] of unprefixed(index, h)) add(s, w);
     const key = part.map((t) => t.stem).join(" ");
     const list = own.call(related, key) ? related[key]! : [];
@@ -133,7 +137,7 @@ export function rank(index: CatalogIndex, query: string, visible: (name: string)
     }
   }
   const n = groups.length;
-  const asked = new Set(groups.flatMap((g) => [...g.keys()]));
+  const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
   const lists = asksForMany(query) ? new Set(postingOps(index, LIST_MARK)) : new Set<number>();
   const ranked: [number, number][] = [];
   for (const [op, s] of score) {
