@@ -15,6 +15,7 @@ import { addHints } from "./hints.js";
 import { judgeSchemas } from "./compile-pool.js";
 import { checkPrompts } from "./prompts.js";
 import { checkResources } from "./resources.js";
+import { checkResourceTemplates } from "./resource-templates.js";
 import { isObject } from "../shared/object.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
@@ -97,6 +98,7 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
   }
   checkPrompts(spec, doc.prompts, whole, out);
   checkResources(spec, doc.resources, whole, out);
+  checkResourceTemplates(spec, doc.resourceTemplates, whole, out);
   if (!Array.isArray(doc.tools)) return;
   const names = new Map<string, number>();
   doc.tools.forEach((tool: unknown, i: number) => {
