@@ -14,6 +14,8 @@ import { interleave, median, ms, type BenchRow } from "./util.js";
 
 const ROUNDS = 300;
 const WARMUP = 30;
+const CALLS_ROUNDS = 60;
+const CALLS_WARMUP = 10;
 
 /** A keep-alive 2026-07-28 JSON-RPC poster (the bare GET keeps its connection too). */
 function poster(url: string) {
@@ -41,6 +43,12 @@ function poster(url: string) {
   return { send, close: () => agent.destroy() };
 }
 
+/** The taskId of a CreateTaskResult; anything else (a cap refusal is a tool error) stops the bench with its text. */
+function taskIdOf(result: Record<string, unknown>): string {
+  if (typeof result.taskId === "string") return result.taskId;
+  throw new Error(`tools/call made no task: ${JSON.stringify(result).slice(0, 300)}`);
+}
+
 async function settled(send: ReturnType<typeof poster>["send"], taskId: string): Promise<void> {
   for (;;) {
     const got = await send("tasks/get", { taskId });
@@ -58,13 +66,15 @@ export async function benchTasks(): Promise<BenchRow[]> {
     await bare.set("bench:key", JSON.stringify({ status: "completed", result: { content: [{ type: "text", text: "done" }] } }));
     const fileServer = await startHttpServer(generateJobs("file"), ["--host", "127.0.0.1"], { KERVAN_TASKS_DIR: mkdtempSync(join(tmpdir(), "kervan-bench-tasks-")) });
     const redisServer = await startHttpServer(generateJobs("redis"), ["--host", "127.0.0.1"], { KERVAN_TASKS_REDIS_URL: redis.url });
-    const memoryServer = await startHttpServer(generateJobs("memory"), ["--host", "127.0.0.1"]);
+    // The augmented rounds make 140 tasks from one address, more than the default per-principal cap (100),
+    // past which a call is refused with a tool error and makes no task.
+    const memoryServer = await startHttpServer(generateJobs("memory"), ["--host", "127.0.0.1"], { KERVAN_TASKS_MAX_PER_PRINCIPAL: String(CALLS_ROUNDS * 4) });
     servers.push(fileServer, redisServer, memoryServer);
     const [viaFile, viaRedis, viaMemory] = [poster(fileServer.url), poster(redisServer.url), poster(memoryServer.url)];
     const job = { name: "long_job", arguments: { pidfile: "/dev/null", seconds: 0 } };
     // One finished task on each store to read back.
-    const fileTask = String((await viaFile.send("tools/call", job)).taskId);
-    const redisTask = String((await viaRedis.send("tools/call", job)).taskId);
+    const fileTask = taskIdOf(await viaFile.send("tools/call", job));
+    const redisTask = taskIdOf(await viaRedis.send("tools/call", job));
     await settled(viaFile.send, fileTask);
     await settled(viaRedis.send, redisTask);
 
@@ -78,12 +88,12 @@ export async function benchTasks(): Promise<BenchRow[]> {
         () => viaMemory.send("tools/call", job, {}).then(() => undefined),
         () => viaMemory.send("tools/call", job).then(() => undefined),
         async () => {
-          const taskId = String((await viaMemory.send("tools/call", job)).taskId);
+          const taskId = taskIdOf(await viaMemory.send("tools/call", job));
           await settled(viaMemory.send, taskId);
         },
       ],
-      60,
-      10,
+      CALLS_ROUNDS,
+      CALLS_WARMUP,
     );
     for (const p of [viaFile, viaRedis, viaMemory]) p.close();
     const [mf, mr, mb, mp, mc, mw] = [getFile, getRedis, bareGet, plain, created, whole].map(median);
