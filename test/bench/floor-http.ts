@@ -12,13 +12,13 @@ import { join } from "node:path";
 const TICK_MS = 1000 / 100; // USER_HZ on Linux
 
 /** user + system CPU of a process (every thread), in ms, from /proc/PID/stat. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(f[11]) + Number(f[12])) * TICK_MS;
 }
 
-async function start(args: string[]): Promise<{ url: URL; proc: ChildProcess }> {
+export async function start(args: string[]): Promise<{ url: URL; proc: ChildProcess }> {
   const proc = spawn(NODE, args, { stdio: ["ignore", "ignore", "pipe"], cwd: REPO, env: { PATH: process.env.PATH ?? "" } });
   let err = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -37,9 +37,9 @@ async function start(args: string[]): Promise<{ url: URL; proc: ChildProcess }> 
   return { url: new URL(url), proc };
 }
 
-type Era = "2025-11-25" | "2026-07-28";
+export type Era = "2025-11-25" | "2026-07-28";
 
-function call(era: Era): { body: string; headers: Record<string, string> } {
+export function call(era: Era): { body: string; headers: Record<string, string> } {
   const params = { name: "validate_json", arguments: { output: "1", schema: { type: "integer" } } };
   const modern = era === "2026-07-28";
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: modern ? { ...params, _meta: META_2026 } : params });
@@ -49,7 +49,7 @@ function call(era: Era): { body: string; headers: Record<string, string> } {
 }
 
 /** `n` requests over `connections` keep-alive sockets; returns the server's CPU per request in ms. */
-async function cpuPerRequest(proc: ChildProcess, url: URL, req: { body: string; headers: Record<string, string> }, n: number, connections = 4): Promise<number> {
+export async function cpuPerRequest(proc: ChildProcess, url: URL, req: { body: string; headers: Record<string, string> }, n: number, connections = 4): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const one = () =>
     new Promise<void>((resolve, reject) => {

@@ -15,7 +15,7 @@ import { REPO, tempDir, type Row } from "./util.js";
 
 export const FLOOR_PARTS = ["start", "stdio", "serving", "http", "validate", "gen", "incremental", "memory"];
 
-async function build(spec: string, name: string): Promise<string> {
+export async function build(spec: string, name: string): Promise<string> {
   const outRoot = tempDir(name);
   const result = await generate(readSources([spec]), { outRoot, check: false, pruneServers: false });
   if (result.diagnostics.some((d) => d.severity === "error")) throw new Error(`${spec} does not build`);
@@ -25,7 +25,7 @@ async function build(spec: string, name: string): Promise<string> {
 const hasBwrap = () => (process.env.PATH ?? "").split(delimiter).some((d) => d && existsSync(join(d, "bwrap")));
 
 /** fixtures/bench10.yaml; where bubblewrap is not installed its tools run with `sandbox: none` (the server would refuse to start). */
-function bench10Spec(): string {
+export function bench10Spec(): string {
   if (hasBwrap()) return BENCH10_SPEC;
   const spec = join(tempDir("bench10-spec"), "bench10.yaml");
   writeFileSync(spec, readFileSync(BENCH10_SPEC, "utf8").replace(/exec: \{ /g, "exec: { sandbox: none, ").replace(/^    exec:$/gm, "    exec:\n      sandbox: none"));
