@@ -95,7 +95,8 @@ export async function benchFloorServing(validator: string, requests = 4000, roun
 const BODY = JSON.stringify({ latitude: 39.92, longitude: 32.85, timezone: "GMT", current: { time: "2026-07-28T12:00", interval: 900, temperature_2m: 21.1, wind_speed_10m: 5.9, weather_code: 2 } });
 const TOKEN = "bench-token-0123456789abcdef";
 
-export async function benchFloorHttpCall(rounds = 2000): Promise<Row[]> {
+/** An http tool (select, a secret header) and a bare keep-alive request of the same URL, against a loopback upstream. */
+export async function httpCallPair(): Promise<{ viaTool: () => Promise<void>; viaRequest: () => Promise<void>; close: () => void }> {
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(BODY));
@@ -139,12 +140,20 @@ export async function benchFloorHttpCall(rounds = 2000): Promise<Row[]> {
       r.on("error", reject);
       r.end();
     });
+  const close = () => {
+    agent.destroy();
+    server.closeAllConnections();
+    server.close();
+  };
+  return { viaTool, viaRequest, close };
+}
+
+export async function benchFloorHttpCall(rounds = 2000): Promise<Row[]> {
+  const { viaTool, viaRequest, close } = await httpCallPair();
   try {
     const [t, b] = (await interleave([viaTool, viaRequest], rounds, 500)).map(median) as [number, number];
     return [{ section: "Issue 26: http tool call (select) vs a bare node:http keep-alive request + JSON.parse", name: "HTTP tool call vs bare node:http keep-alive request", ratio: t / b, target: { op: "≤", value: 1.15, note: "issue 26" }, subject: ms(t), baseline: ms(b) }];
   } finally {
-    agent.destroy();
-    server.closeAllConnections();
-    server.close();
+    close();
   }
 }

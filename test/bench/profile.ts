@@ -13,7 +13,7 @@ import { build as esbuild } from "esbuild";
 import { pathToFileURL } from "node:url";
 import { execSpec, syntheticTools } from "./fixtures/synthetic.js";
 import { bench10Spec, build } from "./floor.bench.js";
-import { call, cpuPerRequest, start } from "./floor-http.js";
+import { call, cpuPerRequest, httpCallPair, start } from "./floor-http.js";
 import { readProfiles, report, selfTimes, type CpuProfile } from "./profile-summary.js";
 import { DOC, SCHEMA } from "./validate-json.bench.js";
 import { LineReader, NODE, REPO, answer, exited, interleave, median, request, run, tempDir } from "./util.js";
@@ -187,6 +187,25 @@ async function profileValidate(): Promise<string> {
   ].join("\n");
 }
 
+async function profileHttp(): Promise<string> {
+  const { viaTool, viaRequest, close } = await httpCallPair();
+  try {
+    const [t, b] = (await interleave([viaTool, viaRequest], 1000, 300)).map(median) as [number, number];
+    const N = 3000;
+    const loop = (fn: () => Promise<void>) => async () => {
+      for (let i = 0; i < N; i++) await fn();
+    };
+    const tool = await inProcess(loop(viaTool));
+    const bare = await inProcess(loop(viaRequest));
+    return [
+      `## http tool call vs a bare keep-alive request (this process, loopback upstream)\nunprofiled medians of 1,000 interleaved rounds: tool ${(t * 1000).toFixed(0)} µs, bare request ${(b * 1000).toFixed(0)} µs\n`,
+      report(`${N} tool calls less ${N} bare requests (client and upstream in one process)`, selfTimes([tool]), N, "call", (t - b) * 1000, 14, selfTimes([bare])),
+    ].join("\n");
+  } finally {
+    close();
+  }
+}
+
 async function genProfile(title: string, spec: string, out: string, runs = 1): Promise<string> {
   const dir = tempDir("prof-gen");
   for (let i = 0; i < runs; i++) await run(NODE, [...prof(dir, 500), KERVAN, "gen", spec, "--out", out], { cwd: REPO });
@@ -219,19 +238,23 @@ async function profileMemory(): Promise<string> {
   const spec = join(root, "github.yaml");
   await run(NODE, [KERVAN, "import", doc, "--name", "github", "--out", spec, "--max-tools", "5000"], { cwd: REPO });
   const { stdout } = await run(NODE, ["--trace-gc", KERVAN, "gen", spec, "--out", join(root, "out")], { cwd: REPO });
-  // --trace-gc lines: "[pid:addr] 1234 ms: Mark-Compact 310.2 (340.5) -> 250.1 (330.0) MB, ..."
-  const gcs = [...stdout.matchAll(/(\d+) ms: (Scavenge|Mark-Compact|Mark-sweep)[^\d]*([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/gi)].map((m) => ({ at: Number(m[1]), kind: m[2]!, before: Number(m[3]), after: Number(m[5]), committed: Number(m[4]) }));
-  const peak = gcs.reduce((a, g) => (g.committed > a.committed ? g : a), gcs[0] ?? { at: 0, kind: "", before: 0, after: 0, committed: 0 });
-  const full = gcs.filter((g) => !/scavenge/i.test(g.kind));
-  const lines = full.map((g) => `| ${g.at} ms | ${g.kind} | ${g.before} MB | ${g.after} MB | ${g.committed} MB |`);
+  // --trace-gc lines: "[pid:0x5a1b2c3d4e50]   1234 ms: Mark-Compact 310.2 (340.5) -> 250.1 (330.0) MB, ..." (one isolate per thread)
+  const gcs = [...stdout.matchAll(/\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: (Scavenge|Mark-Compact|Mark-sweep)[^\d]*([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/gi)].map((m) => ({ isolate: m[1]!, at: Number(m[2]), kind: m[3]!, before: Number(m[4]), committed: Number(m[5]), after: Number(m[6]) }));
+  const isolates = [...new Set(gcs.map((g) => g.isolate))];
+  const lines = isolates.map((iso, i) => {
+    const mine = gcs.filter((g) => g.isolate === iso);
+    const top = mine.reduce((a, g) => (g.committed > a.committed ? g : a));
+    const live = Math.max(...mine.map((g) => g.after));
+    return `| ${i === 0 ? "main" : `isolate ${i + 1}`} | ${mine.length} (${mine.filter((g) => !/scavenge/i.test(g.kind)).length} full) | ${top.committed} MB at ${top.at} ms | ${live} MB | ${Math.max(...mine.map((g) => g.at))} ms |`;
+  });
   const profile = await genProfile("kervan gen of the imported GitHub spec (CPU)", spec, join(root, "out2"));
   return [
     "## GitHub gen memory (--trace-gc)",
-    `${gcs.length} collections, ${full.length} full; the largest committed JS heap ${peak.committed} MB (at ${peak.at} ms). Each full collection:`,
+    "Each V8 isolate (the main thread, then each worker in the order it first collected): its largest committed JS heap, the most it kept live after a collection, and how long it lived.",
     "",
-    "| at | kind | heap before | live after | committed |",
+    "| isolate | collections | largest committed heap | most live after a GC | last GC at |",
     "|---|---|---|---|---|",
-    ...lines.slice(-25),
+    ...lines,
     "",
     profile,
   ].join("\n");
@@ -241,6 +264,7 @@ const PARTS: Record<string, () => Promise<string>> = {
   start: profileStart,
   stdio: profileStdio,
   serving: profileServing,
+  http: profileHttp,
   validate: profileValidate,
   gen: profileGen,
   incremental: profileIncremental,
