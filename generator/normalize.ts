@@ -8,6 +8,7 @@ import type { RawTool } from "./kinds/types.js";
 import { contextFor } from "./check/index.js";
 import { normalizeHttp } from "./normalize-http.js";
 import { resolveAsk } from "./check/ask.js";
+import { resolveConfirmFields } from "./check/confirm-fields.js";
 import { promptIR } from "./check/prompts.js";
 import { resourceIR } from "./check/resources.js";
 import { resourceTemplateIR } from "./check/resource-templates.js";
@@ -31,7 +32,7 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
     ...(n.outputSchema ? { outputSchema: n.outputSchema } : {}),
     maxOutputChars: typeof tool.maxOutputChars === "number" ? tool.maxOutputChars : serverMax,
     ...(Array.isArray(tool.scopes) && tool.scopes.length ? { scopes: [...new Set(tool.scopes.map(String))].sort(byCodeUnit) } : {}),
-    ...taskAndConfirm(tool),
+    ...taskAndConfirm(tool, n.inputSchema, contextFor(spec, pointer, [])),
     ...askOf(tool, n.inputSchema, contextFor(spec, pointer, [])), // the check stage reported its faults
     ...(tool.expose === "always" ? { expose: "always" as const } : {}),
     ...(Array.isArray(tool.tags) && tool.tags.length ? { tags: tool.tags.map(String) } : {}),
@@ -46,13 +47,14 @@ function askOf(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType
 }
 
 /** The tool's task support and confirmation, normalized (`task: forbidden` is the same as none). */
-function taskAndConfirm(tool: RawTool): Pick<ToolIR, "task" | "confirm"> {
+function taskAndConfirm(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType<typeof contextFor>): Pick<ToolIR, "task" | "confirm"> {
   const out: Pick<ToolIR, "task" | "confirm"> = {};
   if (tool.task === "optional" || tool.task === "required") out.task = tool.task;
   const c = tool.confirm as Json | undefined;
   if (typeof c === "string") out.confirm = { message: c };
   else if (c && typeof c === "object" && !Array.isArray(c) && typeof c.message === "string") {
-    out.confirm = { message: c.message, ...(typeof c.inputKey === "string" ? { inputKey: c.inputKey } : {}) };
+    const fields = resolveConfirmFields(tool, inputSchema, ctx);
+    out.confirm = { message: c.message, ...(typeof c.inputKey === "string" ? { inputKey: c.inputKey } : {}), ...(fields ? { fields } : {}) };
   }
   return out;
 }

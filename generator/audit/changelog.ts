@@ -82,6 +82,10 @@ function diffTaskAndConfirm(a: ManifestTool, b: ManifestTool, legacy: boolean, o
     out.push({ path: ["Task"], change: a.task === undefined ? "added" : b.task === undefined ? "removed" : "changed", ...(a.task ? { old: a.task } : {}), ...(b.task ? { new: b.task } : {}), ...(why ? { breaking: why } : {}) });
   }
   diffAsk(a, b, out);
+  const [fa, fb] = [a.confirm?.fields ?? [], b.confirm?.fields ?? []];
+  if (a.confirm && b.confirm && fa.join() !== fb.join()) {
+    out.push({ path: ["Confirmation fields"], change: "changed", ...(fa.length ? { old: fa.join(", ") } : {}), ...(fb.length ? { new: fb.join(", ") } : {}) });
+  }
   const [x, y] = [a.confirm?.message, b.confirm?.message];
   if (x === y && a.confirm?.inputKey === b.confirm?.inputKey) return;
   const why = y === undefined ? "confirmation removed: the tool now runs without asking the user" : x === undefined ? "confirmation added: clients that cannot show one (no elicitation) can no longer call it" : undefined;

@@ -20,8 +20,8 @@ export interface ManifestTool {
   scopes?: string[];
   /** Runs as a task for clients that declare the tasks extension ("required": only for them). */
   task?: "optional" | "required";
-  /** Asks the user before anything runs, with this message. */
-  confirm?: { message: string; inputKey?: string };
+  /** Asks the user before anything runs, with this message; `fields`: inputs its form shows, which the user may change. */
+  confirm?: { message: string; inputKey?: string; fields?: string[] };
   /**
    * Inputs asked for when the caller leaves them out, in spec order: from the user (elicitation form,
    * schema is the form's), the client's model (from: sampling; message is the prompt) or its roots.

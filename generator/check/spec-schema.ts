@@ -9,8 +9,8 @@ export const NAME_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
 export const ARG_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]{0,63}$";
 export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
 
-/** A question to the user (confirm, or one ask entry): its message, alone or with the input request's id. */
-function question(inputKeyDescription: string): Json[] {
+/** A question to the user (confirm, or one ask entry): its message, alone or with the input request's id (and more keys of its own). */
+function question(inputKeyDescription: string, own: Record<string, Json> = {}): Json[] {
   return [
     { type: "string", minLength: 1 },
     {
@@ -20,10 +20,21 @@ function question(inputKeyDescription: string): Json[] {
       properties: {
         message: { type: "string", minLength: 1 },
         inputKey: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: inputKeyDescription },
+        ...own,
       },
     },
   ];
 }
+
+/** The inputs a confirmation's form shows beside its tick box, for the user to review and change. */
+const CONFIRM_FIELDS: Json = {
+  type: "array",
+  items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
+  minItems: 1,
+  maxItems: 20,
+  uniqueItems: true,
+  description: "Input properties the confirmation form also shows (the caller's value as each field's default); the user's answers replace those arguments before the call runs, validated like the rest.",
+};
 
 /** A prompt: its arguments (strings), the arguments asked of the user when left out, and its message templates. */
 function promptSchema(asked: Json[]): Json {
@@ -222,8 +233,8 @@ export function specSchema(): Record<string, Json> {
             description: "Tasks extension: optional runs as a task for clients that declare it; required refuses others (-32021); forbidden (default) never.",
           },
           confirm: {
-            description: "Ask the user before anything runs: a message with {field} placeholders (quoted and escaped), or {message, inputKey}.",
-            oneOf: question("The id of the confirmation's input request (confirm)."),
+            description: "Ask the user before anything runs: a message with {field} placeholders (quoted and escaped), or {message, inputKey, fields}.",
+            oneOf: question("The id of the confirmation's input request (confirm).", { fields: CONFIRM_FIELDS }),
           },
           ask: {
             type: "object",

@@ -37,7 +37,7 @@ export interface ToolIRBase {
   /** Runs as a task for clients that declare the tasks extension (absent: never). */
   task?: "optional" | "required";
   /** Asks the user to confirm before it runs. */
-  confirm?: { message: string; inputKey?: string };
+  confirm?: ConfirmIR;
   /**
    * Inputs asked for when the caller leaves them out, in spec order: from the user (elicitation form,
    * schema is the form's), the client's model (from: sampling; message is the prompt) or its roots.
@@ -158,6 +158,21 @@ export interface ServerIR {
 }
 
 /** One asked input (ask:). */
+/** A confirmation: its message, its input request id, and the inputs its form shows for review. */
+export interface ConfirmIR {
+  message: string;
+  inputKey?: string;
+  /** In spec order; each field's schema is the input property's, cut to what a form carries. */
+  fields?: ConfirmFieldIR[];
+}
+
+export interface ConfirmFieldIR {
+  field: string;
+  schema: Record<string, Json>;
+  /** The input schema requires it: the form requires it too. */
+  required?: true;
+}
+
 export interface AskIR {
   field: string;
   message: string;

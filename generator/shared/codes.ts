@@ -124,6 +124,8 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV438", "an asked input has the confirmation's input request id, or shares its request id with another that is not in the same form (a sampled or roots input, or another message)"),
       e("KV439", "`questions` on a tool that does not run as a task or asks nothing, or one-at-a-time without `ask`"),
       e("KV440", "an input asked from sampling (`sample:`) or the client's roots (`roots: true`) is not of type string"),
+      e("KV441", "a confirmation field (`confirm: {fields}`) is not an input property of the tool, is named `confirm` (the form's tick box), or is also asked (`ask:`)"),
+      e("KV442", "a confirmation field is not what an elicitation form shows (a string, number, integer or boolean, a choice among strings, a multiple choice)"),
     ],
   },
   {

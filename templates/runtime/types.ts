@@ -128,6 +128,19 @@ export interface ConfirmDef {
   message: string;
   /** The id of the confirmation's input request (default "confirm"). */
   inputKey?: string;
+  /**
+   * Inputs the form shows beside the tick box, each with the caller's value as its default; the
+   * answer's values replace those arguments (then validated with the rest).
+   */
+  fields?: ConfirmFieldDef[];
+}
+
+export interface ConfirmFieldDef {
+  field: string;
+  /** The property's schema as the form carries it (form-schema rules, as for an asked input). */
+  schema: Record<string, unknown>;
+  /** The input schema requires it, so the form does. */
+  required?: true;
 }
 
 /** One prompt argument (MCP PromptArgument): every value is a string. */
