@@ -10,6 +10,7 @@ import { addressWarning } from "./server-url.js";
 import { recordLine, type Recorded } from "./recorded.js";
 import { dirname } from "node:path";
 import { editorSchemaLine } from "../shared/editor-schema.js";
+import { resourceTemplatesOf } from "./resources.js";
 
 /** Warnings on the tools' base URLs (loopback, link-local, cloud metadata), one per URL. */
 export function serverWarnings(tools: ImportedTool[]): string[] {
@@ -66,7 +67,15 @@ export function specData(api: Doc, server: string, tools: ImportedTool[]): Json 
       ...(api.exposure === "catalog" ? { exposure: "catalog" } : {}),
     },
     tools: tools.map((t) => t.tool),
+    ...templatesOf(api, server, tools),
   };
+}
+
+/** --resource-templates (resources.ts): the path-parameter GETs also as resource templates, when any. */
+function templatesOf(api: Doc, server: string, tools: ImportedTool[]): { resourceTemplates?: Json } {
+  if (api.resourceTemplates !== true) return {};
+  const list = resourceTemplatesOf(server, tools);
+  return list.length ? { resourceTemplates: list } : {};
 }
 
 export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string {
