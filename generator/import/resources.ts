@@ -6,6 +6,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import { templateVariables } from "../check/resource-templates.js";
 import type { ImportedTool } from "./tool.js";
+import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
 
@@ -15,30 +16,31 @@ export function schemeOf(server: string): string {
   return /^[a-z]/.test(s) ? s : `api-${s}`;
 }
 
+/** The tool's input names when every one is a required path parameter (at least one), else undefined. */
 function pathOnly(t: ImportedTool): string[] | undefined {
-  const input = t.tool.input as Obj;
-  const names = Object.keys((input.properties as Obj | undefined) ?? {});
-  const required = (input.required as string[] | undefined) ?? [];
-  if (!names.length) return undefined;
-  if (!names.every((n) => t.places[n]?.startsWith("path") && required.includes(n))) return undefined;
+  const input = t.tool.input;
+  if (!isObject(input) || !isObject(input.properties)) return undefined;
+  const names = Object.keys(input.properties);
+  const required = Array.isArray(input.required) ? input.required : [];
+  if (!names.length || !names.every((n) => t.places[n]?.startsWith("path") && required.includes(n))) return undefined;
   return names;
 }
 
 /** The resource template of one imported tool, or undefined when it cannot be one. */
 function templateOf(scheme: string, t: ImportedTool): Obj | undefined {
-  const http = t.tool.http as Obj | undefined;
-  if (!http || http.method !== "GET" || typeof http.path !== "string") return undefined;
+  const http = t.tool.http;
+  if (!isObject(http) || http.method !== "GET" || typeof http.path !== "string") return undefined;
   const names = pathOnly(t);
   if (!names) return undefined;
   const uriTemplate = `${scheme}://${http.path.slice(1).replace(/\{\{input\.([A-Za-z0-9_]+)\}\}/g, "{$1}")}`;
   const found = templateVariables(uriTemplate);
   if (!("vars" in found) || found.vars.length !== names.length) return undefined;
-  const raw = (t.tool.output as Obj | undefined)?.raw === true;
+  const raw = isObject(t.tool.output) && t.tool.output.raw === true;
   return {
     uriTemplate,
     name: t.name,
     ...(typeof t.tool.title === "string" ? { title: t.tool.title } : {}),
-    description: `${t.tool.description as string} Read through tool ${t.name}.`,
+    description: `${String(t.tool.description)} Read through tool ${t.name}.`,
     mimeType: raw ? "text/plain" : "application/json",
     tool: t.name,
   };
@@ -50,7 +52,8 @@ export function resourceTemplatesOf(server: string, tools: ImportedTool[]): Obj[
   const byUri = new Map<string, Obj>();
   for (const t of tools) {
     const rt = templateOf(scheme, t);
-    if (rt && !byUri.has(rt.uriTemplate as string)) byUri.set(rt.uriTemplate as string, rt);
+    const uri = rt ? String(rt.uriTemplate) : "";
+    if (rt && !byUri.has(uri)) byUri.set(uri, rt);
   }
-  return [...byUri.values()].sort((a, b) => ((a.uriTemplate as string) < (b.uriTemplate as string) ? -1 : 1));
+  return [...byUri.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, rt]) => rt);
 }
