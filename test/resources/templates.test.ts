@@ -56,6 +56,9 @@ for (const [transport, open] of opens) {
       it("reads through the tool: a reserved expansion keeps its slashes, an integer variable is typed", async () => {
         const note = await w.send("resources/read", { uri: "notes://drafts/a/b" });
         expect(note.result!.contents).toEqual([{ uri: "notes://drafts/a/b", mimeType: "text/plain", text: "note a/b on drafts" }]);
+        // Non-ASCII text comes percent-encoded as UTF-8 and is decoded for the tool.
+        const accented = await w.send("resources/read", { uri: "notes://drafts/caf%C3%A9/men%C3%BC" });
+        expect(accented.result!.contents).toEqual([{ uri: "notes://drafts/caf%C3%A9/men%C3%BC", mimeType: "text/plain", text: "note café/menü on drafts" }]);
         const page = await w.send("resources/read", { uri: "pages://21" });
         expect(page.result!.contents).toEqual([{ uri: "pages://21", mimeType: "text/plain", text: "page 21" }]);
         if (era === "2026-07-28") expect(page.result).toMatchObject({ cacheScope: "private", ttlMs: 0 });
