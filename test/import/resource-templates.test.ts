@@ -34,6 +34,7 @@ describe("kervan import --resource-templates", () => {
       { uriTemplate: "library://notes/{name}.txt", name: "get_note", title: "A librarian's note as plain text", description: "A librarian's note as plain text. Read through tool get_note.", mimeType: "text/plain", tool: "get_note" },
     ]);
     expect(r.text).toMatch(/^# Recorded import options .*"resourceTemplates":true\}$/m);
+    expect(r.text).toContain("\n# Resource templates (--resource-templates), each read by its GET tool: 2.\n");
   });
 
   it("maps nothing without the flag", () => {
