@@ -63,7 +63,8 @@ export function parseWithPositions(text: string, lazy: boolean): Parsed {
   };
   const keyErrors = keyProblems(document, at);
   const { positions, keyPositions, ...readings } = lazy ? lazyReadings(document, lineCounter, text) : eagerReadings(document, at, text);
-  return finish(document, positions, keyPositions, readings, keyErrors, at);
+  // An alias is written `*name`: a text without `*` has none, and the alias walk is skipped.
+  return finish(document, positions, keyPositions, readings, keyErrors, at, text.includes("*"));
 }
 
 function eagerReadings(document: Document, at: (offset: number) => Position, text: string): Pick<Parsed, "positions" | "keyPositions"> & Required<SourceReadings> {
@@ -101,7 +102,7 @@ function eagerReadings(document: Document, at: (offset: number) => Position, tex
   return { positions, keyPositions, ...readings };
 }
 
-function finish(document: Document, positions: Parsed["positions"], keyPositions: Parsed["keyPositions"], readings: SourceReadings, keyErrors: Parsed["errors"], at: (offset: number) => Position): Parsed {
+function finish(document: Document, positions: Parsed["positions"], keyPositions: Parsed["keyPositions"], readings: SourceReadings, keyErrors: Parsed["errors"], at: (offset: number) => Position, mayAlias: boolean): Parsed {
   // yaml reports its own stack overflow on very deep nesting; said plainly here.
   const plain = (m: string) => (m.startsWith("Maximum call stack size exceeded") ? "the document nests too deeply" : m.split("\n")[0]);
   const errors: Parsed["errors"] = document.errors.map((e) => ({ message: plain(e.message), pos: at(e.pos[0]) }));
@@ -109,7 +110,7 @@ function finish(document: Document, positions: Parsed["positions"], keyPositions
   if (errors.length) return { doc: undefined, positions, keyPositions, errors, readings };
   // Aliases are bounded here (see load-aliases.ts), so yaml's own count, which refuses a spec that
   // merely uses an anchor a hundred times, is switched off.
-  const aliases = inspectAliases(document);
+  const aliases = mayAlias ? inspectAliases(document) : { any: false, problem: undefined };
   if (aliases.problem) return { doc: undefined, positions, keyPositions, errors: [{ code: "KV107", message: aliases.problem.message, pos: at(aliases.problem.offset) }], readings };
   let data: unknown;
   try {
