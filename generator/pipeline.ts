@@ -108,7 +108,7 @@ export async function buildServer(
   const bundle = await stage(`bundle ${p.dir}`, timer, () => bundling);
   await staged;
   const manifestAndAudit = stage(`manifest + audit ${p.dir}`, timer && ((name, ms) => timer(name, ms + manifestPrepared)), () => finishManifest(bundle));
-  return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
+  return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...(bundle.chunks ?? []), ...manifestAndAudit], cached: false };
 }
 
 export function checkSources(sources: SourceFile[], timer?: Timer): { diagnostics: Diagnostic[]; specs: ReturnType<typeof load> } {

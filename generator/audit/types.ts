@@ -110,6 +110,7 @@ export interface Manifest {
   prompts?: ManifestPrompt[];
   /** Absent when the server has no resources (and in manifests from before resources). */
   resources?: ManifestResource[];
-  bundle: { path: string; sha256: string; packages: Record<string, BundledPackage | string> };
+  /** chunks: a catalog's chunk files beside the bundle, loaded on first use (path -> sha256). */
+  bundle: { path: string; sha256: string; chunks?: Record<string, string>; packages: Record<string, BundledPackage | string> };
   outputs?: Record<string, string>;
 }
