@@ -5,7 +5,7 @@
 // its `$defs` are its own, at its root, never shared with another tool's.
 //
 // Chosen greedily by what each saves (its length times its uses, less the `$ref`s and the entry),
-// with ties broken by the subschema's JSON text, so the same schema always gives the same bytes.
+// with ties broken by where each first occurs, so the same schema always gives the same bytes.
 // The root and its own properties stay in place (the http kind's check reads each input's own
 // schema). An entry is named after the OpenAPI component the subschema was inlined from, else
 // after a hash of its JSON; a name already taken gets `_2`, `_3` (also when only the punctuation
@@ -58,19 +58,56 @@ function hoistable(root: Obj): boolean {
   return ok;
 }
 
-/** The JSON text of every node, each object or array computed once (converted schemas share nodes). */
-function texts(): (n: Json) => string {
-  const memo = new Map<object, string>();
-  const text = (n: Json): string => {
-    if (n === null || typeof n !== "object") return JSON.stringify(n);
-    let t = memo.get(n);
-    if (t === undefined) {
-      t = Array.isArray(n) ? `[${n.map(text).join(",")}]` : `{${Object.entries(n).map(([k, v]) => `${JSON.stringify(k)}:${text(v)}`).join(",")}}`;
-      memo.set(n, t);
-    }
-    return t;
+/** A node's identity by content (equal JSON, equal id) and the length of its JSON text. */
+interface Shape {
+  id: number;
+  len: number;
+}
+
+/**
+ * Shapes of every node, each object or array computed once (converted schemas share nodes). A
+ * node's key is built from its children's ids, not their text, so the whole tree costs its size.
+ */
+function shapes(): (n: Json) => Shape {
+  const memo = new Map<object, Shape>();
+  const ids = new Map<string, number>();
+  const idOf = (key: string) => {
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    return id;
   };
-  return text;
+  const shape = (n: Json): Shape => {
+    if (n === null || typeof n !== "object") {
+      const text = JSON.stringify(n);
+      return { id: idOf(text), len: text.length };
+    }
+    let got = memo.get(n);
+    if (got) return got;
+    const parts: string[] = [];
+    let len = 2;
+    if (Array.isArray(n)) {
+      for (const v of n) {
+        const c = shape(v);
+        parts.push(String(c.id));
+        len += c.len;
+      }
+      len += Math.max(0, n.length - 1);
+      got = { id: idOf(`[${parts.join(",")}`), len };
+    } else {
+      const entries = Object.entries(n);
+      for (const [k, v] of entries) {
+        const c = shape(v);
+        const key = JSON.stringify(k);
+        parts.push(`${key}:${c.id}`);
+        len += key.length + 1 + c.len;
+      }
+      len += Math.max(0, entries.length - 1);
+      got = { id: idOf(`{${parts.join(",")}`), len };
+    }
+    memo.set(n, got);
+    return got;
+  };
+  return shape;
 }
 
 /** Calls `f` on every subschema position of `node` with whether a `$ref` may stand there. */
@@ -103,22 +140,24 @@ function mapSubschemas(node: Obj, isRoot: boolean, f: (child: Json, replaceable:
 interface Use {
   count: number;
   first: Obj;
+  len: number;
+  /** Where it first occurs, in walk order: what breaks a tie. */
+  order: number;
   origin?: string;
 }
 
-/** Every replaceable subschema's JSON text with how often it occurs (the root's `$defs` entries' insides included). */
-function uses(root: Obj, text: (n: Json) => string): Map<string, Use> {
-  const found = new Map<string, Use>();
+/** Every replaceable subschema, by content, with how often it occurs (the root's `$defs` entries' insides included). */
+function uses(root: Obj, shape: (n: Json) => Shape): Map<number, Use> {
+  const found = new Map<number, Use>();
   const visit = (n: Json, replaceable: boolean, isRoot: boolean): void => {
     if (!isObj(n)) return;
     if (replaceable) {
-      const t = text(n);
-      if (t.length >= MIN_TEXT) {
-        const u = found.get(t);
+      const { id, len } = shape(n);
+      if (len >= MIN_TEXT) {
+        let u = found.get(id);
         if (u) u.count++;
-        else found.set(t, { count: 1, first: n });
-        const entry = found.get(t)!;
-        entry.origin ??= originOf(n);
+        else found.set(id, (u = { count: 1, first: n, len, order: found.size }));
+        u.origin ??= originOf(n);
       }
     }
     eachSubschema(n, isRoot, (child, r) => visit(child, r, false));
@@ -130,10 +169,10 @@ function uses(root: Obj, text: (n: Json) => string): Map<string, Use> {
 const refText = (name: string) => JSON.stringify({ $ref: `#/$defs/${name}` }).length;
 const letters = (name: string) => name.replace(/[^A-Za-z0-9]/g, "");
 
-function baseName(u: Use, text: string): string {
+function baseName(u: Use): string {
   const last = u.origin?.split("/").pop();
   const named = last === undefined ? "" : unescapePointer(last).replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 60);
-  return /[A-Za-z0-9]/.test(named) ? named : `s${sha256(text).slice(0, 10)}`;
+  return /[A-Za-z0-9]/.test(named) ? named : `s${sha256(JSON.stringify(u.first)).slice(0, 10)}`;
 }
 
 function freeName(base: string, taken: Set<string>): string {
@@ -144,31 +183,32 @@ function freeName(base: string, taken: Set<string>): string {
 
 /** One more subschema hoisted: the one that saves most. `undefined` when none saves anything. */
 function hoistOnce(root: Obj): Obj | undefined {
-  const text = texts();
+  const shape = shapes();
   const defs: Obj = isObj(root.$defs) ? root.$defs : {};
-  const byText = new Map<string, string>();
-  for (const name of Object.keys(defs).sort(byCodeUnit)) if (!byText.has(text(defs[name]))) byText.set(text(defs[name]), name);
+  const byId = new Map<number, string>();
+  for (const name of Object.keys(defs).sort(byCodeUnit)) if (!byId.has(shape(defs[name]).id)) byId.set(shape(defs[name]).id, name);
   const taken = new Set(Object.keys(defs).flatMap((n) => [n, letters(n)]));
   const entryCost = Object.keys(defs).length ? 2 : `,"$defs":{}`.length + 1;
-  let best: { text: string; name: string; gain: number; body: Obj } | undefined;
-  for (const [t, u] of uses(root, text)) {
-    const existing = byText.get(t);
+  let best: { id: number; name: string; gain: number; order: number; body: Obj; existing: boolean } | undefined;
+  for (const [id, u] of uses(root, shape)) {
+    const existing = byId.get(id);
     if (!existing && u.count < 2) continue;
-    const name = existing ?? freeName(baseName(u, t), taken);
-    const saved = u.count * (t.length - refText(name));
-    const gain = existing ? saved : saved - (JSON.stringify(name).length + t.length + entryCost);
-    if (gain > 0 && (!best || gain > best.gain || (gain === best.gain && t < best.text))) best = { text: t, name, gain, body: u.first };
+    // The shortest name a new entry could get bounds what it saves: most subschemas stop here, unnamed.
+    const bound = u.count * (u.len - refText("s")) - (existing ? 0 : u.len + entryCost);
+    if (bound <= 0 || (best && bound < best.gain)) continue;
+    const name = existing ?? freeName(baseName(u), taken);
+    const saved = u.count * (u.len - refText(name));
+    const gain = existing ? saved : saved - (JSON.stringify(name).length + 1 + u.len + entryCost);
+    if (gain > 0 && (!best || gain > best.gain || (gain === best.gain && u.order < best.order))) best = { id, name, gain, order: u.order, body: u.first, existing: !!existing };
   }
   if (!best) return undefined;
   const chosen = best;
   const ref: Obj = { $ref: `#/$defs/${chosen.name}` };
   const rewrite = (n: Json, replaceable: boolean, isRoot: boolean): Json => {
     if (!isObj(n)) return n;
-    const t = text(n);
-    if (replaceable && t === chosen.text) return ref;
-    if (!t.includes(chosen.text)) return n;
+    if (replaceable && shape(n).id === chosen.id) return ref;
     return mapSubschemas(n, isRoot, (child, r) => rewrite(child, r, false));
   };
   const out = rewrite(root, false, true) as Obj;
-  return byText.has(chosen.text) ? out : { ...out, $defs: { ...(isObj(out.$defs) ? out.$defs : {}), [chosen.name]: chosen.body } };
+  return chosen.existing ? out : { ...out, $defs: { ...(isObj(out.$defs) ? out.$defs : {}), [chosen.name]: chosen.body } };
 }
