@@ -70,7 +70,7 @@ describe("hoisting repeated subschemas into $defs", () => {
   });
 
   it("leaves a schema with a base URI, an anchor or a reference outside its $defs as it is", () => {
-    for (const extra of [{ $id: "https://example.com/s" }, { $defs: { a: { $anchor: "x" } } }, { not: { $ref: "#/properties/order" } }]) {
+    for (const extra of [{ $id: "https://example.com/s" }, { $defs: { a: { $anchor: "x" } } }, { not: { $ref: "#/properties/order" } }] as Obj[]) {
       const schema = { ...shipping(), ...extra };
       expect(hoistSchema(schema)).toBe(schema);
     }
