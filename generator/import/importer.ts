@@ -32,6 +32,8 @@ export interface ImportOptions {
   includeDeprecated?: boolean;
   /** catalog: the spec sets server.exposure: catalog, and the tool budget does not apply (docs/catalog.md); recorded (recorded.ts). */
   exposure?: "tools" | "catalog";
+  /** false: repeated subschemas stay where they are instead of going into `$defs` (hoist.ts); recorded (recorded.ts). */
+  hoist?: boolean;
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -127,7 +129,7 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
   wanted.forEach((o, i) => {
     labels.set(names[i], label(o));
     try {
-      const t = buildTool(doc, o, names[i], server);
+      const t = buildTool(doc, o, names[i], server, { hoist: opts.hoist });
       if (opts.exposure === "catalog" && o.tags.length) t.tool.tags = o.tags.slice(0, 20); // words search_operations finds it by
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
