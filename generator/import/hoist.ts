@@ -28,8 +28,8 @@ const MAX_ROUNDS = 256;
 const MIN_TEXT = 24;
 
 /** The schema with its repeated subschemas hoisted into `$defs`, or the schema itself when nothing gets shorter. */
-export function hoistSchema<T extends Json>(schema: T): T {
-  if (!isObj(schema) || !hoistable(schema)) return schema;
+export function hoistSchema(schema: Obj): Obj {
+  if (!hoistable(schema)) return schema;
   let current: Obj = schema;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const next = hoistOnce(current);
@@ -38,9 +38,9 @@ export function hoistSchema<T extends Json>(schema: T): T {
   }
   if (current === schema) return schema;
   const { $defs, ...rest } = current;
-  const sorted = Object.fromEntries(Object.keys($defs as Obj).sort(byCodeUnit).map((k) => [k, ($defs as Obj)[k]]));
-  const out = { ...rest, $defs: sorted };
-  return (JSON.stringify(out).length < JSON.stringify(schema).length ? out : schema) as T;
+  const defs = isObj($defs) ? $defs : {};
+  const out = { ...rest, $defs: Object.fromEntries(Object.keys(defs).sort(byCodeUnit).map((k) => [k, defs[k]])) };
+  return JSON.stringify(out).length < JSON.stringify(schema).length ? out : schema;
 }
 
 /** Only schemas whose references all name a root `$defs` entry, and that set no base URI or anchor. */
@@ -209,6 +209,7 @@ function hoistOnce(root: Obj): Obj | undefined {
     if (replaceable && shape(n).id === chosen.id) return ref;
     return mapSubschemas(n, isRoot, (child, r) => rewrite(child, r, false));
   };
-  const out = rewrite(root, false, true) as Obj;
+  // The root is never replaced: its subschemas are rewritten in place.
+  const out = mapSubschemas(root, true, (child, r) => rewrite(child, r, false));
   return chosen.existing ? out : { ...out, $defs: { ...(isObj(out.$defs) ? out.$defs : {}), [chosen.name]: chosen.body } };
 }
