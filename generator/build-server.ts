@@ -75,7 +75,7 @@ export async function buildServer(p: ServerPlan, build: Build, o: ServersOptions
   const bundle = await timed(`bundle ${p.dir}`, timer, () => bundling);
   await staged;
   const manifestAndAudit = timed(`manifest + audit ${p.dir}`, timer && ((name, ms) => timer(name, ms + manifestPrepared)), () => finishManifest(bundle));
-  return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
+  return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...(bundle.chunks ?? []), ...manifestAndAudit], cached: false };
 }
 
 /** Runs one stage, reporting its time when asked (`--verbose`). */

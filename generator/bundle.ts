@@ -4,7 +4,7 @@
 // the bytes depend neither on where the project is cloned nor on where npm installed Kervan.
 import { build, type Plugin } from "esbuild";
 import { builtinModules } from "node:module";
-import { join, posix } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 import type { EmittedFile, BundleResult, LaterFile } from "./model/output.js";
 import type { ServerPlan } from "./model/plan.js";
 import type { BundleTarget } from "./model/jobs.js";
@@ -68,6 +68,7 @@ export const bundleTarget = (plan: ServerPlan): BundleTarget => ({
   server: plan.server.name,
   specFile: plan.server.origin.file,
   require: plan.server.tasks?.store === "redis" || plan.server.telemetry === "otlp",
+  split: plan.server.exposure === "catalog",
 });
 
 /**
@@ -96,7 +97,9 @@ export async function bundleFiles(target: BundleTarget, files: Array<EmittedFile
     platform: "node",
     format: "esm",
     target: "node20",
-    outfile: join(VIRTUAL_ROOT, target.dir, "server.mjs"),
+    ...(target.split
+      ? { splitting: true, outdir: join(VIRTUAL_ROOT, target.dir), entryNames: "server", chunkNames: "chunks/[name]-[hash]", outExtension: { ".js": ".mjs" } }
+      : { outfile: join(VIRTUAL_ROOT, target.dir, "server.mjs") }),
     alias,
     external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
     plugins: [emittedFiles(files), packages.plugin],
@@ -111,5 +114,16 @@ export async function bundleFiles(target: BundleTarget, files: Array<EmittedFile
   });
   // Installed packages are the inputs under node_modules/ (Kervan's own files and the emitted sources are not).
   const inputs = Object.keys(result.metafile.inputs).filter((i) => i.startsWith("node_modules/")).map((i) => packages.realPath(join(PACKAGE_ROOT, i)));
-  return { server: target.server, path: `${target.dir}/server.mjs`, contents: result.outputFiles[0].text, packages: bundledPackages(inputs) };
+  // esbuild names chunks by content hash: the same sources give the same files and names.
+  const dir = join(VIRTUAL_ROOT, target.dir);
+  const rel = (path: string) => `${target.dir}/${relative(dir, path).split(sep).join("/")}`;
+  const outputs = result.outputFiles.map((f) => ({ path: rel(f.path), contents: f.text })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const main = outputs.find((f) => f.path === `${target.dir}/server.mjs`)!;
+  return {
+    server: target.server,
+    path: main.path,
+    contents: main.contents,
+    ...(target.split ? { chunks: outputs.filter((f) => f !== main) } : {}),
+    packages: bundledPackages(inputs),
+  };
 }

@@ -76,16 +76,21 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
       ...(resources ? { resources } : {}),
       ...(templates ? { resourceTemplates: templates } : {}),
       ...(completions ? { promptCompletions: completions } : {}),
-      bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
+      bundle: { path: "server.mjs", sha256: sha256(bundle.contents), ...(bundle.chunks ? { chunks: chunkHashes(plan.dir, bundle.chunks) } : {}), packages: bundle.packages },
     };
     const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };
     const outputs: Record<string, string> = {};
-    for (const f of [...files, { path: bundle.path, contents: bundle.contents }, audit].sort((a, b) => byCodeUnit(a.path, b.path))) {
+    for (const f of [...files, { path: bundle.path, contents: bundle.contents }, ...(bundle.chunks ?? []), audit].sort((a, b) => byCodeUnit(a.path, b.path))) {
       outputs[f.path.slice(plan.dir.length + 1)] = sourceOutputs.get(f.path) ?? sha256(f.contents);
     }
     const manifest = { ...data, outputs };
     return [{ path: `${plan.dir}/${MANIFEST}`, contents: JSON.stringify(manifest, null, 2) + "\n" }, audit];
   };
+}
+
+/** A catalog's chunk files (bundle.ts): path in the server folder -> sha256, by path. */
+function chunkHashes(dir: string, chunks: EmittedFile[]): Record<string, string> {
+  return Object.fromEntries(chunks.map((c) => [c.path.slice(dir.length + 1), sha256(c.contents)]));
 }
 
 /** Server folders under an output root that a previous run generated (they hold a manifest), sorted. */

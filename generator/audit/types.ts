@@ -130,6 +130,7 @@ export interface Manifest {
   resourceTemplates?: ManifestResourceTemplate[];
   /** Prompt arguments that complete, by prompt and argument; absent when none does. */
   promptCompletions?: Record<string, Record<string, string>>;
-  bundle: { path: string; sha256: string; packages: Record<string, BundledPackage | string> };
+  /** chunks: a catalog's chunk files beside the bundle, loaded on first use (path -> sha256). */
+  bundle: { path: string; sha256: string; chunks?: Record<string, string>; packages: Record<string, BundledPackage | string> };
   outputs?: Record<string, string>;
 }

@@ -88,6 +88,7 @@ function inputFor(server: string, m: Manifest, options: Options, target: Target)
     env: caps.env.filter((e) => !caps.secrets.includes(e) && e !== "PATH"),
     ...authFor(server, serverInfo.http?.auth, options, target),
     sandboxed: tools.some((t) => t.config?.sandbox?.mode === "bubblewrap"),
+    ...(m.bundle?.chunks ? { chunks: true } : {}),
     commands: (caps as { commands?: string[] }).commands ?? [],
     taskStore,
     confirms: tools.some((t) => t.confirm !== undefined || t.ask !== undefined),

@@ -1,5 +1,5 @@
 // `kervan import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...]
-// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--accept]`.
+// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--no-hoist] [--accept]`.
 // Exit 0: written (or unchanged); 1: refused (a named reason) or a breaking re-import without --accept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -29,6 +29,7 @@ export function givenOptions(options: Options): Given {
     maxTools,
     includeDeprecated: options.has("--include-deprecated") || undefined,
     resourceTemplates: options.has("--resource-templates") || undefined,
+    hoist: options.has("--no-hoist") ? false : undefined,
   };
   return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Given;
 }
@@ -99,7 +100,7 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
 export const importCommand: Command = {
   name: "import",
   summary: "write a spec from an OpenAPI 3.0/3.1 or Swagger 2.0 description (nothing fetched)",
-  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--accept]"],
+  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--no-hoist] [--accept]"],
   details: "On an existing --out, reuses the options recorded in it (those the command gives win), refuses a spec\nimported from another document, prints the changelog and exits 1 when the re-import breaks clients, unless --accept.",
   options: [
     { flag: "--name SERVER", help: "the server's name (default: from the description's title)" },
@@ -112,6 +113,7 @@ export const importCommand: Command = {
     { flag: "--include-deprecated", help: "keep deprecated operations" },
     { flag: "--exposure catalog", help: "serve every operation through three catalog tools (search, describe, call); no tool budget" },
     { flag: "--resource-templates", help: "also serve each GET whose inputs are all path parameters as a resource template" },
+    { flag: "--no-hoist", help: "leave repeated subschemas in place instead of in each schema's $defs" },
     { flag: "--accept", help: "write a re-import even when it breaks clients" },
   ],
   examples: ["kervan import petstore.yaml --name petstore --include-tags pets", "kervan import api.github.com.json --name github --exposure catalog"],

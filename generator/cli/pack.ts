@@ -60,6 +60,8 @@ that URL (a GitHub or GitLab release asset) before publishing server.json.`,
       {
         "manifest.json": new TextEncoder().encode(JSON.stringify(bundleManifest, null, 2) + "\n"),
         [BUNDLE_ENTRY]: readFileSync(join(dir, "server.mjs")),
+        // A catalog's chunk files, beside the bundle as it loads them (manifest bundle.chunks).
+        ...Object.fromEntries(Object.keys(manifest.bundle?.chunks ?? {}).map((c) => [`server/${c}`, readFileSync(join(dir, c))])),
         "AUDIT.md": readFileSync(join(dir, "AUDIT.md")),
       },
       { level: 9, mtime },

@@ -45,6 +45,7 @@ export function dockerfile(d: DeployInput, dest = `deploy/${d.server}`, outDir =
     "ENV NODE_ENV=production",
     "# The bundle is the whole server: no node_modules, no package manager at run time. Owned by root, so read-only to the server.",
     "COPY server.mjs /app/server.mjs",
+    ...(d.chunks ? ["COPY chunks /app/chunks"] : []),
     "WORKDIR /srv",
     "# The image's unprivileged user (uid 1000), never root.",
     "USER 1000:1000",

@@ -19,6 +19,8 @@ export interface DeployInput {
   authEnv: string[];
   /** Whether some exec tool runs under bubblewrap. */
   sandboxed: boolean;
+  /** Whether the bundle has chunk files beside it (a catalog's operations, loaded on first use). */
+  chunks?: boolean;
   /** Programs the exec tools run (the manifest's capabilities.commands). */
   commands: string[];
   /** Where tasks live (undefined: the server keeps none). */

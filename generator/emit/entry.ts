@@ -2,9 +2,11 @@
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { kindFor } from "../kinds/index.js";
+import type { KindEmit } from "../kinds/types.js";
 import { _, docComment, join, name, objectCode, type Code } from "../shared/codegen.js";
 import { header } from "./header.js";
 import { constStatement, emitSource, importDecl, type Statement } from "./source.js";
+import { isLazy, lazyToolCode } from "./lazy.js";
 
 /** The store's opener: only a server whose spec chose that store imports (and bundles) it. */
 const STORE_OPENERS = { file: "openFileStore", redis: "openRedisStore" } as const;
@@ -26,11 +28,22 @@ function catalogField(s: ServerPlan["server"]): Code {
   return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("catalogTools")}`, _`serve: ${name("serveCatalog")}`])}`;
 }
 
+/** The imports the start-up checks of lazily loaded tools need, merged by module. */
+function headImports(parts: KindEmit[]): Statement[] {
+  const by = new Map<string, Set<string>>();
+  for (const p of parts) for (const [spec, names] of Object.entries(p.startupHead?.imports ?? {})) for (const n of names) (by.get(spec) ?? by.set(spec, new Set()).get(spec)!).add(n);
+  return [...by.keys()].sort().map((spec) => importDecl(spec, [...by.get(spec)!].sort()));
+}
+
 export function emitEntry(plan: ServerPlan): EmittedFile {
   const s = plan.server;
-  const parts = plan.tools.map((t) => ({ id: name(t.ident), part: kindFor(t.tool).emit(t) }));
-  const withStartup = parts.filter((p) => p.part.startup?.length).map((p) => p.id);
-  const roles = parts.filter((p) => p.part.workerRole).map((p) => p.id);
+  const parts = plan.tools.map((t) => {
+    const part = kindFor(t.tool).emit(t);
+    return { id: name(t.ident), plan: t, part, lazy: isLazy(s, t, part) };
+  });
+  const eager = parts.filter((p) => !p.lazy);
+  const startups = parts.flatMap((p) => (p.lazy ? (p.part.startupHead?.statements ?? []) : p.part.startup?.length ? [_`${p.id}.startup();`] : []));
+  const roles = eager.filter((p) => p.part.workerRole).map((p) => p.id);
   const fields: Code[] = [
     _`name: ${s.name}`,
     _`version: ${s.version}`,
@@ -38,8 +51,8 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.instructions ? [_`instructions: ${s.instructions}`] : []),
     ...(s.http ? [_`http: ${s.http}`] : []),
     ...(s.telemetry === "otlp" ? [_`telemetry: ${name("otlpTelemetry")}`] : []),
-    _`tools: [${join(parts.map((p) => _`${p.id}.tool`))}]`,
-    ...(withStartup.length ? [_`startup() {\n  ${join(withStartup.map((id) => _`${id}.startup();`), "\n  ")}\n}`] : []),
+    _`tools: [${join(parts.map((p) => (p.lazy ? lazyToolCode(p.plan) : _`${p.id}.tool`)))}]`,
+    ...(startups.length ? [_`startup() {\n  ${join(startups, "\n  ")}\n}`] : []),
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
     ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
     ...(s.prompts ? [_`prompts: ${s.prompts.map(({ origin: _origin, ...p }) => p)}`] : []),
@@ -59,8 +72,9 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
     ...(s.resourceTemplates ? [importDecl("@kervan/resource-templates", ["matchTemplate"])] : []),
-    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog"]), importDecl("./catalog.js", ["index as catalogIndex"])] : []),
-    ...plan.tools.map((t): Statement => ({ kind: "import", moduleSpecifier: t.importPath, namespaceImport: name(t.ident).toString() })),
+    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])]), importDecl("./catalog.js", ["index as catalogIndex"])] : []),
+    ...headImports(parts.filter((p) => p.lazy).map((p) => p.part)),
+    ...eager.map((p): Statement => ({ kind: "import", moduleSpecifier: p.plan.importPath, namespaceImport: p.id.toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),
     (w) => w.blankLineIfLastNot().write("runServer(server);"),
   ];

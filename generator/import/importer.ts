@@ -34,6 +34,8 @@ export interface ImportOptions {
   exposure?: "tools" | "catalog";
   /** Also serve each GET whose inputs are all path parameters as a resource template (resources.ts). */
   resourceTemplates?: boolean;
+  /** false: repeated subschemas stay where they are instead of going into `$defs` (hoist.ts); recorded (recorded.ts). */
+  hoist?: boolean;
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -129,7 +131,7 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
   wanted.forEach((o, i) => {
     labels.set(names[i], label(o));
     try {
-      const t = buildTool(doc, o, names[i], server);
+      const t = buildTool(doc, o, names[i], server, { hoist: opts.hoist });
       if (opts.exposure === "catalog" && o.tags.length) t.tool.tags = o.tags.slice(0, 20); // words search_operations finds it by
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);

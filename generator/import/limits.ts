@@ -1,6 +1,7 @@
 // Kervan's schema limits, measured with the check stage's own walk (shared/schema-walk.ts), and a
 // cut that keeps a schema's upper levels when the whole would not fit (used for output schemas only).
 import type { Json } from "../../templates/runtime/types.js";
+import { carryOrigin } from "./origin.js";
 import { LIMIT_BROKEN, MANY_SUBSCHEMAS, measureSchema, ONE_SUBSCHEMA, SCHEMA_LIMITS, SUBSCHEMA_MAPS } from "../shared/schema-walk.js";
 
 export function fitsLimits(schema: Json): boolean {
@@ -34,7 +35,7 @@ export function trimDepth(schema: Json, max: number): Json {
       else if (SUBSCHEMA_MAPS.includes(k) && v && typeof v === "object" && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, cut(pv, d + 1)]));
       else out[k] = v;
     }
-    return out;
+    return carryOrigin(n, out);
   };
   return cut(schema, 1);
 }

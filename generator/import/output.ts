@@ -6,6 +6,8 @@ import { deref } from "./refs.js";
 import type { Doc } from "./read.js";
 import { convertSchema } from "./schema.js";
 import { fitsLimits, trimDepth } from "./limits.js";
+import { hoistSchema } from "./hoist.js";
+import { carryOrigin } from "./origin.js";
 
 type Obj = Record<string, Json>;
 const isJson = (m: string) => /^application\/(?:[\w.+-]+\+)?json(?:;|$)/i.test(m);
@@ -25,12 +27,13 @@ function withoutDescriptions(schema: Obj): Obj {
     if (!n || typeof n !== "object") return n;
     const out: Obj = {};
     for (const [k, v] of Object.entries(n)) if (!(k === "description" && !top && typeof v === "string")) out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as Obj).map(([pk, pv]) => [pk, strip(pv, false)])) : strip(v, false);
-    return out;
+    return carryOrigin(n, out);
   };
   return strip(schema, true) as Obj;
 }
 
-export function outputOf(doc: Doc, op: Doc, method: string): Obj {
+/** The output of an operation; `hoist` puts its repeated subschemas into `$defs` (hoist.ts). */
+export function outputOf(doc: Doc, op: Doc, method: string, hoist = true): Obj {
   if (method === "head") return { raw: true };
   const res = successResponse(doc, op);
   const content: Doc = res?.content ?? {};
@@ -57,5 +60,5 @@ export function outputOf(doc: Doc, op: Doc, method: string): Obj {
   for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth) as Obj;
   if (!fits(schema)) schema = withoutDescriptions(schema);
   if (!fits(schema)) return { select };
-  return { select, schema };
+  return { select, schema: hoist ? hoistSchema(schema) : schema };
 }

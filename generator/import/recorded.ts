@@ -16,10 +16,12 @@ export interface Recorded {
   maxTools?: number;
   includeDeprecated?: boolean;
   resourceTemplates?: boolean;
+  /** Recorded only when off (false): hoisting is the default. */
+  hoist?: boolean;
 }
 
 /** The option keys a command may give or a record may hold, in the record's order. */
-const KEYS = ["name", "profile", "includeTags", "includeOps", "excludeOps", "exposure", "maxTools", "includeDeprecated", "resourceTemplates"] as const;
+const KEYS = ["name", "profile", "includeTags", "includeOps", "excludeOps", "exposure", "maxTools", "includeDeprecated", "resourceTemplates", "hoist"] as const;
 type Key = (typeof KEYS)[number];
 export type Given = Partial<Pick<Recorded, Key>>;
 
@@ -33,7 +35,7 @@ export function recordOf(source: string, options: Given & { name: string }): Rec
   const record: Recorded = { source, name: options.name, profile: options.profile ?? "generic" };
   for (const key of KEYS) {
     const v = options[key];
-    if (key === "name" || key === "profile" || v === undefined || v === false) continue;
+    if (key === "name" || key === "profile" || v === undefined || (v === false && key !== "hoist") || (v === true && key === "hoist")) continue;
     if (Array.isArray(v) && !v.length) continue;
     (record as unknown as Record<string, unknown>)[key] = v;
   }

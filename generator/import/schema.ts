@@ -7,6 +7,7 @@ import type { Json } from "../../templates/runtime/types.js";
 import { deref, lookup, OperationSkip } from "./refs.js";
 import type { Doc } from "./read.js";
 import { cleanText } from "./describe.js";
+import { noteOrigin } from "./origin.js";
 
 export type Mode = "input" | "output";
 type Obj = Record<string, Json>;
@@ -139,7 +140,10 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
       return { $ref: `#/$defs/${defName(ctx, ref)}`, ...siblings };
     }
     const inlined = inline(ctx, ref, target, depth + 1);
-    return typeof inlined === "object" && inlined !== null && !Array.isArray(inlined) ? { ...inlined, ...siblings } : inlined;
+    if (typeof inlined !== "object" || inlined === null || Array.isArray(inlined)) return inlined;
+    const value = { ...inlined, ...siblings };
+    noteOrigin(value, ref);
+    return value;
   }
   const out: Obj = {};
   const sub = (v: unknown) => conv(v, ctx, depth + 1);

@@ -9,6 +9,7 @@ import { baseUrlOf, encodeSegment } from "./server-url.js";
 import { toolDescription, toolTitle } from "./describe.js";
 import { outputOf } from "./output.js";
 import { scalarFor } from "./coerce.js";
+import { hoistSchema } from "./hoist.js";
 
 type Obj = Record<string, Json>;
 
@@ -70,7 +71,13 @@ function pathTemplate(path: string, byWire: Map<string, Field>, fixedQuery: Obj)
   return `/${out.join("/")}`.replace(/^\/\//, "/");
 }
 
-export function buildTool(doc: Doc, o: Operation, name: string, server: string): ImportedTool {
+export interface BuildOptions {
+  /** Repeated subschemas go into `$defs` (hoist.ts); on unless turned off. */
+  hoist?: boolean;
+}
+
+export function buildTool(doc: Doc, o: Operation, name: string, server: string, options: BuildOptions = {}): ImportedTool {
+  const hoist = options.hoist !== false;
   const notes: string[] = [];
   const auth = authFor(doc, o.op, server);
   if (auth.unsupported.length) throw new OperationSkip(auth.unsupported[0]);
@@ -148,8 +155,9 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string):
   else if (wholeBody) http.body = { json: wholeBody };
   if (Object.keys(secrets).length) http.secrets = secrets;
 
-  const input: Obj = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  let input: Obj = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   if (converted.defs) input.$defs = converted.defs;
+  if (hoist) input = hoistSchema(input);
   const title = toolTitle(o.op);
   const tool: Obj = {
     name,
@@ -158,7 +166,7 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string):
     annotations: ANNOTATIONS[o.method],
     input,
     http,
-    output: outputOf(doc, o.op, o.method),
+    output: outputOf(doc, o.op, o.method, hoist),
   };
   return { name, tool, places, notes, secrets: auth.uses.map((u) => ({ env: u.env, holds: u.holds, scheme: u.scheme })), ...(baseNote ? { baseNote } : {}) };
 }

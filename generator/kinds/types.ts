@@ -46,6 +46,12 @@ export interface KindEmit {
   /** Optional statements run at server startup (they throw StartupError on bad configuration). */
   startup?: Code[];
   /**
+   * The same start-up checks from a literal of only what they read, with their imports: run by the
+   * entry of a catalog whose operations load on first use (emit/lazy.ts), before any module is loaded.
+   * A kind with startup checks but without this keeps its tools loaded at start.
+   */
+  startupHead?: { imports: Record<string, string[]>; statements: Code[] };
+  /**
    * Expressions naming schemas the kind's runtime already exports (exec's fixed result schema,
    * validate_json's definition), used instead of printing the same literal into every module.
    */

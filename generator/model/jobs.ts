@@ -21,6 +21,11 @@ export interface BundleTarget {
   specFile: string;
   /** Whether the bundle needs a `require` (bundle.ts CJS_REQUIRE). */
   require: boolean;
+  /**
+   * A catalog: each operation loaded on first use (emit/lazy.ts) becomes a chunk file beside the
+   * bundle, `chunks/<name>-<hash>.mjs`, which the bundle imports then; code they share is a chunk too.
+   */
+  split: boolean;
 }
 
 /** Why a schema does not compile in strict mode, by its index in the job; undefined when it does. */

@@ -32,6 +32,8 @@ export interface BundleResult {
   /** Relative to the output root. */
   path: string;
   contents: string;
+  /** A catalog's chunk files beside the bundle (bundle.ts), relative to the output root, sorted by path. */
+  chunks?: EmittedFile[];
   /** Packages that ended up in the bundle, from its metafile: name -> version and license. */
   packages: Record<string, BundledPackage>;
 }

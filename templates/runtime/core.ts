@@ -137,6 +137,7 @@ export function handleCall(
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool = core.tools.get(name);
   if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  if (tool.load) return tool.load().then(() => handleCall(core, params, era, signal, notify, principal, asker));
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);

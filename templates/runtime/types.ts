@@ -95,6 +95,8 @@ export interface ToolDef {
   questions?: "before-task" | "one-at-a-time";
   /** Set on the catalog tools (server.exposure: catalog; see catalog/tools.ts), which the core serves itself. */
   catalog?: "search" | "describe" | "call";
+  /** Set on an operation of a large catalog until its module is loaded (catalog/lazy.ts): loads it in place. */
+  load?: () => Promise<void>;
 }
 
 export interface AskDef {

@@ -18,6 +18,7 @@ const ALLOWED = [
   "generator/emit/types.ts: module-level new Map compiledTypes", // json-schema-to-typescript results by schema text
   "generator/fingerprint.ts: module-level let cached", // the generator's own source hash (constant for a process)
   "generator/import/describe.ts: module-level new Map cleaned",
+  "generator/import/origin.ts: module-level new WeakMap origins", // keyed by the converted schema nodes: freed with them
   "generator/import/refs.ts: module-level new WeakMap found", // keyed by the document: freed with it
   "generator/import/schema.ts: module-level new WeakMap inlinedCache", // keyed by the document: freed with it
   "generator/import/server-url.ts: module-level new WeakMap known", // keyed by the document: freed with it

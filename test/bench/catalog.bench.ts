@@ -4,14 +4,16 @@
 //   sets in the notes);
 // - search_operations' scoring p50 at GitHub's ~1,184 operations, against the BM25 baseline's search;
 // - call_operation vs the same flat tools/call, stdio round trips to a loopback upstream (shop fixture);
-// - cold start of the GitHub catalog server to its first tools/list answer vs `node -e 0`.
+// - cold start of the GitHub catalog server to its first tools/list answer vs `node -e 0`;
+// - import + gen of the GitHub catalog vs openapi-mcp-generator generate + tsc (catalog-gen.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import MiniSearch from "minisearch";
 import { rank } from "../../templates/runtime/catalog/search.js";
+import { benchCatalogGen } from "./catalog-gen.js";
 import { CORPORA, catalogIndex, formatRow, retrieval } from "./catalog-retrieval.js";
 import { LineReader, NODE, REPO, exited, interleave, median, ms, tempDir, type BenchRow } from "./util.js";
 
@@ -118,5 +120,8 @@ export async function benchCatalog(): Promise<BenchRow[]> {
   }
   gen(join(dir, "github.yaml"), join(dir, "out-github"));
   rows.push(await coldStart(join(dir, "out-github/github/server.mjs")));
+  const doc = join(dir, "github.json");
+  if (!existsSync(doc)) writeFileSync(doc, CORPORA.find((c) => c.key === "github")!.document());
+  rows.push(await benchCatalogGen(doc, dir));
   return rows;
 }

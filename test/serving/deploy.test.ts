@@ -73,6 +73,11 @@ describe("kervan deploy --target docker and nginx", () => {
     expect(text).not.toMatch(/npm (install|ci)/);
   });
 
+  it("a catalog's Dockerfile copies the chunk files its bundle loads on first use; a flat server's has none", () => {
+    expect(deploy("github-catalog", "docker", "--auth", "none-behind-proxy")).toMatch(/^COPY server\.mjs \/app\/server\.mjs\nCOPY chunks \/app\/chunks$/m);
+    expect(deploy("validator", "docker", "--auth", "none-behind-proxy")).not.toContain("chunks");
+  });
+
   it("the nginx upstream has every replica, SSE unbuffered, and never retries non-idempotent requests", () => {
     const text = deploy("validator", "nginx", "--auth", "none-behind-proxy", "--upstreams", "10.0.0.1:8080,10.0.0.2:8080,10.0.0.3:8080");
     expect(text.match(/^\s+server 10\.0\.0\.\d:8080 /gm)).toHaveLength(3);

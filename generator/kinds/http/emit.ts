@@ -1,5 +1,5 @@
 // The http part of a tool's handler module: its config literal, the compiled select, the runtime call.
-import { _, code, join, name } from "../../shared/codegen.js";
+import { _, code, join, literal, name } from "../../shared/codegen.js";
 import type { KindEmit, KindPlan } from "../types.js";
 import type { HttpIRConfig } from "./normalize.js";
 import { readableRequest } from "./readable.js";
@@ -26,5 +26,9 @@ export function emitHttp(plan: KindPlan<HttpIRConfig>): KindEmit {
     ],
     handler: deps.length ? _`createHttpHandler(${config}, { ${join(deps, ", ")} })` : _`createHttpHandler(${config})`,
     startup: [_`checkHttpStartup([${config}]);`],
+    startupHead: {
+      imports: { "@kervan/kinds/http": ["checkHttpStartup"] },
+      statements: [_`checkHttpStartup([${literal({ tool: plan.tool.name, origin: c.origin, basePath: c.basePath, ...(c.originEnv !== undefined ? { originEnv: c.originEnv } : {}), secrets: c.secrets })}]);`],
+    },
   };
 }

@@ -22,8 +22,11 @@ interface Resolved {
 
 type Env = Record<string, string | undefined>;
 
+/** What the start-up check reads of a config (a catalog that loads its operations later passes just this). */
+export type HttpStartupConfig = Pick<HttpToolConfig, "tool" | "origin" | "originEnv" | "basePath" | "secrets">;
+
 /** Reads the override and the secrets; problems are sentences that never contain a secret. */
-export function resolveHttpEnv(cfg: HttpToolConfig, env: Env): { resolved?: Resolved; problems: string[] } {
+export function resolveHttpEnv(cfg: HttpStartupConfig, env: Env): { resolved?: Resolved; problems: string[] } {
   const problems: string[] = [];
   let origin = new URL(cfg.origin).origin;
   let basePath = cfg.basePath;
@@ -57,7 +60,7 @@ export function resolveHttpEnv(cfg: HttpToolConfig, env: Env): { resolved?: Reso
 }
 
 /** Run before serving: a missing required secret or a bad override stops the server with one line. */
-export function checkHttpStartup(cfgs: HttpToolConfig[], env: Env = process.env): void {
+export function checkHttpStartup(cfgs: HttpStartupConfig[], env: Env = process.env): void {
   // The proxy settings are the server's, not one tool's: said once, unprefixed.
   const lines = new Set<string>(proxySettings(env).problems);
   for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines.add(`tool ${cfg.tool}: ${p}`);

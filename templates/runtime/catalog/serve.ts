@@ -7,6 +7,7 @@ import { formatInputErrors } from "../validation-format.js";
 import { describeTool } from "../tools.js";
 import type { Core } from "../core.js";
 import type { CallContext, ToolDef } from "../types.js";
+import { loadTools } from "./lazy.js";
 import { rank } from "./search.js";
 import { CALL, DESCRIBE, PAGE_DEFAULT, SEARCH } from "./tools.js";
 
@@ -57,6 +58,13 @@ function describe(core: Core, tool: ToolDef, args: Record<string, unknown>, era:
   return text(JSON.stringify(described.length === 1 ? described[0] : described), tool.maxOutputChars);
 }
 
+/** describe_operation, once the operations it names are loaded (a large catalog loads them on first use). */
+async function describeLoaded(core: Core, tool: ToolDef, args: Record<string, unknown>, era: CallContext["era"]): Promise<Body> {
+  const names = Array.isArray(args.names) ? (args.names as unknown[]) : [args.name];
+  await loadTools(names.map((n) => operation(core, n)).filter((op) => op !== undefined));
+  return describe(core, tool, args, era);
+}
+
 /**
  * A catalog tool's call, its own arguments already valid. `call` runs a tools/call with other params
  * (the core's own handleCall, passed in so this module does not import the core).
@@ -64,7 +72,7 @@ function describe(core: Core, tool: ToolDef, args: Record<string, unknown>, era:
 export function serveCatalog(core: Core, tool: ToolDef, params: Params, args: Record<string, unknown>, ctx: CallContext, call: (params: Body) => Promise<Body>): Promise<Body> {
   if (!tool.validateInput(args)) return Promise.resolve(text(formatInputErrors(tool.name, args, tool.validateInput.errors), tool.maxOutputChars, true));
   if (tool.catalog === "search") return Promise.resolve(search(core, tool, args));
-  if (tool.catalog === "describe") return Promise.resolve(describe(core, tool, args, ctx.era));
+  if (tool.catalog === "describe") return describeLoaded(core, tool, args, ctx.era);
   const op = operation(core, args.name);
   if (!op) return Promise.resolve(unknown([String(args.name)], tool.maxOutputChars));
   return call({ ...params, name: op.name, arguments: args.arguments ?? {} });

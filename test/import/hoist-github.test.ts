@@ -1,0 +1,96 @@
+// GitHub's issues and pulls operations (the corpus copy), imported with and without the `$defs`
+// hoisting, each built by the generator (strict ajv validators, TypeScript types, bundle) and run:
+// the bytes of the tools array each server lists are measured in this run, the hoisted listing is
+// the shorter, and for every tool a fast-check corpus of arguments gets the same verdict and the same
+// errors from the hoisted schema as from the unhoisted one (output schemas too).
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { importOpenApi } from "../../generator/import/importer.js";
+import { generate } from "../../generator/pipeline.js";
+import { githubDescription } from "./corpus-files.js";
+import { argumentsFor, strictAjv, verdict } from "./hoist-samples.js";
+
+type Obj = Record<string, unknown>;
+interface Listed {
+  name: string;
+  inputSchema: Obj;
+  outputSchema?: Obj;
+}
+
+/** Builds the spec and returns the tools array its server answers tools/list with, and that array's bytes. */
+async function builtListing(dir: string, file: string, hoist: boolean): Promise<{ tools: Listed[]; bytes: number }> {
+  const name = hoist ? "hoisted" : "unhoisted";
+  const imported = await importOpenApi({ file, name, includeTags: ["issues", "pulls"], hoist, out: join(dir, `${name}.yaml`) });
+  const spec = join(dir, `${name}.yaml`);
+  writeFileSync(spec, imported.text);
+  const gen = await generate([{ path: spec, text: imported.text }], { outRoot: join(dir, "out"), check: false, pruneServers: false });
+  const errors = gen.diagnostics.filter((d) => d.severity === "error");
+  expect(errors.map((d) => `${d.code} ${d.message} ${d.location.pointer}`)).toEqual([]);
+  const line = await listOverStdio(join(dir, "out", name, "server.mjs"));
+  const tools = (JSON.parse(line).result as { tools: Listed[]; nextCursor?: string }).tools;
+  return { tools, bytes: Buffer.byteLength(JSON.stringify(tools)) };
+}
+
+/** The server's raw tools/list answer line (2025-11-25 initialize over stdio: one page, the whole listing). */
+async function listOverStdio(bundle: string): Promise<string> {
+  const child = spawn(process.execPath, [bundle], { stdio: ["pipe", "pipe", "ignore"] });
+  const lines = createInterface({ input: child.stdout! });
+  const send = (m: Obj) => child.stdin!.write(`${JSON.stringify(m)}\n`);
+  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "kervan-test", version: "0" } } });
+  send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+  try {
+    for await (const line of lines) if ((JSON.parse(line) as Obj).id === 2) return line;
+    throw new Error("the server closed stdout before answering tools/list");
+  } finally {
+    child.kill();
+  }
+}
+
+describe("the $defs hoisting on GitHub's issues and pulls", () => {
+  it("shortens the listing and validates every argument as the unhoisted import does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kervan-hoist-github-"));
+    mkdirSync(join(dir, "out"));
+    const file = join(dir, "api.github.com.json");
+    writeFileSync(file, githubDescription());
+    const before = await builtListing(dir, file, false);
+    const after = await builtListing(dir, file, true);
+    const ratio = after.bytes / before.bytes;
+    process.stdout.write(`tools/list of ${after.tools.length} tools: ${before.bytes} bytes unhoisted, ${after.bytes} hoisted (${ratio.toFixed(4)}x)\n`);
+    expect(after.tools.map((t) => t.name)).toEqual(before.tools.map((t) => t.name));
+    expect(after.bytes).toBeLessThan(before.bytes);
+
+    const ajv = strictAjv();
+    let changed = 0;
+    let samples = 0;
+    after.tools.forEach((tool, i) => {
+      const was = before.tools[i];
+      expect(JSON.stringify(tool).length).toBeLessThanOrEqual(JSON.stringify(was).length);
+      for (const key of ["inputSchema", "outputSchema"] as const) {
+        const [a, b] = [was[key], tool[key]];
+        if (!a || !b) {
+          expect(b).toEqual(a);
+          continue;
+        }
+        const differs = JSON.stringify(a) !== JSON.stringify(b);
+        if (differs) changed++;
+        const [unhoisted, hoisted] = [ajv.compile(a), ajv.compile(b)];
+        fc.assert(
+          fc.property(argumentsFor(a), (value) => {
+            samples++;
+            expect(verdict(hoisted, value)).toEqual(verdict(unhoisted, value));
+          }),
+          { numRuns: differs ? 400 : 25, seed: i },
+        );
+      }
+    });
+    process.stdout.write(`${changed} schemas hoisted; ${samples} arguments judged alike\n`);
+    expect(changed).toBeGreaterThan(0);
+    rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
+});
