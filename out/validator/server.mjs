@@ -697,6 +697,7 @@ function handleCall(core, params, era, signal, notify, principal = "local", aske
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
   const tool2 = core.tools.get(name);
   if (!tool2) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  if (tool2.load) return tool2.load().then(() => handleCall(core, params, era, signal, notify, principal, asker));
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
