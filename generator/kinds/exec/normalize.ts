@@ -22,6 +22,8 @@ export interface ExecIRConfig {
   maxOutputBytes: number;
   /** stdout is an image or audio of this media type (spec `stdoutMedia`). */
   stdoutMedia?: string;
+  /** Files the command writes into its per-call output directory, returned as embedded resources (spec `outputFiles`). */
+  outputFiles?: { name: string; mimeType: string }[];
   concurrency: number;
   queue: number;
   progressIntervalMs: number;
@@ -77,6 +79,7 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     killGraceMs: exec.killGraceMs ?? EXEC_DEFAULTS.killGraceMs,
     maxOutputBytes: exec.maxOutputBytes ?? EXEC_DEFAULTS.maxOutputBytes,
     ...(typeof exec.stdoutMedia === "string" ? { stdoutMedia: exec.stdoutMedia.toLowerCase() } : {}),
+    ...(Array.isArray(exec.outputFiles) ? { outputFiles: exec.outputFiles.map((f) => ({ name: f.name, mimeType: f.mimeType.toLowerCase() })) } : {}),
     concurrency: exec.concurrency ?? EXEC_DEFAULTS.concurrency,
     queue: exec.queue ?? EXEC_DEFAULTS.queue,
     progressIntervalMs: exec.progressIntervalMs ?? EXEC_DEFAULTS.progressIntervalMs,

@@ -72,6 +72,21 @@ export const execSchema: Record<string, Json> = {
       pattern: "^(image|audio)/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$",
       description: "stdout is an image or audio of this media type (image/png, audio/wav ...): a successful run returns its bytes as one base64 image or audio content block, at most maxOutputBytes (more is a tool error), and structuredContent's stdout is empty.",
     },
+    outputFiles: {
+      type: "array",
+      minItems: 1,
+      maxItems: 20,
+      description: "Files the command writes into its per-call output directory ($KERVAN_OUTPUT_DIR, writable inside the sandbox, removed after the call): after a successful run each one written is returned as an embedded resource (kervan-output:///<name>) of its media type, text or base64 blob, at most maxOutputBytes each (more is a tool error).",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "mimeType"],
+        properties: {
+          name: { type: "string", pattern: "^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$", description: "The file's name in the output directory (no folders)." },
+          mimeType: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$", description: "Its media type (text/markdown, image/png, application/pdf ...)." },
+        },
+      },
+    },
     concurrency: positiveInt("Calls of this tool running at once."),
     progressIntervalMs: { type: "integer", minimum: 0, description: "While the command runs, report progress this often to callers that ask for it (default 1000; 0 never)." },
     queue: { type: "integer", minimum: 0, description: "Calls that may wait for a free slot (within their timeout); past it a call is refused as busy. 0 refuses at once." },

@@ -51,6 +51,8 @@ export interface ExecToolConfig {
   maxOutputBytes?: number;
   /** stdout is an image or audio of this media type: returned as one base64 image/audio block. */
   stdoutMedia?: string;
+  /** Files the command writes into $KERVAN_OUTPUT_DIR (a fresh directory per call), returned as embedded resources. */
+  outputFiles?: { name: string; mimeType: string }[];
   /** Processes of this tool running at once. */
   concurrency?: number;
   /** Calls allowed to wait for a slot; beyond it a call is refused. 0 refuses at once when busy. */
@@ -110,6 +112,10 @@ export interface ResolvedLimits {
   queue: number;
 }
 
+/** A file name in the per-call output directory, and a media type (`outputFiles`). */
+export const OUTPUT_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
 /** An image or audio media type, as `stdoutMedia` names one. */
 export const MEDIA = /^(image|audio)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -124,6 +130,12 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
   };
   if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail("argv needs at least the command");
   if (cfg.stdoutMedia !== undefined && !MEDIA.test(cfg.stdoutMedia)) fail(`stdoutMedia ${JSON.stringify(cfg.stdoutMedia)} is not an image/* or audio/* media type`);
+  const names = new Set<string>();
+  for (const f of cfg.outputFiles ?? []) {
+    if (!OUTPUT_NAME.test(f.name) || names.has(f.name)) fail(`outputFiles name ${JSON.stringify(f.name)} is not a plain file name, or is given twice`);
+    if (!MIME.test(f.mimeType)) fail(`outputFiles ${f.name}: ${JSON.stringify(f.mimeType)} is not a media type`);
+    names.add(f.name);
+  }
   const command = cfg.argv[0];
   if (isGroup(command) || !command.every((p) => typeof p === "string") || command.join("") === "") {
     fail("the command (argv[0]) must be non-empty literal text; a field may never choose the program");
