@@ -11,6 +11,7 @@ import { resolveAsk } from "./check/ask.js";
 import { resolveConfirmFields } from "./check/confirm-fields.js";
 import { promptIR } from "./check/prompts.js";
 import { resourceIR } from "./check/resources.js";
+import { resourceTemplateIR } from "./check/resource-templates.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
@@ -85,12 +86,13 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
 
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
-    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[]; resources?: Record<string, Json>[] };
+    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[]; resources?: Record<string, Json>[]; resourceTemplates?: Record<string, Json>[] };
     const s = doc.server;
     const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
     const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
-    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec, p, i)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec, p, i, tools)).sort((a, b) => byCodeUnit(a.name, b.name));
     const resources = (doc.resources ?? []).map((r, i) => resourceIR(spec, r, i)).sort((a, b) => byCodeUnit(a.uri, b.uri));
+    const templates = (doc.resourceTemplates ?? []).map((t, i) => resourceTemplateIR(spec, t, i, tools)).sort((a, b) => byCodeUnit(a.uriTemplate, b.uriTemplate));
     const inputs = specInputs(spec);
     return {
       name: String(s.name),
@@ -106,6 +108,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       tools,
       ...(prompts.length ? { prompts } : {}),
       ...(resources.length ? { resources } : {}),
+      ...(templates.length ? { resourceTemplates: templates } : {}),
       origin: { file: spec.file, pointer: "" },
       inputs,
     };

@@ -11,6 +11,7 @@ import { diffSchema } from "./schema-diff.js";
 import { pairByKey, same, type Change, type Changelog } from "./change.js";
 import { diffPrompts } from "./prompt-changes.js";
 import { diffResources } from "./resources.js";
+import { diffResourceTemplates } from "./resource-templates.js";
 
 // A hint flipping this way lets the tool do more than clients were told it would.
 const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
@@ -181,6 +182,7 @@ export function changelog(a: Manifest, b: Manifest): Changelog {
   }
   changes.push(...diffPrompts(a.prompts, b.prompts));
   changes.push(...diffResources(a.resources, b.resources));
+  changes.push(...diffResourceTemplates(a.resourceTemplates, b.resourceTemplates));
   changes.push(...diffExposure(a, b));
   for (const [name, x, y] of pairByKey(a.tools, b.tools, (t) => t.name)) {
     if (!y) changes.push({ tool: name, path: ["Tool"], change: "removed", breaking: "tool removed: clients calling it fail" });

@@ -57,6 +57,7 @@ function promptSchema(asked: Json[]): Json {
             name: { type: "string", pattern: ARG_PATTERN },
             description: { type: "string", minLength: 1 },
             required: { type: "boolean", description: "The caller must give it (default false)." },
+            complete: { $ref: "#/$defs/completion" },
           },
         },
       },
@@ -167,8 +168,30 @@ export function specSchema(): Record<string, Json> {
       tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },
       prompts: { type: "array", minItems: 1, items: { $ref: "#/$defs/prompt" }, description: "MCP prompts: message templates a user picks in the client, filled from their arguments." },
       resources: { type: "array", minItems: 1, items: { $ref: "#/$defs/resource" }, description: "MCP resources, static: a file in the spec's folder or inline text, read at build time; they never change." },
+      resourceTemplates: { type: "array", minItems: 1, items: { $ref: "#/$defs/resourceTemplate" }, description: "MCP resource templates: RFC 6570 level 1-2 URI templates, each read by one of the spec's exec or http tools with the URI's variables as its arguments." },
     },
     $defs: {
+      completion: {
+        description: "completion/complete candidates: a fixed list, or {tool} whose output lines are the candidates (it runs with the typed value under the argument's name). The ones starting with the typed value are offered.",
+        oneOf: [
+          { type: "array", minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: "string", minLength: 1, maxLength: 1024 } },
+          { type: "object", additionalProperties: false, required: ["tool"], properties: { tool: { type: "string", pattern: NAME_PATTERN, description: "An exec or http tool of this spec." } } },
+        ],
+      },
+      resourceTemplate: {
+        type: "object",
+        additionalProperties: false,
+        required: ["uriTemplate", "name", "mimeType", "tool"],
+        properties: {
+          uriTemplate: { type: "string", minLength: 1, maxLength: 2048, description: "An RFC 6570 level 1-2 template of an absolute URI: {var} (one segment, percent-encoded), {+var} (reserved characters such as / kept) or {#var}." },
+          name: { type: "string", minLength: 1, maxLength: 128 },
+          title: { type: "string", minLength: 1 },
+          description: { type: "string", minLength: 1 },
+          mimeType: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$", description: "type/subtype of what the tool's text is." },
+          tool: { type: "string", pattern: NAME_PATTERN, description: "The exec or http tool of this spec a read runs: each URI variable is the argument of the same name." },
+          complete: { type: "object", propertyNames: { pattern: "^[A-Za-z0-9_]{1,64}$" }, minProperties: 1, additionalProperties: { $ref: "#/$defs/completion" }, description: "completion/complete per variable (an input with an enum completes from it without this)." },
+        },
+      },
       resource: {
         type: "object",
         additionalProperties: false,

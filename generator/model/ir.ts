@@ -1,5 +1,5 @@
 // The output of the normalize stage: one ServerIR per server, defaults filled, order fixed.
-import type { Json, PromptContentDef, ResourceDef } from "../../templates/runtime/types.js";
+import type { CompletionDef, Json, PromptContentDef, ResourceDef, ResourceTemplateDef } from "../../templates/runtime/types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
 
 export interface Origin {
@@ -106,6 +106,15 @@ export interface PromptIR {
   messages: { role: "user" | "assistant"; content: PromptContentDef }[];
   /** Arguments asked of the user when the caller leaves them out, in spec order; schema is the form's. */
   ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
+  /** completion/complete sources by argument name. */
+  complete?: Record<string, CompletionDef>;
+  origin: Origin;
+}
+
+/** A resource template (spec `resourceTemplates:`), in the runtime's shape plus its variables and origin. */
+export interface ResourceTemplateIR extends ResourceTemplateDef {
+  /** The URI template's variables, in order: the arguments of its tool. */
+  variables: string[];
   origin: Origin;
 }
 
@@ -141,6 +150,8 @@ export interface ServerIR {
   prompts?: PromptIR[];
   /** Sorted by uri; absent when the spec has none. */
   resources?: ResourceIR[];
+  /** Sorted by uriTemplate; absent when the spec has none. */
+  resourceTemplates?: ResourceTemplateIR[];
   origin: Origin;
   /** Input files and their sha256, for the manifest and the cache. */
   inputs: Record<string, string>;
