@@ -83,6 +83,7 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV330", "an optional boolean's argument group renders a placeholder (it adds fixed text only)"),
       e("KV331", "an optional scalar's argument group never renders that field"),
       w("KV332", "`writableRunLater` leaves a run-later path (`.git`, `.envrc`, `.vscode`, `node_modules/.bin`, ...) writable to the sandboxed command"),
+      e("KV333", "a declared output file (`outputFiles`) is absolute, climbs out of the call's output directory (`..`), is not a plain relative path, or is declared twice"),
     ],
   },
   {
