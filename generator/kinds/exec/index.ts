@@ -99,7 +99,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   emit: emitExec,
   effects({ config: c }) {
     const argv = flatArgs(c.argv).map(argText);
-    const changes = mutation(argv);
+    const changes = mutation(argv, c.outputFiles !== undefined);
     const sandbox = sandboxFacts(c);
     return {
       commands: [argv[0]],
