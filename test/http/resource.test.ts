@@ -70,3 +70,43 @@ describe("embedded resources", () => {
     expect(codes("{ resource: true, schema: { type: string } }")).toEqual(["KV432"]);
   });
 });
+
+describe("resource links", () => {
+  const linked = (over: Partial<HttpToolConfig> = {}) =>
+    createHttpHandler(toolConfig({ path: [[lit("docs")], [input("name")]], output: { link: true, hasSchema: false }, ...over }), { env: { T_BASE_URL: up.origin, DOC_KEY: KEY } });
+
+  it("a non-JSON answer comes back as a link to its URL with its media type and size, without the body", async () => {
+    up.route = answer("application/pdf", PDF);
+    const out = await linked()({ name: "a b.pdf" }, ctx());
+    expect(out.isError).toBeFalsy();
+    expect(out.content).toEqual([{ type: "resource_link", uri: `${up.origin}/docs/a%20b.pdf`, name: "a b.pdf", mimeType: "application/pdf", size: PDF.length }]);
+    expect(out.text).toContain(`${PDF.length} bytes of application/pdf`);
+    expect(JSON.stringify(out)).not.toContain(PDF.toString("base64"));
+  });
+
+  it("refuses to hand out a URL that carries a secret", async () => {
+    up.route = answer("text/html", "<p>hi</p>");
+    const out = await linked({ query: [{ name: "key", value: [secret("key")] }], secrets: [{ name: "key", env: "DOC_KEY", required: true }] })({ name: "page.html" }, ctx());
+    expect(out.isError).toBe(true);
+    expect(JSON.stringify(out)).not.toContain(KEY);
+    expect(out.text).toContain("cannot be returned as a link");
+  });
+
+  it("an error status is a tool error, not a link", async () => {
+    up.route = (_q, res) => res.writeHead(500, { "content-type": "text/plain" }).end("down");
+    const out = await linked()({ name: "x.pdf" }, ctx());
+    expect(out.isError).toBe(true);
+    expect(out.content).toBeUndefined();
+  });
+
+  it("the build refuses link with another output way or an output schema", () => {
+    const spec = (output: string) => ({
+      path: "r.yaml",
+      text: ["server: { name: r, version: 0.1.0 }", "tools:", "  - name: get_doc", "    description: Get a document.", "    http: { method: GET, baseUrl: 'https://docs.example.com', path: /guide.pdf }", `    output: ${output}`].join("\n"),
+    });
+    const codes = (output: string) => checkSources([spec(output)]).diagnostics.map((d) => d.code);
+    expect(codes("{ link: true }")).toEqual([]);
+    expect(codes("{ link: true, raw: true }")).toEqual(["KV426"]);
+    expect(codes("{ link: true, schema: { type: string } }")).toEqual(["KV432"]);
+  });
+});

@@ -5,6 +5,7 @@ import { checkInputSchema, checkPlaceholders, type ContractProblem, type ScalarT
 import { flatArgs, isGroup, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 import { checkGroups, groupFields } from "./groups.js";
 import { alwaysAsked } from "../../shared/asked.js";
+import { outputPathProblem } from "../../../templates/kinds/exec/output-files.js";
 
 type ExecBlock = { argv?: Json; paths?: { fields?: string[]; allow?: string[]; deny?: string[] }; env?: { set?: Record<string, string> } };
 
@@ -74,6 +75,7 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   }
   if (fields && exec.paths) checkPathFields(placed, fields, exec.paths, ctx);
   checkSandbox(exec as Record<string, Json>, ctx);
+  checkOutputFiles(exec as Record<string, Json>, ctx);
   if (exec.env?.set) {
     for (const name of Object.keys(exec.env.set)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) ctx.report("KV308", `'${name}' is not a valid environment variable name`, at(`/exec/env/set/${name}`), { atKey: true });
@@ -137,4 +139,19 @@ function checkSandbox(exec: Record<string, Json>, ctx: RuleContext): void {
       }
     });
   }
+}
+
+/** Declared output files: each a plain relative path inside the call's output directory, each once. */
+function checkOutputFiles(exec: Record<string, Json>, ctx: RuleContext): void {
+  if (!Array.isArray(exec.outputFiles)) return;
+  const seen = new Set<string>();
+  exec.outputFiles.forEach((f, i) => {
+    const path = (f as { path?: Json } | null)?.path;
+    if (typeof path !== "string") return; // the spec schema reported it
+    const where = `${ctx.pointer}/exec/outputFiles/${i}/path`;
+    const problem = outputPathProblem(path);
+    if (problem) ctx.report("KV333", `the output file '${path}' ${problem}: a declared file must lie inside the call's output directory ($KERVAN_OUTPUT_DIR)`, where, { suggestion: "name it relative to the output directory, e.g. report.md or charts/a.png" });
+    else if (seen.has(path)) ctx.report("KV333", `the output file '${path}' is declared twice`, where);
+    seen.add(path);
+  });
 }

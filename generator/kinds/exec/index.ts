@@ -45,6 +45,8 @@ export type ExecFacts = {
   envSet: Record<string, string>;
   /** Present when stdout is returned as an image or audio block of this media type. */
   stdoutMedia?: string;
+  /** Present when the command's declared output files are returned as embedded resources. */
+  outputFiles?: { files: NonNullable<ExecIRConfig["outputFiles"]>; totalMaxBytes: number };
   limits: Record<string, Json>;
 };
 
@@ -97,7 +99,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   emit: emitExec,
   effects({ config: c }) {
     const argv = flatArgs(c.argv).map(argText);
-    const changes = mutation(argv);
+    const changes = mutation(argv, c.outputFiles !== undefined);
     const sandbox = sandboxFacts(c);
     return {
       commands: [argv[0]],
@@ -129,6 +131,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
       env: envRead(c),
       envSet: c.env.set,
       ...(c.stdoutMedia ? { stdoutMedia: c.stdoutMedia } : {}),
+      ...(c.outputFiles ? { outputFiles: { files: c.outputFiles, totalMaxBytes: c.outputFilesMaxBytes! } } : {}),
       limits: {
         timeoutMs: c.timeoutMs,
         killGraceMs: c.killGraceMs,
@@ -149,6 +152,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     env: "Environment variables read",
     envSet: "Environment variables set",
     stdoutMedia: "Returns stdout as (base64 content block)",
+    outputFiles: "Returns files it writes (embedded resources)",
     limits: "Limits",
   },
   renderFact(key, v) {
@@ -174,6 +178,11 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
       if (v === null) return "none (no argument is a path)";
       const p = v as Record<string, string[]>;
       return `path fields ${names(p.fields ?? [])}; allowed roots ${names(p.allow ?? [])}; denied ${names(p.deny ?? [])}`;
+    }
+    if (key === "outputFiles") {
+      const o = v as NonNullable<ExecFacts["outputFiles"]>;
+      const each = o.files.map((f) => `${code(f.path)} (${f.mimeType}, at most ${f.maxBytes} bytes, ${f.missing === "omit" ? "left out when missing" : "a tool error when missing"})`);
+      return `${each.join(", ")}; at most ${o.totalMaxBytes} bytes together; read after a successful run from the call's own fresh directory ${code("$KERVAN_OUTPUT_DIR")} (writable in the sandbox, removed after the call); a symbolic link or anything but a regular file there is a tool error, never followed`;
     }
     if (key === "envSet" && v && typeof v === "object" && !Array.isArray(v)) {
       const entries = Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -19,12 +19,16 @@ const MUTATING_SUB: Record<string, string[]> = {
 // Calls in an inline interpreter script that write files or run other commands.
 const SCRIPT_WRITES = /\b(os\.(remove|unlink|rmdir|removedirs|rename|replace|makedirs|mkdir|system|chmod)|shutil\.|subprocess\.|open\([^)]*["'][wax+]|\.write_(text|bytes)\(|(writeFile|appendFile|unlink|rm|rmdir|mkdir|rename|copyFile)(Sync)?\(|child_process|File\.(write|delete|open)|FileUtils\.|\bunlink\b|\bsystem\s*\(|`[^`]+`)/;
 
-/** What an argv visibly changes, as a phrase after "the tool", or undefined. */
-export function mutation(argv: string[]): string | undefined {
+/**
+ * What an argv visibly changes, as a phrase after "the tool", or undefined. With `outputDir` (the
+ * tool declares outputFiles), a redirection into "$KERVAN_OUTPUT_DIR/..." writes only the call's
+ * own scratch directory, which is removed after the call: no change.
+ */
+export function mutation(argv: string[], outputDir = false): string | undefined {
   const command = baseName(argv[0] ?? "");
   const shell = shellUse(argv);
   if (shell?.script !== undefined) {
-    if (shell.shell) return scriptMutation(shell.script);
+    if (shell.shell) return scriptMutation(outputDir ? intoOutputDirSpared(shell.script) : shell.script);
     return SCRIPT_WRITES.test(shell.script) ? `runs ${command} with a script that writes files or runs commands` : undefined;
   }
   if (MUTATING.has(command) || MUTATING_CI.has(command.toLowerCase())) return `runs ${command}`;
@@ -34,6 +38,11 @@ export function mutation(argv: string[]): string | undefined {
   if ((command === "sed" || command === "perl") && argv.some((a) => /^-[a-zA-Z]*i/.test(a) || a === "--in-place")) return `edits files in place (${command} -i)`;
   return undefined;
 }
+
+const INTO_OUTPUT_DIR = /(>>?\|?\s*)("\$\{?KERVAN_OUTPUT_DIR\}?\/[^"$`]*"|\$\{?KERVAN_OUTPUT_DIR\}?\/[^\s;&|()<>"'$`]*)/g;
+
+/** The script with each redirection into the output directory (never climbing out with `..`) aimed at /dev/null. */
+const intoOutputDirSpared = (script: string) => script.replace(INTO_OUTPUT_DIR, (m, pre: string, target: string) => (target.includes("..") ? m : `${pre}/dev/null`));
 
 /**
  * A shell script's visible changes: a redirection into a file, or a mutating simple command.

@@ -6,6 +6,7 @@ import { inferInputSchema } from "./input-contract.js";
 import { flatArgs, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldType } from "../../../templates/kinds/exec/config.js";
 import { alwaysAsked } from "../../shared/asked.js";
+import { OUTPUT_FILES_TOTAL_DEFAULT } from "../../../templates/kinds/exec/output-files.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
 export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
@@ -22,6 +23,10 @@ export interface ExecIRConfig {
   maxOutputBytes: number;
   /** stdout is an image or audio of this media type (spec `stdoutMedia`). */
   stdoutMedia?: string;
+  /** Files the command writes into its per-call output directory, returned as embedded resources (spec `outputFiles`), in declared order. */
+  outputFiles?: { path: string; mimeType: string; missing: "error" | "omit"; maxBytes: number }[];
+  /** Cap on all output files of one call together (spec `outputFilesMaxBytes`). */
+  outputFilesMaxBytes?: number;
   concurrency: number;
   queue: number;
   progressIntervalMs: number;
@@ -77,6 +82,7 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     killGraceMs: exec.killGraceMs ?? EXEC_DEFAULTS.killGraceMs,
     maxOutputBytes: exec.maxOutputBytes ?? EXEC_DEFAULTS.maxOutputBytes,
     ...(typeof exec.stdoutMedia === "string" ? { stdoutMedia: exec.stdoutMedia.toLowerCase() } : {}),
+    ...outputFilesOf(exec),
     concurrency: exec.concurrency ?? EXEC_DEFAULTS.concurrency,
     queue: exec.queue ?? EXEC_DEFAULTS.queue,
     progressIntervalMs: exec.progressIntervalMs ?? EXEC_DEFAULTS.progressIntervalMs,
@@ -92,5 +98,17 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     // MCP's own defaults: a local command may write and may reach the network unless the spec says otherwise.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     description: `Run ${(exec.argv as string[])[0]} with a fixed argument template.`,
+  };
+}
+
+type RawOutputFile = { path: string; mimeType: string; missing?: "error" | "omit"; maxBytes?: number };
+
+/** `outputFiles` with every default filled (each file's cap: maxOutputBytes), or nothing. */
+function outputFilesOf(exec: { outputFiles?: RawOutputFile[]; outputFilesMaxBytes?: number; maxOutputBytes?: number }): Pick<ExecIRConfig, "outputFiles" | "outputFilesMaxBytes"> {
+  if (!Array.isArray(exec.outputFiles)) return {};
+  const perFile = exec.maxOutputBytes ?? EXEC_DEFAULTS.maxOutputBytes;
+  return {
+    outputFiles: exec.outputFiles.map((f) => ({ path: f.path, mimeType: f.mimeType.toLowerCase(), missing: f.missing ?? "error", maxBytes: f.maxBytes ?? perFile })),
+    outputFilesMaxBytes: exec.outputFilesMaxBytes ?? OUTPUT_FILES_TOTAL_DEFAULT,
   };
 }

@@ -175,14 +175,16 @@ function checkBody(http: Block, ctx: RuleContext, parse: (t: string, p: string) 
 }
 
 function checkOutput(tool: RawTool, ctx: RuleContext): void {
-  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; schema?: unknown };
+  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; link?: boolean; schema?: unknown };
   const at = `${ctx.pointer}/output`;
-  const ways = [output.select !== undefined && "select", output.raw && "raw: true", output.resource && "resource: true"].filter(Boolean);
-  if (ways.length > 1) ctx.report("KV426", `give one of select, raw: true or resource: true, not ${ways.join(" and ")}`, at);
+  const ways = [output.select !== undefined && "select", output.raw && "raw: true", output.resource && "resource: true", output.link && "link: true"].filter(Boolean);
+  if (ways.length > 1) ctx.report("KV426", `give one of select, raw: true, resource: true or link: true, not ${ways.join(" and ")}`, at);
   else if (!ways.length) {
-    ctx.report("KV427", "an http tool needs output.select (a JMESPath expression choosing what the model sees), output.raw: true or output.resource: true", tool.output ? at : ctx.pointer);
+    ctx.report("KV427", "an http tool needs output.select (a JMESPath expression choosing what the model sees), output.raw: true, output.resource: true or output.link: true", tool.output ? at : ctx.pointer);
   }
-  if (output.resource && output.schema !== undefined) ctx.report("KV432", "an embedded resource has no output schema; remove output.schema or use select", `${at}/schema`, { atKey: true });
+  if ((output.resource || output.link) && output.schema !== undefined) {
+    ctx.report("KV432", `${output.link ? "a resource link" : "an embedded resource"} has no output schema; remove output.schema or use select`, `${at}/schema`, { atKey: true });
+  }
   if (typeof output.select === "string") {
     try {
       compile(output.select);

@@ -10,7 +10,7 @@ export function emitHttp(plan: KindPlan<HttpIRConfig>): KindEmit {
   const config = name("config");
   const select = c.output.select !== undefined;
   // Optional output members whose null the schema does not allow are dropped per call (nulls.ts).
-  const nulls = !c.output.raw && !c.output.resource ? nullPlan(plan.tool.outputSchema) : undefined;
+  const nulls = !c.output.raw && !c.output.resource && !c.output.link ? nullPlan(plan.tool.outputSchema) : undefined;
   const deps = [...(select ? [_`select: compileSelect(${config}.output.select!)`] : []), ...(nulls ? [_`nulls: ${code(nulls)}`] : [])];
   return {
     imports: { "@kervan/kinds/http": ["createHttpHandler", "checkHttpStartup", ...(select ? ["compileSelect"] : []), "type HttpToolConfig"] },

@@ -75,7 +75,7 @@ export const httpKind = defineKind<HttpIRConfig, HttpFacts>({
       secrets: c.secrets.map((s) => s.env),
       env: envRead(c),
       limits: { timeoutMs: c.timeoutMs, maxResponseBytes: c.maxResponseBytes, redirects: c.redirects },
-      output: { select: c.output.select ?? null, raw: !!c.output.raw, resource: !!c.output.resource },
+      output: { select: c.output.select ?? null, raw: !!c.output.raw, resource: !!c.output.resource, ...(c.output.link ? { link: true } : {}) },
     };
   },
   factLabels: {

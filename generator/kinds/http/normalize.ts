@@ -44,7 +44,7 @@ export type HttpIRConfig = Omit<HttpToolConfig, "tool">;
 
 export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
   const http = tool.http as Record<string, any>;
-  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; schema?: Record<string, Json> };
+  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; link?: boolean; schema?: Record<string, Json> };
   const base = new URL(http.baseUrl);
   const config: HttpIRConfig = {
     method: http.method,
@@ -65,6 +65,7 @@ export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
       ...(output.select !== undefined ? { select: output.select } : {}),
       ...(output.raw ? { raw: true } : {}),
       ...(output.resource ? { resource: true } : {}),
+      ...(output.link ? { link: true } : {}),
       hasSchema: !!output.schema,
     },
   };

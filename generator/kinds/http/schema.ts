@@ -67,6 +67,7 @@ export const outputSchema: Record<string, Json> = {
     select: { type: "string", description: "JMESPath expression applied to the parsed, redacted body." },
     raw: { type: "boolean", description: "Return the body as text instead (image/* and audio/* answers become image or audio content)." },
     resource: { type: "boolean", description: "Return the body as an embedded resource: the request URL, its media type and the text (or base64 blob)." },
+    link: { type: "boolean", description: "Return a resource link to the request URL (its media type and size) instead of the body, for a document the client fetches itself (a PDF, a page); refused when the URL carries a secret." },
     schema: { type: ["object", "string"], pattern: "^@", description: "JSON Schema of the selected value (or @file); it becomes structuredContent and the tool's outputSchema." },
   },
 };

@@ -3,6 +3,7 @@
 // time; these guard hand-written or CLI-built configs).
 import { StartupError } from "../../runtime/types.js";
 import { checkSandboxConfig, type SandboxConfig, type SandboxLimits } from "./sandbox.js";
+import { OUTPUT_FILES_TOTAL_DEFAULT, outputPathProblem, type OutputFile } from "./output-files.js";
 
 /** One piece of an argument template: literal text, or the rendered value of a field. */
 export type ArgPart = string | { field: string };
@@ -51,6 +52,10 @@ export interface ExecToolConfig {
   maxOutputBytes?: number;
   /** stdout is an image or audio of this media type: returned as one base64 image/audio block. */
   stdoutMedia?: string;
+  /** Files the command writes into $KERVAN_OUTPUT_DIR (a fresh directory per call), returned as embedded resources. */
+  outputFiles?: OutputFile[];
+  /** Cap on all output files of one call together (default OUTPUT_FILES_TOTAL_DEFAULT). */
+  outputFilesMaxBytes?: number;
   /** Processes of this tool running at once. */
   concurrency?: number;
   /** Calls allowed to wait for a slot; beyond it a call is refused. 0 refuses at once when busy. */
@@ -108,7 +113,11 @@ export interface ResolvedLimits {
   maxOutputBytes: number;
   concurrency: number;
   queue: number;
+  outputFilesMaxBytes: number;
 }
+
+/** A media type (`outputFiles`). */
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 /** An image or audio media type, as `stdoutMedia` names one. */
 export const MEDIA = /^(image|audio)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
@@ -124,6 +133,7 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
   };
   if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail("argv needs at least the command");
   if (cfg.stdoutMedia !== undefined && !MEDIA.test(cfg.stdoutMedia)) fail(`stdoutMedia ${JSON.stringify(cfg.stdoutMedia)} is not an image/* or audio/* media type`);
+  checkOutputFiles(cfg, fail);
   const command = cfg.argv[0];
   if (isGroup(command) || !command.every((p) => typeof p === "string") || command.join("") === "") {
     fail("the command (argv[0]) must be non-empty literal text; a field may never choose the program");
@@ -174,7 +184,7 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
       if (uses && arg.length !== 1) fail(`path field ${JSON.stringify(name)} must be a whole argument, not part of one`);
     }
   }
-  const limit = (key: Exclude<keyof ResolvedLimits, "okExitCodes" | "sandbox">, min: number, max: number): number => {
+  const limit = (key: Exclude<keyof ResolvedLimits, "okExitCodes" | "sandbox" | "outputFilesMaxBytes">, min: number, max: number): number => {
     const v = cfg[key] ?? EXEC_DEFAULTS[key];
     if (!Number.isInteger(v) || v < min || v > max) fail(`${key} must be an integer from ${min} to ${max}, not ${v}`);
     return v;
@@ -188,7 +198,9 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
     concurrency: limit("concurrency", 1, 1_000),
     queue: limit("queue", 0, 100_000),
     progressIntervalMs: limit("progressIntervalMs", 0, MAX_DELAY),
+    outputFilesMaxBytes: cfg.outputFilesMaxBytes ?? OUTPUT_FILES_TOTAL_DEFAULT,
   };
+  if (!Number.isInteger(limits.outputFilesMaxBytes) || limits.outputFilesMaxBytes < 0 || limits.outputFilesMaxBytes > 2 ** 31) fail(`outputFilesMaxBytes must be an integer from 0 to ${2 ** 31}`);
   if (cfg.rateLimit) {
     const { calls, windowMs } = cfg.rateLimit;
     if (!Number.isInteger(calls) || calls < 1 || !Number.isInteger(windowMs) || windowMs < 1) {
@@ -197,4 +209,18 @@ export function checkConfig(cfg: ExecToolConfig): ResolvedLimits {
   }
   for (const name of cfg.env?.pass ?? []) if (!name || name.includes("=")) fail(`env.pass has an invalid name ${JSON.stringify(name)}`);
   return limits;
+}
+
+/** Declared output files: plain relative paths, each once, with a media type and a sane cap. */
+function checkOutputFiles(cfg: ExecToolConfig, fail: (why: string) => never): void {
+  const seen = new Set<string>();
+  for (const f of cfg.outputFiles ?? []) {
+    const problem = typeof f.path === "string" ? outputPathProblem(f.path) : "is not a string";
+    if (problem) fail(`outputFiles path ${JSON.stringify(f.path)} ${problem}`);
+    if (seen.has(f.path)) fail(`outputFiles path ${JSON.stringify(f.path)} is declared twice`);
+    seen.add(f.path);
+    if (!MIME.test(f.mimeType)) fail(`outputFiles ${f.path}: ${JSON.stringify(f.mimeType)} is not a media type`);
+    if (f.missing !== undefined && f.missing !== "error" && f.missing !== "omit") fail(`outputFiles ${f.path}: missing must be "error" or "omit"`);
+    if (f.maxBytes !== undefined && (!Number.isInteger(f.maxBytes) || f.maxBytes < 0 || f.maxBytes > 2 ** 30)) fail(`outputFiles ${f.path}: maxBytes must be an integer from 0 to ${2 ** 30}`);
+  }
 }

@@ -8,6 +8,7 @@ import { RateLimiter, Slots } from "./limits.js";
 import { PathError, checkPath, resolveReal, type PathPolicy } from "./paths.js";
 import { ArgumentError, renderArgv } from "./render.js";
 import { mediaOutcome, outcome, refusal } from "./result.js";
+import { collectOutputs, makeOutputDir, OUTPUT_DIR_ENV, removeOutputDir } from "./output-files.js";
 import { killGroup, runProcess, type RunResult } from "./spawn.js";
 import { heartbeat } from "./progress.js";
 import { planSandbox, type SandboxPlan } from "./sandbox.js";
@@ -197,6 +198,7 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
     // Waiting for a slot spends the call's own time budget, so a queued call never outlives it.
     const release = await slots.acquire(limits.timeoutMs, ctx.signal);
     if (release === "abort") return refusal(cfg.tool, "cancelled while waiting for a free slot");
+    let outputDir: string | undefined;
     if (release === "timeout") {
       const why = `timed out after ${limits.timeoutMs} ms waiting for a free slot (${limits.concurrency} running)`;
       return refusal(cfg.tool, why, true);
@@ -204,11 +206,12 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
     try {
       if (stopped) return refusal(cfg.tool, "the server is shutting down");
       const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
+      if (cfg.outputFiles) outputDir = makeOutputDir();
       const base = {
         command: bound.command,
         args: bound.args,
         cwd,
-        env,
+        env: outputDir ? { ...env, [OUTPUT_DIR_ENV]: outputDir } : env,
         timeoutMs: remaining,
         killGraceMs: limits.killGraceMs,
         maxOutputBytes: limits.maxOutputBytes,
@@ -217,7 +220,7 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
       };
       let run: Promise<RunResult>;
       try {
-        run = sandbox ? sandboxedRun(base, sandbox.plan, sandbox.host) : runProcess(base);
+        run = sandbox ? sandboxedRun(base, sandbox.plan, sandbox.host, outputDir) : runProcess(base);
       } catch (err) {
         return refusal(cfg.tool, `cannot set up the sandbox: ${(err as Error).message}`);
       }
@@ -228,10 +231,20 @@ export function createExecHandler(cfg: ExecToolConfig, hooks: ExecHooks = { onSh
         stopProgress();
       });
       const done = outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
-      return cfg.stdoutMedia ? mediaOutcome(done, r, cfg.stdoutMedia, limits.maxOutputBytes) : done;
+      const result = cfg.stdoutMedia ? mediaOutcome(done, r, cfg.stdoutMedia, limits.maxOutputBytes) : done;
+      return outputDir ? withOutputs(result, outputDir) : result;
     } finally {
+      if (outputDir) removeOutputDir(outputDir);
       release();
     }
+  };
+  /** A successful run's declared files, after its other blocks; a refused file fails the call. */
+  const withOutputs = (result: ToolOutcome, dir: string): ToolOutcome => {
+    if (result.isError) return result;
+    const got = collectOutputs(cfg.tool, dir, cfg.outputFiles!, limits.maxOutputBytes, limits.outputFilesMaxBytes);
+    if ("error" in got) return { isError: true, text: `${cfg.tool}: ${got.error}`, value: result.value };
+    const text = [result.text ?? "", ...got.notes.map((n) => `output file ${n}`)].join("\n");
+    return { ...result, text, content: [...(result.content ?? []), ...got.blocks] };
   };
   return Object.assign(call, { startup, shutdown });
 }

@@ -43,7 +43,9 @@ export function bwrapCommand(plan: SandboxPlan, host: SandboxHost, command: stri
   return [host.runner, ...bwrapArgs(plan, system, host.empty, wrapped, { root: host.root, seccompFd: SECCOMP_FD, mounts })];
 }
 
-export function sandboxedRun(o: RunOptions, plan: SandboxPlan, host: SandboxHost): Promise<RunResult> {
+/** One call under the sandbox; `outputDir`, the call's own output directory (output-files.ts), is writable in it. */
+export function sandboxedRun(o: RunOptions, planned: SandboxPlan, host: SandboxHost, outputDir?: string): Promise<RunResult> {
+  const plan = outputDir ? { ...planned, writable: [...planned.writable, outputDir] } : planned;
   if (host.platform === "darwin") {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), "kervan-call-")));
     // Denied paths by name (a later one is denied too), and hard links to denied files found now.

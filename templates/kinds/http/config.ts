@@ -96,6 +96,8 @@ export interface HttpToolConfig {
     raw?: boolean;
     /** Return the body as an embedded resource (uri: the request URL, its media type, text or blob). */
     resource?: boolean;
+    /** Return a resource link to the request URL (media type, size) instead of the body. */
+    link?: boolean;
     /** With a schema, the value becomes structuredContent (validated by the protocol core). */
     hasSchema: boolean;
   };

@@ -5,7 +5,7 @@ import { clipText } from "../../runtime/clip.js";
 import type { HttpDeps, HttpToolConfig } from "./config.js";
 import { encodeFields, headerValue, jsonBody, pathSegment, ToolFault, type Values } from "./encode.js";
 import { mediaBlock, mediaOf } from "./media.js";
-import { bareType, isTextual, resourceBlock } from "./resource.js";
+import { bareType, isTextual, linkBlock, resourceBlock } from "./resource.js";
 import { proxySettings } from "./proxy.js";
 import { makeRedactor, type Redactor } from "./redact.js";
 import { deadline, exchange, failureReason, type Answer, type OutRequest } from "./transport.js";
@@ -110,6 +110,12 @@ export function createHttpHandler(cfg: HttpToolConfig, deps: HttpDeps = {}): Too
       if (text !== decoded) return fail(`refused: the upstream's ${mimeType} answer contains a configured secret`);
       return { content: [resourceBlock(uri, mimeType, { bytes })] };
     }
+    if (cfg.output.link) {
+      // A link is for the client to follow: a URL holding a secret (a key in the query) is never handed out.
+      if (r.redactor.text(req.url.href) !== req.url.href) return fail("refused: the request URL carries a configured secret, so it cannot be returned as a link");
+      const link = linkBlock(req.url, bareType(res.headers.get("content-type")), bytes.byteLength);
+      return { text: `${req.method} ${req.url.href} answered ${res.status}: ${link.size} bytes of ${link.mimeType}, returned as a link (the body is not included)`, content: [link] };
+    }
     if (cfg.output.raw) {
       const media = bytes.byteLength > 0 ? mediaOf(res.headers.get("content-type")) : undefined;
       if (!media) return cfg.output.hasSchema ? { text, value: text } : { text };
@@ -208,7 +214,7 @@ function buildRequest(cfg: HttpToolConfig, r: Resolved, args: Record<string, unk
     throw new ToolFault("refused: the rendered URL does not keep the configured origin and path");
   }
   const headers: Record<string, string> = {};
-  if (!cfg.output.raw && !cfg.output.resource) headers["accept"] = "application/json";
+  if (!cfg.output.raw && !cfg.output.resource && !cfg.output.link) headers["accept"] = "application/json";
   for (const h of cfg.headers) {
     const v = headerValue(h.name, h.value, vals);
     if (v === undefined) continue;

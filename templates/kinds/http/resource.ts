@@ -20,3 +20,17 @@ export function resourceBlock(uri: string, mimeType: string, content: { text: st
   else resource.blob = Buffer.from(content.bytes.buffer, content.bytes.byteOffset, content.bytes.byteLength).toString("base64");
   return { type: "resource", resource };
 }
+
+/** A resource link to a fetched URL: named after its last path segment (else its host), with media type and size. */
+export function linkBlock(url: URL, mimeType: string, size: number): ContentBlock & { mimeType: string; size: number } {
+  const last = url.pathname.split("/").filter((p) => p !== "").pop();
+  let name = url.host;
+  if (last !== undefined) {
+    try {
+      name = decodeURIComponent(last);
+    } catch {
+      name = last;
+    }
+  }
+  return { type: "resource_link", uri: url.href, name, mimeType, size };
+}

@@ -57,6 +57,7 @@ export function checkConfig(cfg: HttpToolConfig, deps: HttpDeps): void {
   if (cfg.redirects !== "none" && cfg.redirects !== "same-origin") bad(`redirects ${cfg.redirects}`);
   if (cfg.output.select !== undefined && !cfg.output.raw && !deps.select) bad("output.select is set but no compiled select was passed");
   if (cfg.output.resource && (cfg.output.raw || cfg.output.select !== undefined || cfg.output.hasSchema)) bad("output.resource stands alone: no select, raw or schema");
+  if (cfg.output.link && (cfg.output.raw || cfg.output.resource || cfg.output.select !== undefined || cfg.output.hasSchema)) bad("output.link stands alone: no select, raw, resource or schema");
 }
 
 function checkJson(t: JsonTemplate, checkParts: (p: Part[], where: string) => void): void {
