@@ -46,7 +46,7 @@ import {
   createHttpHandler,
   validate_list_issues_input,
   validate_list_issues_output
-} from "./chunks/chunk-7BLRR46Y.mjs";
+} from "./chunks/chunk-XJQ4Y23S.mjs";
 import {
   clipText
 } from "./chunks/chunk-FHLP4NHQ.mjs";
@@ -1209,7 +1209,7 @@ var server = {
   version: "0.1.0",
   title: "GitHub issues (catalog)",
   instructions: "Work with the issues of one GitHub repository at a time. list_issues finds issues; find the other operations with search_operations, read their inputs with describe_operation and run them with call_operation. Repository owner and name are as in github.com/OWNER/REPO.",
-  tools: [lazyTool({ "name": "add_comment", "maxOutputChars": 2e4, "annotations": { "title": "Comment on an issue", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true } }, () => import("./chunks/add_comment-XJAAWT4O.mjs")), lazyTool({ "name": "create_issue", "maxOutputChars": 2e4, "annotations": { "title": "File an issue", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true } }, () => import("./chunks/create_issue-OSMVUKNB.mjs")), lazyTool({ "name": "get_issue", "maxOutputChars": 2e4, "annotations": { "title": "Read an issue", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true } }, () => import("./chunks/get_issue-6MULVAEY.mjs")), tool],
+  tools: [lazyTool({ "name": "add_comment", "maxOutputChars": 2e4, "annotations": { "title": "Comment on an issue", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true } }, () => import("./chunks/add_comment-NXGMOYLI.mjs")), lazyTool({ "name": "create_issue", "maxOutputChars": 2e4, "annotations": { "title": "File an issue", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true } }, () => import("./chunks/create_issue-M3WZ4XQH.mjs")), lazyTool({ "name": "get_issue", "maxOutputChars": 2e4, "annotations": { "title": "Read an issue", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true } }, () => import("./chunks/get_issue-M46PDOM3.mjs")), tool],
   startup() {
     checkHttpStartup([{ "tool": "add_comment", "origin": "https://api.github.com", "basePath": "", "originEnv": "GITHUB_API_URL", "secrets": [{ "name": "token", "env": "GITHUB_TOKEN", "required": true }] }]);
     checkHttpStartup([{ "tool": "create_issue", "origin": "https://api.github.com", "basePath": "", "originEnv": "GITHUB_API_URL", "secrets": [{ "name": "token", "env": "GITHUB_TOKEN", "required": true }] }]);

@@ -5668,6 +5668,108 @@ function limitArgs(limits, prlimit, addressSpace) {
   return [prlimit, `--nproc=${processes}`, `--fsize=${fileSizeBytes}`, `--cpu=${cpuSeconds}`, ...addressSpace ? [`--as=${memoryBytes}`] : [], "--"];
 }
 
+// templates/kinds/exec/output-files.ts
+import { closeSync, constants, fstatSync, mkdtempSync, openSync, readlinkSync as readlinkSync3, readSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join4 } from "node:path";
+var OUTPUT_DIR_ENV = "KERVAN_OUTPUT_DIR";
+var OUTPUT_FILES_TOTAL_DEFAULT = 8 * 1024 * 1024;
+var SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+function outputPathProblem(path) {
+  if (path.startsWith("/")) return "is absolute";
+  const parts = path.split("/");
+  if (parts.some((p) => p === "..")) return "climbs out of the output directory (..)";
+  if (parts.length > 8 || path.length > 512) return "is too deep or too long (at most 8 parts, 512 characters)";
+  const bad = parts.find((p) => !SEGMENT.test(p));
+  if (bad !== void 0) return `has the part ${JSON.stringify(bad)}, which is not a plain name (letters, digits, ., _, -; not starting with .)`;
+  return void 0;
+}
+function isTextType(mimeType) {
+  return /^text\//.test(mimeType) || /^application\/(json|xml|yaml|x-yaml|javascript|x-ndjson|csv)$/.test(mimeType) || /\+(json|xml|yaml)$/.test(mimeType);
+}
+function outputUri(tool5, path) {
+  return `kervan-output:///${encodeURIComponent(tool5)}/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+function makeOutputDir() {
+  return realpathSync(mkdtempSync(join4(tmpdir(), "kervan-output-")));
+}
+function removeOutputDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+var Refused = class extends Error {
+};
+function collectOutputs(tool5, dir, files, perFile, total) {
+  const blocks = [];
+  const notes = [];
+  let used = 0;
+  try {
+    for (const f of files) {
+      const cap = f.maxBytes ?? perFile;
+      const bytes = readDeclared(dir, f.path, cap);
+      if (bytes === void 0) {
+        if (f.missing === "omit") {
+          notes.push(`${f.path}: not written (left out)`);
+          continue;
+        }
+        throw new Refused(`the command did not write the declared output file ${f.path}`);
+      }
+      used += bytes.length;
+      if (used > total) throw new Refused(`the output files come to more than ${total} bytes together (outputFilesMaxBytes); nothing is returned`);
+      blocks.push({ type: "resource", resource: resourceOf(tool5, f, bytes) });
+      notes.push(`${f.path}: ${bytes.length} bytes of ${f.mimeType}, returned as an embedded resource`);
+    }
+  } catch (err) {
+    if (err instanceof Refused) return { error: err.message };
+    throw err;
+  }
+  return { blocks, notes };
+}
+function resourceOf(tool5, f, bytes) {
+  const uri = outputUri(tool5, f.path);
+  if (isTextType(f.mimeType)) {
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    try {
+      return { uri, mimeType: f.mimeType, text: text.decode(bytes) };
+    } catch {
+    }
+  }
+  return { uri, mimeType: f.mimeType, blob: bytes.toString("base64") };
+}
+function readDeclared(dir, path, cap) {
+  const full = join4(dir, path);
+  let fd;
+  try {
+    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = err.code;
+    if (code === "ENOENT") return void 0;
+    if (code === "ELOOP") throw new Refused(`the output file ${path} is a symbolic link; it is not followed, so nothing is returned`);
+    if (code === "ENOTDIR") throw new Refused(`a folder of the output file ${path} is not a directory (a symbolic link?); nothing is returned`);
+    throw new Refused(`cannot open the output file ${path}: ${code ?? String(err)}`);
+  }
+  try {
+    const opened = openedPath(fd) ?? realpathSync(full);
+    if (opened !== void 0 && opened !== full) throw new Refused(`the output file ${path} leads to ${opened}, outside the call's output directory (a symbolic link on the way); nothing is returned`);
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Refused(`the output file ${path} is not a regular file`);
+    if (st.size > cap) throw new Refused(`the output file ${path} is ${st.size} bytes, more than its cap of ${cap}; nothing is returned`);
+    const buf = Buffer.alloc(cap + 1);
+    let n = 0;
+    for (let r = 1; r > 0 && n <= cap; n += r) r = readSync(fd, buf, n, cap + 1 - n, null);
+    if (n > cap) throw new Refused(`the output file ${path} grew past its cap of ${cap} bytes; nothing is returned`);
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+function openedPath(fd) {
+  try {
+    return readlinkSync3(`/proc/self/fd/${fd}`);
+  } catch {
+    return void 0;
+  }
+}
+
 // templates/kinds/exec/config.ts
 var isGroup = (e) => !Array.isArray(e);
 var flatArgs = (argv) => argv.flatMap((e) => isGroup(e) ? e.argv : [e]);
@@ -5692,6 +5794,7 @@ var EXEC_OUTPUT_SCHEMA = Object.freeze({
   required: ["exitCode", "stdout", "stderr", "timedOut", "stdoutTruncated", "stderrTruncated"],
   additionalProperties: false
 });
+var MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 var MEDIA = /^(image|audio)\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 var FIELD_TYPES = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean"]);
 var MAX_DELAY = 2 ** 31 - 1;
@@ -5701,6 +5804,7 @@ function checkConfig(cfg) {
   };
   if (!Array.isArray(cfg.argv) || cfg.argv.length === 0) fail2("argv needs at least the command");
   if (cfg.stdoutMedia !== void 0 && !MEDIA.test(cfg.stdoutMedia)) fail2(`stdoutMedia ${JSON.stringify(cfg.stdoutMedia)} is not an image/* or audio/* media type`);
+  checkOutputFiles(cfg, fail2);
   const command = cfg.argv[0];
   if (isGroup(command) || !command.every((p) => typeof p === "string") || command.join("") === "") {
     fail2("the command (argv[0]) must be non-empty literal text; a field may never choose the program");
@@ -5762,8 +5866,10 @@ function checkConfig(cfg) {
     maxOutputBytes: limit("maxOutputBytes", 0, 2 ** 30),
     concurrency: limit("concurrency", 1, 1e3),
     queue: limit("queue", 0, 1e5),
-    progressIntervalMs: limit("progressIntervalMs", 0, MAX_DELAY)
+    progressIntervalMs: limit("progressIntervalMs", 0, MAX_DELAY),
+    outputFilesMaxBytes: cfg.outputFilesMaxBytes ?? OUTPUT_FILES_TOTAL_DEFAULT
   };
+  if (!Number.isInteger(limits.outputFilesMaxBytes) || limits.outputFilesMaxBytes < 0 || limits.outputFilesMaxBytes > 2 ** 31) fail2(`outputFilesMaxBytes must be an integer from 0 to ${2 ** 31}`);
   if (cfg.rateLimit) {
     const { calls, windowMs } = cfg.rateLimit;
     if (!Number.isInteger(calls) || calls < 1 || !Number.isInteger(windowMs) || windowMs < 1) {
@@ -5772,6 +5878,18 @@ function checkConfig(cfg) {
   }
   for (const name of cfg.env?.pass ?? []) if (!name || name.includes("=")) fail2(`env.pass has an invalid name ${JSON.stringify(name)}`);
   return limits;
+}
+function checkOutputFiles(cfg, fail2) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const f of cfg.outputFiles ?? []) {
+    const problem = typeof f.path === "string" ? outputPathProblem(f.path) : "is not a string";
+    if (problem) fail2(`outputFiles path ${JSON.stringify(f.path)} ${problem}`);
+    if (seen.has(f.path)) fail2(`outputFiles path ${JSON.stringify(f.path)} is declared twice`);
+    seen.add(f.path);
+    if (!MIME.test(f.mimeType)) fail2(`outputFiles ${f.path}: ${JSON.stringify(f.mimeType)} is not a media type`);
+    if (f.missing !== void 0 && f.missing !== "error" && f.missing !== "omit") fail2(`outputFiles ${f.path}: missing must be "error" or "omit"`);
+    if (f.maxBytes !== void 0 && (!Number.isInteger(f.maxBytes) || f.maxBytes < 0 || f.maxBytes > 2 ** 30)) fail2(`outputFiles ${f.path}: maxBytes must be an integer from 0 to ${2 ** 30}`);
+  }
 }
 
 // templates/kinds/exec/limits.ts
@@ -6152,13 +6270,13 @@ function heartbeat(ctx, command, intervalMs) {
 
 // templates/kinds/exec/sandbox-host.ts
 import { spawnSync } from "node:child_process";
-import { existsSync as existsSync3, mkdtempSync, readFileSync as readFileSync4, rmSync, writeFileSync as writeFileSync3 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join6 } from "node:path";
+import { existsSync as existsSync3, mkdtempSync as mkdtempSync2, readFileSync as readFileSync4, rmSync as rmSync2, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join7 } from "node:path";
 
 // templates/kinds/exec/cgroup.ts
 import { existsSync as existsSync2, mkdirSync, readdirSync as readdirSync2, readFileSync as readFileSync2, rmdirSync, writeFileSync } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 function ownDir(controller) {
   const cgroups = readFileSync2("/proc/thread-self/cgroup", "utf8").trim().split("\n");
   const mounts = readFileSync2("/proc/self/mountinfo", "utf8").trim().split("\n");
@@ -6175,19 +6293,19 @@ function ownDir(controller) {
   const v1 = cgroups.find((l) => l.split(":")[1].split(",").includes(controller));
   if (v1) {
     const mount2 = mountOf("cgroup", controller);
-    if (mount2) return { dir: join4(mount2, v1.split(":").slice(2).join(":")), v1: true };
+    if (mount2) return { dir: join5(mount2, v1.split(":").slice(2).join(":")), v1: true };
   }
   const v2 = cgroups.find((l) => l.startsWith("0::"));
   const mount = mountOf("cgroup2");
-  if (v2 && mount) return { dir: join4(mount, v2.slice(3)), v1: false };
+  if (v2 && mount) return { dir: join5(mount, v2.slice(3)), v1: false };
   throw new Error(`no ${controller} cgroup hierarchy is mounted`);
 }
 function openPidsCgroup() {
   const { dir: base, v1 } = ownDir("pids");
   const dir = serverDir(base);
-  if (!existsSync2(join4(dir, "pids.max"))) {
+  if (!existsSync2(join5(dir, "pids.max"))) {
     try {
-      writeFileSync(join4(dir, "cgroup.subtree_control"), "+pids");
+      writeFileSync(join5(dir, "cgroup.subtree_control"), "+pids");
     } catch (err) {
       rmdirQuiet(dir);
       throw new Error(`the pids controller is not available under ${base}: ${err.code ?? err}`);
@@ -6207,9 +6325,9 @@ function openPidsCgroup() {
 function serverDir(base) {
   for (const name of readdirSync2(base)) {
     const m = /^kervan-(\d+)$/.exec(name);
-    if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join4(base, name));
+    if (m && !existsSync2(`/proc/${m[1]}`)) removeTree(join5(base, name));
   }
-  const dir = join4(base, `kervan-${process.pid}`);
+  const dir = join5(base, `kervan-${process.pid}`);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
@@ -6226,7 +6344,7 @@ function removeOnExit(dir) {
 function openMemoryCgroup(group) {
   try {
     if (!group.home) {
-      writeFileSync(join4(group.dir, "cgroup.subtree_control"), "+memory");
+      writeFileSync(join5(group.dir, "cgroup.subtree_control"), "+memory");
       group.memory = {};
     } else {
       const { dir: base, v1 } = ownDir("memory");
@@ -6245,7 +6363,7 @@ function openMemoryCgroup(group) {
 }
 function removeTree(dir) {
   try {
-    for (const name of readdirSync2(dir)) if (name.startsWith("call-")) rmdirQuiet(join4(dir, name));
+    for (const name of readdirSync2(dir)) if (name.startsWith("call-")) rmdirQuiet(join5(dir, name));
   } catch {
     return true;
   }
@@ -6262,29 +6380,29 @@ function rmdirQuiet(dir) {
 function callCgroup(group, max, memoryBytes) {
   if (group.broken) throw new Error(group.broken);
   const name = `call-${group.next++}`;
-  const dir = join4(group.dir, name);
+  const dir = join5(group.dir, name);
   mkdirSync(dir);
-  writeFileSync(join4(dir, "pids.max"), String(max));
+  writeFileSync(join5(dir, "pids.max"), String(max));
   if (!group.memory || memoryBytes === void 0) return { dir };
   if (!group.memory.dir) {
-    writeFileSync(join4(dir, "memory.max"), String(memoryBytes));
-    writeFileSync(join4(dir, "memory.swap.max"), "0");
+    writeFileSync(join5(dir, "memory.max"), String(memoryBytes));
+    writeFileSync(join5(dir, "memory.swap.max"), "0");
     return { dir };
   }
-  const memory = join4(group.memory.dir, name);
+  const memory = join5(group.memory.dir, name);
   mkdirSync(memory);
-  writeFileSync(join4(memory, "memory.limit_in_bytes"), String(memoryBytes));
+  writeFileSync(join5(memory, "memory.limit_in_bytes"), String(memoryBytes));
   return { dir, memory };
 }
 function spawnInside(group, call, start) {
-  writeFileSync(join4(call.dir, "tasks"), "0");
+  writeFileSync(join5(call.dir, "tasks"), "0");
   try {
-    if (call.memory) writeFileSync(join4(call.memory, "tasks"), "0");
+    if (call.memory) writeFileSync(join5(call.memory, "tasks"), "0");
     return start();
   } finally {
     try {
-      writeFileSync(join4(group.home, "tasks"), "0");
-      if (call.memory) writeFileSync(join4(group.memory.home, "tasks"), "0");
+      writeFileSync(join5(group.home, "tasks"), "0");
+      if (call.memory) writeFileSync(join5(group.memory.home, "tasks"), "0");
     } catch (err) {
       group.broken = `the server could not leave a call's process-limit cgroup: ${err.message}`;
     }
@@ -6315,7 +6433,7 @@ function gateIntoCgroup(child, call, failed2) {
     if (released) return;
     released = true;
     try {
-      for (const pid of descendants(child.pid)) writeFileSync(join4(dir, "cgroup.procs"), String(pid));
+      for (const pid of descendants(child.pid)) writeFileSync(join5(dir, "cgroup.procs"), String(pid));
     } catch (err) {
       return failed2(`could not place the call in its process-limit cgroup: ${err.message}`);
     }
@@ -6438,9 +6556,9 @@ function seccompProgram(arch = process.arch) {
 
 // templates/kinds/exec/probe-cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { lstatSync as lstatSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync3, readlinkSync as readlinkSync3, renameSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
-import { release, tmpdir } from "node:os";
-import { join as join5 } from "node:path";
+import { lstatSync as lstatSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync3, readlinkSync as readlinkSync4, renameSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { release, tmpdir as tmpdir2 } from "node:os";
+import { join as join6 } from "node:path";
 var KEEP = 16;
 function read(p) {
   try {
@@ -6451,7 +6569,7 @@ function read(p) {
 }
 function link(p) {
   try {
-    return readlinkSync3(p);
+    return readlinkSync4(p);
   } catch {
     return "-";
   }
@@ -6482,7 +6600,7 @@ function probeKey(runner, prlimit, probeArgs) {
 function cacheDir() {
   const uid = process.getuid?.();
   if (uid === void 0) return void 0;
-  const dir = join5(tmpdir(), `kervan-${uid}`);
+  const dir = join6(tmpdir2(), `kervan-${uid}`);
   try {
     mkdirSync2(dir, { mode: 448 });
   } catch (err) {
@@ -6498,16 +6616,16 @@ function cacheDir() {
 var FILE = "bwrap-probe-ok";
 function probeRemembered(key2) {
   const dir = cacheDir();
-  return dir !== void 0 && read(join5(dir, FILE)).split("\n").includes(key2);
+  return dir !== void 0 && read(join6(dir, FILE)).split("\n").includes(key2);
 }
 function rememberProbe(key2) {
   const dir = cacheDir();
   if (!dir) return;
   try {
-    const keys = read(join5(dir, FILE)).split("\n").filter((k) => /^[0-9a-f]{64}$/.test(k) && k !== key2);
-    const tmp = join5(dir, `${FILE}.${process.pid}`);
+    const keys = read(join6(dir, FILE)).split("\n").filter((k) => /^[0-9a-f]{64}$/.test(k) && k !== key2);
+    const tmp = join6(dir, `${FILE}.${process.pid}`);
     writeFileSync2(tmp, [...keys.slice(-(KEEP - 1)), key2].join("\n") + "\n", { mode: 384 });
-    renameSync(tmp, join5(dir, FILE));
+    renameSync(tmp, join6(dir, FILE));
   } catch {
   }
 }
@@ -6576,12 +6694,12 @@ function probe(pathVar) {
   return host;
 }
 function scratchDir() {
-  const dir = mkdtempSync(join6(tmpdir2(), "kervan-sandbox-"));
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const dir = mkdtempSync2(join7(tmpdir3(), "kervan-sandbox-"));
+  process.on("exit", () => rmSync2(dir, { recursive: true, force: true }));
   return dir;
 }
 function writeScratch(dir, name, data) {
-  const file2 = join6(dir, name);
+  const file2 = join7(dir, name);
   writeFileSync3(file2, data, { mode: 292 });
   return file2;
 }
@@ -6614,8 +6732,8 @@ function readText(p) {
 init_log();
 
 // templates/kinds/exec/git-dir.ts
-import { readFileSync as readFileSync5, realpathSync, statSync as statSync3 } from "node:fs";
-import { dirname as dirname3, join as join7, resolve } from "node:path";
+import { readFileSync as readFileSync5, realpathSync as realpathSync2, statSync as statSync3 } from "node:fs";
+import { dirname as dirname3, join as join8, resolve } from "node:path";
 function readQuiet(p) {
   try {
     return readFileSync5(p, "utf8");
@@ -6625,7 +6743,7 @@ function readQuiet(p) {
 }
 function realQuiet(p) {
   try {
-    return statSync3(p).isDirectory() ? realpathSync(p) : void 0;
+    return statSync3(p).isDirectory() ? realpathSync2(p) : void 0;
   } catch {
     return void 0;
   }
@@ -6634,13 +6752,13 @@ function hiddenGitDirs(plan) {
   const out = [];
   const shown2 = (p) => plan.visible.some((v) => within(v, p));
   for (const root of plan.visible) {
-    const file2 = join7(root, ".git");
+    const file2 = join8(root, ".git");
     if (plan.masked.some((m2) => within(m2, file2))) continue;
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(readQuiet(file2) ?? "");
     if (!m) continue;
     const gitdir = realQuiet(resolve(dirname3(file2), m[1]));
     if (!gitdir) continue;
-    const common = readQuiet(join7(gitdir, "commondir"))?.trim();
+    const common = readQuiet(join8(gitdir, "commondir"))?.trim();
     const commonDir = common ? realQuiet(resolve(gitdir, common)) : void 0;
     const dirs = [gitdir, ...commonDir ? [commonDir] : []];
     if (dirs.every(shown2)) continue;
@@ -6650,9 +6768,9 @@ function hiddenGitDirs(plan) {
 }
 
 // templates/kinds/exec/sandbox-run.ts
-import { closeSync, lstatSync as lstatSync5, mkdtempSync as mkdtempSync2, openSync, realpathSync as realpathSync2, rmSync as rmSync2 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import { dirname as dirname5, join as join8 } from "node:path";
+import { closeSync as closeSync2, lstatSync as lstatSync5, mkdtempSync as mkdtempSync3, openSync as openSync2, realpathSync as realpathSync3, rmSync as rmSync3 } from "node:fs";
+import { tmpdir as tmpdir4 } from "node:os";
+import { dirname as dirname5, join as join9 } from "node:path";
 
 // templates/kinds/exec/macos-profile.ts
 import { dirname as dirname4 } from "node:path";
@@ -6719,7 +6837,7 @@ function checkCommandVisible(command, plan, host, pathVar, fail2) {
   if (!found) fail2(`command ${command} was not found on the tool's PATH`);
   let real;
   try {
-    real = realpathSync2(found);
+    real = realpathSync3(found);
   } catch (err) {
     return fail2(`cannot resolve command ${found}: ${err.message}`);
   }
@@ -6731,7 +6849,7 @@ function checkCommandVisible(command, plan, host, pathVar, fail2) {
 }
 function safeReal(p) {
   try {
-    return realpathSync2(p);
+    return realpathSync3(p);
   } catch {
     return void 0;
   }
@@ -6741,13 +6859,14 @@ function bwrapCommand(plan, host, command, args, mounts) {
   const system = plan.network ? host.system.online : host.system.offline;
   return [host.runner, ...bwrapArgs(plan, system, host.empty, wrapped, { root: host.root, seccompFd: SECCOMP_FD, mounts })];
 }
-function sandboxedRun(o, plan, host) {
+function sandboxedRun(o, planned, host, outputDir) {
+  const plan = outputDir ? { ...planned, writable: [...planned.writable, outputDir] } : planned;
   if (host.platform === "darwin") {
-    const tmp = realpathSync2(mkdtempSync2(join8(tmpdir3(), "kervan-call-")));
+    const tmp = realpathSync3(mkdtempSync3(join9(tmpdir4(), "kervan-call-")));
     const masked = [.../* @__PURE__ */ new Set([...plan.masked, ...currentMasks(plan).map(([m]) => m)])];
     const args = ["-p", macosProfile({ ...plan, masked }), "-D", `CALL_TMP=${tmp}`, o.command, ...o.args];
     return runProcess({ ...o, command: host.runner, args, env: { ...o.env, TMPDIR: tmp } }).finally(
-      () => rmSync2(tmp, { recursive: true, force: true })
+      () => rmSync3(tmp, { recursive: true, force: true })
     );
   }
   const mounts = callMounts(plan);
@@ -6778,12 +6897,12 @@ function sweepRunLater(r, unguarded, writable) {
     if (identity(st) === before || !st) continue;
     let parent;
     try {
-      parent = realpathSync2(dirname5(p));
+      parent = realpathSync3(dirname5(p));
     } catch {
       continue;
     }
     if (parent !== dirname5(p) || !writable.some((w) => within(w, parent))) continue;
-    rmSync2(p, { recursive: true, force: true });
+    rmSync3(p, { recursive: true, force: true });
     removed.push(p);
   }
   if (removed.length === 0) return r;
@@ -6792,10 +6911,10 @@ function sweepRunLater(r, unguarded, writable) {
   return { ...r, stderr: r.stderr + (r.stderr === "" || r.stderr.endsWith("\n") ? "" : "\n") + note };
 }
 function cgroupSteps(host, limits, bwrap, withCgroup = true) {
-  const fd = openSync(host.seccomp, "r");
+  const fd = openSync2(host.seccomp, "r");
   let open2 = true;
   const spawned = () => {
-    if (open2) closeSync(fd);
+    if (open2) closeSync2(fd);
     open2 = false;
   };
   const stdio = (gate) => [gate ? "pipe" : "ignore", gate ? "pipe" : "ignore", fd];
@@ -6938,6 +7057,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
     }
     const release2 = await slots.acquire(limits.timeoutMs, ctx.signal);
     if (release2 === "abort") return refusal(cfg.tool, "cancelled while waiting for a free slot");
+    let outputDir;
     if (release2 === "timeout") {
       const why = `timed out after ${limits.timeoutMs} ms waiting for a free slot (${limits.concurrency} running)`;
       return refusal(cfg.tool, why, true);
@@ -6945,11 +7065,12 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
     try {
       if (stopped) return refusal(cfg.tool, "the server is shutting down");
       const remaining = Math.max(1, Math.round(limits.timeoutMs - (performance.now() - started)));
+      if (cfg.outputFiles) outputDir = makeOutputDir();
       const base = {
         command: bound.command,
         args: bound.args,
         cwd,
-        env,
+        env: outputDir ? { ...env, [OUTPUT_DIR_ENV]: outputDir } : env,
         timeoutMs: remaining,
         killGraceMs: limits.killGraceMs,
         maxOutputBytes: limits.maxOutputBytes,
@@ -6958,7 +7079,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
       };
       let run2;
       try {
-        run2 = sandbox ? sandboxedRun(base, sandbox.plan, sandbox.host) : runProcess(base);
+        run2 = sandbox ? sandboxedRun(base, sandbox.plan, sandbox.host, outputDir) : runProcess(base);
       } catch (err) {
         return refusal(cfg.tool, `cannot set up the sandbox: ${err.message}`);
       }
@@ -6969,10 +7090,19 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
         stopProgress();
       });
       const done = outcome(bound.command, r, limits.timeoutMs, limits.maxOutputBytes, limits.okExitCodes);
-      return cfg.stdoutMedia ? mediaOutcome(done, r, cfg.stdoutMedia, limits.maxOutputBytes) : done;
+      const result = cfg.stdoutMedia ? mediaOutcome(done, r, cfg.stdoutMedia, limits.maxOutputBytes) : done;
+      return outputDir ? withOutputs(result, outputDir) : result;
     } finally {
+      if (outputDir) removeOutputDir(outputDir);
       release2();
     }
+  };
+  const withOutputs = (result, dir) => {
+    if (result.isError) return result;
+    const got = collectOutputs(cfg.tool, dir, cfg.outputFiles, limits.maxOutputBytes, limits.outputFilesMaxBytes);
+    if ("error" in got) return { isError: true, text: `${cfg.tool}: ${got.error}`, value: result.value };
+    const text = [result.text ?? "", ...got.notes.map((n) => `output file ${n}`)].join("\n");
+    return { ...result, text, content: [...result.content ?? [], ...got.blocks] };
   };
   return Object.assign(call, { startup: startup5, shutdown: shutdown2 });
 }

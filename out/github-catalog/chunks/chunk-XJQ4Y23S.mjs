@@ -209,6 +209,18 @@ function resourceBlock(uri, mimeType, content) {
   else resource.blob = Buffer.from(content.bytes.buffer, content.bytes.byteOffset, content.bytes.byteLength).toString("base64");
   return { type: "resource", resource };
 }
+function linkBlock(url, mimeType, size) {
+  const last = url.pathname.split("/").filter((p) => p !== "").pop();
+  let name = url.host;
+  if (last !== void 0) {
+    try {
+      name = decodeURIComponent(last);
+    } catch {
+      name = last;
+    }
+  }
+  return { type: "resource_link", uri: url.href, name, mimeType, size };
+}
 
 // templates/kinds/http/proxy.ts
 import { isIP } from "node:net";
@@ -723,6 +735,7 @@ function checkConfig(cfg, deps) {
   if (cfg.redirects !== "none" && cfg.redirects !== "same-origin") bad(`redirects ${cfg.redirects}`);
   if (cfg.output.select !== void 0 && !cfg.output.raw && !deps.select) bad("output.select is set but no compiled select was passed");
   if (cfg.output.resource && (cfg.output.raw || cfg.output.select !== void 0 || cfg.output.hasSchema)) bad("output.resource stands alone: no select, raw or schema");
+  if (cfg.output.link && (cfg.output.raw || cfg.output.resource || cfg.output.select !== void 0 || cfg.output.hasSchema)) bad("output.link stands alone: no select, raw, resource or schema");
 }
 function checkJson(t, checkParts) {
   if ("secret" in t) checkParts([t], "body");
@@ -822,6 +835,11 @@ function createHttpHandler(cfg, deps = {}) {
       if (text !== decoded) return fail(`refused: the upstream's ${mimeType} answer contains a configured secret`);
       return { content: [resourceBlock(uri, mimeType, { bytes })] };
     }
+    if (cfg.output.link) {
+      if (r.redactor.text(req.url.href) !== req.url.href) return fail("refused: the request URL carries a configured secret, so it cannot be returned as a link");
+      const link = linkBlock(req.url, bareType(res.headers.get("content-type")), bytes.byteLength);
+      return { text: `${req.method} ${req.url.href} answered ${res.status}: ${link.size} bytes of ${link.mimeType}, returned as a link (the body is not included)`, content: [link] };
+    }
     if (cfg.output.raw) {
       const media = bytes.byteLength > 0 ? mediaOf(res.headers.get("content-type")) : void 0;
       if (!media) return cfg.output.hasSchema ? { text, value: text } : { text };
@@ -904,7 +922,7 @@ function buildRequest(cfg, r, args) {
     throw new ToolFault("refused: the rendered URL does not keep the configured origin and path");
   }
   const headers = {};
-  if (!cfg.output.raw && !cfg.output.resource) headers["accept"] = "application/json";
+  if (!cfg.output.raw && !cfg.output.resource && !cfg.output.link) headers["accept"] = "application/json";
   for (const h of cfg.headers) {
     const v = headerValue(h.name, h.value, vals);
     if (v === void 0) continue;
