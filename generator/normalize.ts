@@ -5,13 +5,13 @@ import type { ServerIR, ToolIR, AnnotationsIR } from "./model/ir.js";
 import type { Diagnostic } from "./model/diagnostic.js";
 import { kindOf, toolIR } from "./kinds/index.js";
 import type { RawTool } from "./kinds/types.js";
-import { contextFor } from "./check/index.js";
+import { contextFor } from "./kinds/context.js";
 import { normalizeHttp } from "./normalize-http.js";
-import { resolveAsk } from "./check/ask.js";
-import { resolveConfirmFields } from "./check/confirm-fields.js";
-import { promptIR } from "./check/prompts.js";
-import { resourceIR } from "./check/resources.js";
-import { resourceTemplateIR } from "./check/resource-templates.js";
+import { resolveAsk } from "./parts/ask.js";
+import { resolveConfirmFields } from "./parts/confirm-fields.js";
+import { promptIR } from "./parts/prompts.js";
+import { resourceIR } from "./parts/resources.js";
+import { resourceTemplateIR } from "./parts/resource-templates.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 

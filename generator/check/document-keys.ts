@@ -8,7 +8,7 @@
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { escapePointer } from "../shared/pointer.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 
 export const TEXT_LIMIT = 64 * 1024;
 

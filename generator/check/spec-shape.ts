@@ -3,7 +3,7 @@ import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import type { LoadedSpec } from "../model/spec.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import { specSchema } from "./spec-schema.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 import { levenshtein } from "../shared/levenshtein.js";
 import { escapePointer, unescapePointer } from "../shared/pointer.js";
 

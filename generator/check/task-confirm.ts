@@ -4,8 +4,8 @@
 // task tool that asks something. Asked fields are checked against the input schema (ask.ts).
 import type { Json } from "../../templates/runtime/types.js";
 import { allKinds } from "../kinds/index.js";
-import { askText, resolveAsk } from "./ask.js";
-import { resolveConfirmFields } from "./confirm-fields.js";
+import { askText, resolveAsk } from "../parts/ask.js";
+import { resolveConfirmFields } from "../parts/confirm-fields.js";
 import type { AnyKind, RawTool, RuleContext } from "../kinds/types.js";
 
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
