@@ -41,7 +41,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   const report = contextFor(spec, pointer, common).report;
   const schemas: [Json | undefined, string][] = [
     [tool.input, `${pointer}/input`],
-    [(tool.output as Record<string, Json> | undefined)?.schema, `${pointer}/output/schema`],
+    [isObject(tool.output) ? tool.output.schema : undefined, `${pointer}/output/schema`],
   ];
   for (const [schema, p] of schemas) {
     if (schema === undefined || typeof schema === "string") continue;
@@ -105,11 +105,11 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
   if (!Array.isArray(doc.tools)) return;
   const names = new Map<string, number>();
   doc.tools.forEach((tool: unknown, i: number) => {
-    if (!isObject<unknown>(tool)) return;
+    if (!isObject(tool)) return;
     if (typeof tool.name === "string") {
       if (names.has(tool.name)) out.push(at(spec, "KV405", `tool name '${tool.name}' is used twice (first at /tools/${names.get(tool.name)})`, `/tools/${i}/name`));
       else names.set(tool.name, i);
     }
-    if (whole(`/tools/${i}`)) checkTool(spec, tool as RawTool, `/tools/${i}`, out, compiler);
+    if (whole(`/tools/${i}`)) checkTool(spec, tool, `/tools/${i}`, out, compiler);
   });
 }

@@ -24,7 +24,7 @@ function resolveLocal(root: Json, ref: string): boolean {
   for (const raw of ref.slice(2).split("/")) {
     const key = unescapePointer(decodeURIComponent(raw));
     if (!node || typeof node !== "object") return false;
-    node = Array.isArray(node) ? node[Number(key)] : (node as Record<string, Json>)[key];
+    node = Array.isArray(node) ? node[Number(key)] : node[key];
   }
   return node !== undefined;
 }
