@@ -43,10 +43,7 @@ export function architectureRules(): IRegularForbiddenRuleType[] {
     { name: "no-kind-to-kind", comment: "a kind imports no other kind", severity: "error", from: { path: "^generator/kinds/([^/]+)/" }, to: { path: "^generator/kinds/[^/]+/", pathNot: "^generator/kinds/$1/" } },
     { name: "no-runtime-kind-to-kind", comment: "a kind's runtime imports no other kind's runtime", severity: "error", from: { path: "^templates/kinds/([^/]+)/" }, to: { path: "^templates/kinds/[^/]+/", pathNot: "^templates/kinds/$1/" } },
     { name: "shared-is-the-bottom", comment: "shared/ and model/ import no stage and no kind", severity: "error", from: { path: "^generator/(shared|model)/" }, to: { path: `(${stages}|^generator/kinds/)` } },
-    // One circle stands, of types only: the catalog's definition (templates/runtime/catalog/types.ts,
-    // named by ServerDef) types its tools and serving by the functions themselves, which import the
-    // runtime's types back. Every other circle through generator/ or templates/ is refused.
-    { name: "no-circular", comment: "no import circle in generator/ or templates/: the shared piece of two modules moves down, below both (or one side passes the other a function)", severity: "error", from: { path: "^(generator|templates)/" }, to: { circular: true, viaOnly: { pathNot: "^templates/runtime/catalog/types\\.ts$" } } },
+    { name: "no-circular", comment: "no import circle in generator/ or templates/: the shared piece of two modules moves down, below both (or one side passes the other a function)", severity: "error", from: { path: "^(generator|templates)/" }, to: { circular: true } },
     // normalize reads what the check has already judged; the readers both need live below both (parts/),
     // so the check can change its rules without the normalize following.
     { name: "normalize-imports-no-check", comment: "normalize imports nothing from check/: what both read of a spec lives below both (parts/, shared/)", severity: "error", from: { path: "^generator/normalize[a-z-]*\\.ts$" }, to: { path: "^generator/check/" } },
