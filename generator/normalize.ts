@@ -18,12 +18,20 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 import { byCodeUnit } from "./shared/order.js";
 import { isObject } from "./shared/object.js";
 
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/** The hints a spec gives (the schema allows these four booleans and nothing else). */
+function givenHints(annotations: Json | undefined): Partial<AnnotationsIR> {
+  const given: Partial<AnnotationsIR> = {};
+  if (isObject(annotations)) for (const hint of HINTS) if (typeof annotations[hint] === "boolean") given[hint] = annotations[hint];
+  return given;
+}
+
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
   const kind = kindOf(tool)[0];
   const n = kind.normalize(tool, contextFor(spec, pointer, out));
-  const given = (tool.annotations ?? {}) as Partial<AnnotationsIR>;
-  const annotations: AnnotationsIR = { ...n.annotations, ...given };
+  const annotations: AnnotationsIR = { ...n.annotations, ...givenHints(tool.annotations) };
   return toolIR(kind, {
     name: String(tool.name ?? n.name),
     ...(typeof tool.title === "string" ? { title: tool.title } : n.title ? { title: n.title } : {}),
