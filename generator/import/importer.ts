@@ -31,6 +31,8 @@ export interface ImportOptions {
   includeDeprecated?: boolean;
   /** catalog: the spec sets server.exposure: catalog, and the tool budget does not apply (docs/catalog.md); recorded (recorded.ts). */
   exposure?: "tools" | "catalog";
+  /** Also serve each GET whose inputs are all path parameters as a resource template (resources.ts). */
+  resourceTemplates?: boolean;
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -144,7 +146,7 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
   const file = shownPath(opts.file);
   const record = recordOf(file, { ...opts, name: server });
   const meta = { file, out: opts.out ? shownPath(opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic", record };
-  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description }, ...(opts.exposure === "catalog" ? { exposure: "catalog" } : {}) }, meta };
+  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description }, ...(opts.exposure === "catalog" ? { exposure: "catalog" } : {}), ...(opts.resourceTemplates ? { resourceTemplates: true } : {}) }, meta };
 }
 
 export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {

@@ -3616,6 +3616,778 @@ init_shutdown();
 init_clip();
 init_types();
 
+// node_modules/uri-template-matcher/src/parser.js
+function parse_template(template) {
+  const parts = [];
+  let current_literal = "";
+  let i = 0;
+  while (i < template.length) {
+    const char = template[i];
+    if (char === "{") {
+      if (current_literal) {
+        parts.push({ type: "literal", value: current_literal });
+        current_literal = "";
+      }
+      const expression_start = i + 1;
+      let expression_end = expression_start;
+      let brace_count = 1;
+      while (expression_end < template.length && brace_count > 0) {
+        if (template[expression_end] === "{") {
+          brace_count++;
+        } else if (template[expression_end] === "}") {
+          brace_count--;
+        }
+        expression_end++;
+      }
+      if (brace_count > 0) {
+        throw new Error(`Unclosed expression in template: ${template}`);
+      }
+      const expression_content = template.slice(
+        expression_start,
+        expression_end - 1
+      );
+      const parsed_expression = parse_expression(expression_content);
+      parts.push(parsed_expression);
+      i = expression_end;
+    } else {
+      current_literal += char;
+      i++;
+    }
+  }
+  if (current_literal) {
+    parts.push({ type: "literal", value: current_literal });
+  }
+  return { template, parts };
+}
+function parse_expression(content) {
+  if (!content.trim()) {
+    throw new Error("Empty expression");
+  }
+  const first_char = content[0];
+  const operators = ["+", "#", ".", "/", ";", "?", "&"];
+  let operator = void 0;
+  let variables_part = content;
+  if (operators.includes(first_char)) {
+    operator = first_char;
+    variables_part = content.slice(1);
+  }
+  const variable_names = split_variables(variables_part);
+  const expressions = variable_names.map(parse_variable);
+  return {
+    type: "expression",
+    expressions,
+    operator
+  };
+}
+function split_variables(variables) {
+  const result = [];
+  let current = "";
+  let i = 0;
+  while (i < variables.length) {
+    const char = variables[i];
+    if (char === ",") {
+      if (current.trim()) {
+        result.push(current.trim());
+        current = "";
+      }
+    } else {
+      current += char;
+    }
+    i++;
+  }
+  if (current.trim()) {
+    result.push(current.trim());
+  }
+  return result;
+}
+function parse_variable(variable) {
+  let name = variable;
+  let prefix2 = void 0;
+  let explode = false;
+  if (name.endsWith("*")) {
+    explode = true;
+    name = name.slice(0, -1);
+  }
+  const colon_index = name.indexOf(":");
+  if (colon_index !== -1) {
+    const prefix_str = name.slice(colon_index + 1);
+    prefix2 = parseInt(prefix_str, 10);
+    if (isNaN(prefix2) || prefix2 < 0) {
+      throw new Error(`Invalid prefix length: ${prefix_str}`);
+    }
+    name = name.slice(0, colon_index);
+  }
+  if (!name) {
+    throw new Error("Empty variable name");
+  }
+  return { name, prefix: prefix2, explode };
+}
+function match_uri(uri, parsed_template) {
+  const params = {};
+  const result = match_parts(uri, 0, parsed_template.parts, 0, params);
+  if (!result || result.uri_index !== uri.length) {
+    return null;
+  }
+  return params;
+}
+function match_parts(uri, uri_index, parts, part_index, params) {
+  if (part_index >= parts.length) {
+    return { uri_index };
+  }
+  const part = parts[part_index];
+  if (part.type === "literal") {
+    if (!uri.slice(uri_index).startsWith(part.value)) {
+      return null;
+    }
+    return match_parts(
+      uri,
+      uri_index + part.value.length,
+      parts,
+      part_index + 1,
+      params
+    );
+  } else {
+    const next_part = parts[part_index + 1];
+    const boundaries = find_expression_boundaries(
+      uri,
+      uri_index,
+      next_part
+    );
+    const sorted_boundaries = boundaries.sort((a, b) => {
+      if (next_part && next_part.type === "expression" && !next_part.operator) {
+        return b - a;
+      }
+      return a - b;
+    });
+    for (const boundary of sorted_boundaries) {
+      const segment = uri.slice(uri_index, boundary);
+      const temp_params = { ...params };
+      const match_result = match_simple_expression(
+        segment,
+        part,
+        temp_params,
+        uri,
+        uri_index
+      );
+      if (match_result) {
+        const rest_result = match_parts(
+          uri,
+          boundary,
+          parts,
+          part_index + 1,
+          temp_params
+        );
+        if (rest_result) {
+          Object.assign(params, temp_params);
+          return rest_result;
+        }
+      }
+    }
+    return null;
+  }
+}
+function find_expression_boundaries(uri, start_index, next_part) {
+  const boundaries = [];
+  if (next_part && next_part.type === "literal") {
+    let search_index = start_index;
+    while (search_index < uri.length) {
+      const found_index = uri.indexOf(next_part.value, search_index);
+      if (found_index === -1) break;
+      boundaries.push(found_index);
+      search_index = found_index + 1;
+    }
+    if (boundaries.length === 0) {
+      return [];
+    }
+  } else if (next_part && next_part.type === "expression") {
+    const next_expr = (
+      /** @type {ExpressionPart} */
+      next_part
+    );
+    if (next_expr.operator === ".") {
+      for (let i = start_index; i < uri.length; i++) {
+        if (uri[i] === ".") {
+          boundaries.push(i);
+        }
+      }
+      boundaries.push(uri.length);
+    } else if (next_expr.operator === "/") {
+      for (let i = start_index; i < uri.length; i++) {
+        if (uri[i] === "/") {
+          boundaries.push(i);
+        }
+      }
+    } else {
+      for (let i = start_index; i <= uri.length; i++) {
+        boundaries.push(i);
+      }
+    }
+  } else {
+    boundaries.push(uri.length);
+  }
+  return boundaries.sort((a, b) => a - b);
+}
+function match_simple_expression(segment, expression, params, uri, uri_index) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const operator = expression.operator;
+  switch (operator) {
+    case "+":
+      return handle_reserved_match(segment, expression, params);
+    case "#":
+      return handle_fragment_match(segment, expression, params);
+    case ".":
+      return handle_dot_match(segment, expression, params);
+    case "/":
+      return handle_path_match(segment, expression, params);
+    case ";":
+      return handle_semicolon_match(segment, expression, params);
+    case "?":
+    case "&":
+      return handle_query_match(segment, expression, params);
+    default:
+      return handle_simple_match(
+        segment,
+        expression,
+        params,
+        uri,
+        uri_index
+      );
+  }
+}
+function handle_fragment_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (!segment.startsWith("#")) {
+    for (const expr of expression.expressions) {
+      params[expr.name] = "";
+    }
+    return segment === "";
+  }
+  const fragment_content = segment.slice(1);
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = fragment_content;
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = fragment_content.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_reserved_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = segment;
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_simple_match(segment, expression, params, uri, uri_index) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = segment;
+    if (value.includes("/")) {
+      return false;
+    }
+    if (value === "" && uri_index + segment.length === uri.length && uri.endsWith("/")) {
+      return false;
+    }
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (value.includes("/")) {
+        return false;
+      }
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_dot_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (segment === "") {
+    for (const expr of expression.expressions) {
+      params[expr.name] = "";
+    }
+    return true;
+  }
+  const clean_segment = segment.startsWith(".") ? segment.slice(1) : segment;
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    if (expr.explode) {
+      const values = clean_segment.split(".");
+      params[expr.name] = values.map((v) => decodeURIComponent(v));
+    } else {
+      params[expr.name] = decodeURIComponent(clean_segment);
+    }
+    return true;
+  } else {
+    const values = clean_segment.split(".");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_path_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const clean_segment = segment.startsWith("/") ? segment.slice(1) : segment;
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    params[expr.name] = decodeURIComponent(clean_segment);
+    return true;
+  } else {
+    const values = clean_segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_semicolon_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const parts = segment.split(";").filter((p) => p);
+  for (const part of parts) {
+    const eq_index = part.indexOf("=");
+    if (eq_index !== -1) {
+      const key = part.slice(0, eq_index);
+      const value = part.slice(eq_index + 1);
+      const expr = expression.expressions.find((e) => e.name === key);
+      if (expr) {
+        params[expr.name] = decodeURIComponent(value);
+      }
+    }
+  }
+  return true;
+}
+function handle_query_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const clean_segment = segment.replace(/^[?&]/, "");
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    if (expr.explode) {
+      const values = clean_segment.split("&");
+      params[expr.name] = values.map((v) => decodeURIComponent(v));
+    } else {
+      const parts = clean_segment.split("&");
+      for (const part of parts) {
+        const eq_index = part.indexOf("=");
+        if (eq_index !== -1) {
+          const key = part.slice(0, eq_index);
+          const value = part.slice(eq_index + 1);
+          if (key === expr.name) {
+            params[expr.name] = decodeURIComponent(value);
+          }
+        }
+      }
+    }
+  } else {
+    const parts = clean_segment.split("&");
+    for (const part of parts) {
+      const eq_index = part.indexOf("=");
+      if (eq_index !== -1) {
+        const key = part.slice(0, eq_index);
+        const value = part.slice(eq_index + 1);
+        const expr = expression.expressions.find((e) => e.name === key);
+        if (expr) {
+          params[expr.name] = decodeURIComponent(value);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// node_modules/uri-template-matcher/src/matcher.js
+var UriTemplateMatcher = class {
+  /**
+   * Create a new UriTemplateMatcher instance
+   */
+  constructor() {
+    this.templates = [];
+  }
+  /**
+   * Add a URI template to the matcher
+   * @param {string} template - The URI template string to add
+   * @throws {Error} If template is invalid
+   */
+  add(template) {
+    if (typeof template !== "string") {
+      throw new Error("Template must be a string");
+    }
+    if (template !== "" && template.trim() === "") {
+      throw new Error("Template cannot be empty");
+    }
+    try {
+      const parsed = parse_template(template);
+      this.templates.push(parsed);
+    } catch (error) {
+      throw new Error(
+        `Invalid template: ${template} - ${error instanceof Error ? error.message : String(error)}`
+      );
+    }
+  }
+  /**
+   * Match a URI against all registered templates
+   * @param {string} uri - The URI to match
+   * @returns {MatchResult | null} Match result or null if no match found
+   * @throws {Error} If URI is invalid
+   */
+  match(uri) {
+    if (typeof uri !== "string") {
+      throw new Error("URI must be a string");
+    }
+    for (const template of this.templates) {
+      const params = match_uri(uri, template);
+      if (params !== null) {
+        return {
+          template: template.template,
+          params
+        };
+      }
+    }
+    return null;
+  }
+  /**
+   * Clear all registered templates
+   */
+  clear() {
+    this.templates = [];
+  }
+  /**
+   * Get all registered template strings
+   * @returns {string[]} Array of template strings
+   */
+  all() {
+    return this.templates.map((t) => t.template);
+  }
+};
+
+// node_modules/uri-template-matcher/src/expander.js
+function expand_template(template, variables) {
+  try {
+    const parsed = parse_template(template);
+    let result = "";
+    for (const part of parsed.parts) {
+      if (part.type === "literal") {
+        result += part.value;
+      } else if (part.type === "expression") {
+        result += expand_expression(part, variables);
+      }
+    }
+    return result;
+  } catch (error) {
+    throw new Error(
+      `Failed to expand template: ${error instanceof Error ? error.message : error}`
+    );
+  }
+}
+function expand_expression(expression, variables) {
+  const { operator, expressions } = expression;
+  const values = [];
+  for (const varSpec of expressions) {
+    const result = get_variable_value(varSpec, variables);
+    if (result !== void 0) {
+      values.push(result);
+    }
+  }
+  if (values.length === 0) {
+    return "";
+  }
+  return format_values(operator || "", values);
+}
+function get_variable_value(varSpec, variables) {
+  const { name, prefix: prefix2, explode } = varSpec;
+  const value = variables[name];
+  if (value === void 0 || value === null) {
+    return void 0;
+  }
+  if (Array.isArray(value) && value.length === 0) {
+    return void 0;
+  }
+  if (typeof value === "object" && value !== null && Object.keys(value).length === 0) {
+    return void 0;
+  }
+  let processedValue = value;
+  if (typeof value === "string") {
+    if (prefix2 && prefix2 > 0) {
+      processedValue = value.substring(0, prefix2);
+    } else {
+      processedValue = value;
+    }
+  } else if (Array.isArray(value)) {
+    processedValue = value;
+  } else if (typeof value === "object") {
+    processedValue = value;
+  } else {
+    processedValue = String(value);
+  }
+  return { name, value: processedValue, explode };
+}
+function format_values(operator, values) {
+  switch (operator) {
+    case "":
+      return values.map((v) => format_value(v.value, "", v.explode)).join(",");
+    case "+":
+      return values.map((v) => format_value(v.value, "+", v.explode)).join(",");
+    case "#":
+      return "#" + values.map((v) => format_value(v.value, "#", v.explode)).join(",");
+    case ".": {
+      const dot_values = values.map(
+        (v) => format_value(v.value, ".", v.explode)
+      );
+      return dot_values.length > 0 ? "." + dot_values.join(".") : "";
+    }
+    case "/": {
+      const path_values = values.map(
+        (v) => format_value(v.value, "/", v.explode)
+      );
+      return path_values.length > 0 ? "/" + path_values.join("/") : "";
+    }
+    case ";":
+      return values.map(
+        (v) => ";" + format_named_value(v.name, v.value, ";", v.explode)
+      ).join("");
+    case "?":
+      return "?" + values.map(
+        (v) => format_named_value(v.name, v.value, "?", v.explode)
+      ).join("&");
+    case "&":
+      return values.map(
+        (v) => "&" + format_named_value(v.name, v.value, "&", v.explode)
+      ).join("");
+    default:
+      return values.map((v) => format_value(v.value, "", v.explode)).join(",");
+  }
+}
+function format_value(value, operator, explode) {
+  if (typeof value === "string") {
+    if (value === "" && (operator === "." || operator === "/")) {
+      return "";
+    }
+    return encode_value(value, operator);
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      return "";
+    }
+    if (explode) {
+      if (operator === ".") {
+        return value.map((v) => encode_value(String(v), operator)).join(".");
+      } else if (operator === "/") {
+        return value.map((v) => encode_value(String(v), operator)).join("/");
+      }
+    }
+    return value.map((v) => encode_value(String(v), operator)).join(",");
+  }
+  if (typeof value === "object") {
+    if (Object.keys(value).length === 0) {
+      return "";
+    }
+    if (explode) {
+      if (operator === "" || operator === "+" || operator === "#") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join(",");
+      } else if (operator === ".") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join(".");
+      } else if (operator === "/") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join("/");
+      }
+      return Object.entries(value).map(
+        ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+      ).join(",");
+    }
+    return Object.entries(value).map(
+      ([k, v]) => `${encode_value(k, operator)},${encode_value(String(v), operator)}`
+    ).join(",");
+  }
+  return encode_value(String(value), operator);
+}
+function format_named_value(name, value, operator, explode) {
+  let encoded_name = name;
+  if (operator === "?" || operator === "&") {
+    if (!/(%[0-9A-Fa-f]{2})/.test(name)) {
+      encoded_name = encodeURIComponent(name);
+    }
+  } else {
+    encoded_name = encode_value(name, operator);
+  }
+  if (typeof value === "string") {
+    if (value === "") {
+      return operator === ";" ? encoded_name : `${encoded_name}=`;
+    }
+    return `${encoded_name}=${encode_value(value, operator)}`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      if (operator === "?" || operator === "&") {
+        return `${encoded_name}=`;
+      } else if (operator === ";") {
+        return encoded_name;
+      }
+      return "";
+    }
+    if (explode) {
+      return value.map(
+        (v) => `${encoded_name}=${encode_value(String(v), operator)}`
+      ).join(operator === ";" ? ";" : "&");
+    }
+    return `${encoded_name}=${value.map((v) => encode_value(String(v), operator)).join(",")}`;
+  }
+  if (typeof value === "object") {
+    if (Object.keys(value).length === 0) {
+      if (operator === "?" || operator === "&") {
+        return `${encoded_name}=`;
+      } else if (operator === ";") {
+        return encoded_name;
+      }
+      return "";
+    }
+    if (explode) {
+      return Object.entries(value).map(([k, v]) => {
+        let encoded_key = k;
+        if (operator === "?" || operator === "&") {
+          if (!/(%[0-9A-Fa-f]{2})/.test(k)) {
+            encoded_key = encodeURIComponent(k);
+          }
+        } else {
+          encoded_key = encode_value(k, operator);
+        }
+        return `${encoded_key}=${encode_value(String(v), operator)}`;
+      }).join(operator === ";" ? ";" : "&");
+    }
+    return `${encoded_name}=${Object.entries(value).map(
+      ([k, v]) => `${encode_value(k, operator)},${encode_value(String(v), operator)}`
+    ).join(",")}`;
+  }
+  return value === "" ? encoded_name : `${encoded_name}=${encode_value(String(value), operator)}`;
+}
+function encode_value(value, operator) {
+  if (operator === "+" || operator === "#") {
+    return value.replace(/ /g, "%20").replace(/%(?![0-9A-Fa-f]{2})/g, "%25");
+  }
+  return encodeURIComponent(value).replace(/!/g, "%21");
+}
+var UriTemplateExpander = class {
+  /**
+   * Create a new UriTemplateExpander instance
+   * @param {string} template - The URI template string
+   */
+  constructor(template) {
+    this.template = template;
+  }
+  /**
+   * Expand the template with given variables
+   * @param {Record<string, unknown>} variables - Variables to substitute
+   * @returns {string} Expanded URI
+   */
+  expand(variables) {
+    return expand_template(this.template, variables);
+  }
+};
+
+// templates/runtime/resource-templates/index.ts
+var compiled = /* @__PURE__ */ new Map();
+function compiledOf(uriTemplate) {
+  let c = compiled.get(uriTemplate);
+  if (!c) {
+    const matcher = new UriTemplateMatcher();
+    matcher.add(uriTemplate);
+    c = { matcher, expander: new UriTemplateExpander(uriTemplate) };
+    compiled.set(uriTemplate, c);
+  }
+  return c;
+}
+var asciiOnly = (s) => s.replace(/[^\x00-\x7f]+/gu, (c) => encodeURIComponent(c));
+function matchTemplate(uriTemplate, uri) {
+  const { matcher, expander } = compiledOf(uriTemplate);
+  let params;
+  try {
+    const found = matcher.match(uri);
+    if (!found) return void 0;
+    params = found.params;
+  } catch {
+    return void 0;
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (typeof value !== "string" || value === "") return void 0;
+    out[key] = value;
+  }
+  try {
+    return asciiOnly(expander.expand(out)) === asciiOnly(uri) ? out : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
 // templates/kinds/http/handler.ts
 init_types();
 init_clip();
@@ -7349,6 +8121,10 @@ var server = {
   tools: [tool],
   startup() {
     startup();
+  },
+  templates: {
+    list: [{ "uriTemplate": "weather://current/{latitude}/{longitude}", "name": "current-weather", "title": "Current weather at a place", "description": "The current temperature, wind speed and WMO weather code at a latitude and longitude, as JSON.", "mimeType": "application/json", "tool": "get_current_weather" }],
+    match: matchTemplate
   }
 };
 runServer(server);

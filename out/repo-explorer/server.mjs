@@ -5301,6 +5301,7 @@ function compiledOf(uriTemplate) {
   }
   return c;
 }
+var asciiOnly = (s) => s.replace(/[^\x00-\x7f]+/gu, (c) => encodeURIComponent(c));
 function matchTemplate(uriTemplate, uri) {
   const { matcher, expander } = compiledOf(uriTemplate);
   let params;
@@ -5317,7 +5318,7 @@ function matchTemplate(uriTemplate, uri) {
     out[key2] = value;
   }
   try {
-    return expander.expand(out) === uri ? out : void 0;
+    return asciiOnly(expander.expand(out)) === asciiOnly(uri) ? out : void 0;
   } catch {
     return void 0;
   }

@@ -104,6 +104,11 @@ describe("audit facts", () => {
     expect(t.facts!.limits).toMatchObject({ maxResponseBytes: 262144, timeoutMs: 10000 });
     expect(t.outputSchema).toBeDefined();
     expect(audit("open-meteo")).toContain(`- Output schema sha256: \`${t.outputSchemaSha256}\``);
+    // The current weather as a resource template: a read is a get_current_weather call, to the same host.
+    expect(manifest("open-meteo").resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: "weather://current/{latitude}/{longitude}", tool: "get_current_weather", variables: ["latitude", "longitude"], commands: [], hosts: ["api.open-meteo.com"] }),
+    ]);
+    expect(audit("open-meteo")).toContain("- Reads through tool `get_current_weather` (variables `latitude`, `longitude`): commands none; hosts `api.open-meteo.com`");
   });
 
   it("validator: nothing outside its arguments", () => {

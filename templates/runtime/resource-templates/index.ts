@@ -2,7 +2,7 @@
 // (uri-template-matcher), bundled only into servers whose spec has resource templates. A match counts
 // only when expanding the template with the decoded variables gives the URI back exactly: a simple
 // `{var}` never takes a `/` or `?` (those need `{+var}`), no URI matches in two ways, and no variable
-// is empty.
+// is empty. Non-ASCII text compares as its UTF-8 escapes, as an IRI maps to a URI.
 import { UriTemplateExpander, UriTemplateMatcher } from "uri-template-matcher";
 
 interface Compiled {
@@ -23,6 +23,12 @@ function compiledOf(uriTemplate: string): Compiled {
   return c;
 }
 
+/**
+ * Non-ASCII characters as their UTF-8 %XX escapes (RFC 3987 section 3.1): the expander leaves them
+ * raw in a `{+var}`, so `notes://caf%C3%A9` and `notes://café` name the same resource.
+ */
+const asciiOnly = (s: string) => s.replace(/[^\x00-\x7f]+/gu, (c) => encodeURIComponent(c));
+
 /** The template's variables when `uri` is exactly one it expands to, decoded; undefined otherwise. */
 export function matchTemplate(uriTemplate: string, uri: string): Record<string, string> | undefined {
   const { matcher, expander } = compiledOf(uriTemplate);
@@ -40,7 +46,7 @@ export function matchTemplate(uriTemplate: string, uri: string): Record<string, 
     out[key] = value;
   }
   try {
-    return expander.expand(out) === uri ? out : undefined;
+    return asciiOnly(expander.expand(out)) === asciiOnly(uri) ? out : undefined;
   } catch {
     return undefined;
   }
