@@ -11,7 +11,7 @@ import type { LoadedSpec } from "../model/spec.js";
 import { isObject } from "../shared/object.js";
 import { at } from "../shared/locate.js";
 import { checkList } from "./list-entries.js";
-import { templateVariables } from "../parts/resource-templates.js";
+import { templateVariables } from "../shared/uri-template.js";
 import { kindOf } from "../kinds/index.js";
 
 type Obj = Record<string, Json>;
