@@ -8,7 +8,7 @@ import type { EmitPlan, ServerPlan } from "./model/plan.js";
 import type { LoadedSpec } from "./model/spec.js";
 import type { Build } from "./shared/build.js";
 import { SpecRefused } from "./shared/refusal.js";
-import { at } from "./check/locate.js";
+import { at } from "./shared/locate.js";
 import { reusable } from "./cache.js";
 import type { Staging } from "./write-staging.js";
 

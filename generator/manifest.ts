@@ -15,6 +15,9 @@ import { manifestResourceTemplates, promptCompletions } from "./audit/resource-t
 import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
+import type { Changelog } from "./audit/change.js";
+import { changelog } from "./audit/changelog.js";
+import { renderChangelog } from "./audit/changelog-render.js";
 import { listingOf } from "./catalog/listing.js";
 
 export const MANIFEST = "kervan.manifest.json";
@@ -121,4 +124,34 @@ export function readManifest(outRoot: string, dir: string): StoredManifest | und
 /** The manifests of every server generated under an output root. */
 export function generatedManifests(outRoot: string): StoredManifest[] {
   return generatedServers(outRoot).flatMap((dir) => readManifest(outRoot, dir) ?? []);
+}
+
+/** The manifest a planned server records of its tools and capabilities (no emit, bundle or hashes). */
+export function toolsManifest(plan: ServerPlan): Manifest {
+  const tools = manifestTools(plan);
+  return {
+    generator: { name: "kervan", version: "" },
+    server: { name: plan.server.name, version: plan.server.version },
+    inputs: {},
+    sourceHash: "",
+    inputHash: "",
+    capabilities: serverCapabilities(tools, plan.server),
+    tools,
+    bundle: { path: "server.mjs", sha256: "", packages: {} },
+  };
+}
+
+export interface ToolChangelog {
+  log: Changelog;
+  text: string;
+  breaking: boolean;
+}
+
+/** The tool-level changelog between two manifests (generator/audit/changelog.ts), labelled and rendered. */
+export function toolChangelog(before: Manifest, after: Manifest, labels: { from: string; to: string }): ToolChangelog {
+  const log = changelog(before, after);
+  log.server = before.server.name;
+  log.from = labels.from;
+  log.to = labels.to;
+  return { log, text: renderChangelog(log), breaking: log.changes.some((c) => c.breaking) };
 }

@@ -5,24 +5,33 @@ import type { ServerIR, ToolIR, AnnotationsIR } from "./model/ir.js";
 import type { Diagnostic } from "./model/diagnostic.js";
 import { kindOf, toolIR } from "./kinds/index.js";
 import type { RawTool } from "./kinds/types.js";
-import { contextFor } from "./check/index.js";
+import { contextFor } from "./kinds/context.js";
 import { normalizeHttp } from "./normalize-http.js";
-import { resolveAsk } from "./check/ask.js";
-import { resolveConfirmFields } from "./check/confirm-fields.js";
-import { promptIR } from "./check/prompts.js";
-import { resourceIR } from "./check/resources.js";
-import { resourceTemplateIR } from "./check/resource-templates.js";
+import { resolveAsk } from "./parts/ask.js";
+import { resolveConfirmFields } from "./parts/confirm-fields.js";
+import { promptIR } from "./parts/prompts.js";
+import { resourceIR } from "./parts/resources.js";
+import { resourceTemplateIR } from "./parts/resource-templates.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
 import { byCodeUnit } from "./shared/order.js";
+import { isObject } from "./shared/object.js";
+
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/** The hints a spec gives (the schema allows these four booleans and nothing else). */
+function givenHints(annotations: Json | undefined): Partial<AnnotationsIR> {
+  const given: Partial<AnnotationsIR> = {};
+  if (isObject(annotations)) for (const hint of HINTS) if (typeof annotations[hint] === "boolean") given[hint] = annotations[hint];
+  return given;
+}
 
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
   const kind = kindOf(tool)[0];
   const n = kind.normalize(tool, contextFor(spec, pointer, out));
-  const given = (tool.annotations ?? {}) as Partial<AnnotationsIR>;
-  const annotations: AnnotationsIR = { ...n.annotations, ...given };
+  const annotations: AnnotationsIR = { ...n.annotations, ...givenHints(tool.annotations) };
   return toolIR(kind, {
     name: String(tool.name ?? n.name),
     ...(typeof tool.title === "string" ? { title: tool.title } : n.title ? { title: n.title } : {}),
@@ -50,7 +59,7 @@ function askOf(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType
 function taskAndConfirm(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType<typeof contextFor>): Pick<ToolIR, "task" | "confirm"> {
   const out: Pick<ToolIR, "task" | "confirm"> = {};
   if (tool.task === "optional" || tool.task === "required") out.task = tool.task;
-  const c = tool.confirm as Json | undefined;
+  const c: Json | undefined = tool.confirm;
   if (typeof c === "string") out.confirm = { message: c };
   else if (c && typeof c === "object" && !Array.isArray(c) && typeof c.message === "string") {
     const fields = resolveConfirmFields(tool, inputSchema, ctx);
@@ -64,7 +73,7 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
 function tasksOf(s: Record<string, Json>, tools: ToolIR[]): Pick<ServerIR, "tasks"> {
   if (!tools.some((t) => t.task)) return {};
-  const t = (s.tasks ?? {}) as Record<string, Json>;
+  const t = isObject(s.tasks) ? s.tasks : {};
   const store = t.store === "file" || t.store === "redis" ? t.store : "memory";
   return {
     tasks: {
@@ -84,15 +93,18 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
   return Object.fromEntries(Object.entries(inputs).sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
+const objects = (list: Json | undefined): Record<string, Json>[] => (Array.isArray(list) ? list.filter(isObject) : []);
+
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
-    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[]; resources?: Record<string, Json>[]; resourceTemplates?: Record<string, Json>[] };
-    const s = doc.server;
+    // The check has proved the shape: a server object and lists of objects.
+    const doc = isObject(spec.doc) ? spec.doc : {};
+    const s = isObject(doc.server) ? doc.server : {};
     const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
-    const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
-    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec, p, i, tools)).sort((a, b) => byCodeUnit(a.name, b.name));
-    const resources = (doc.resources ?? []).map((r, i) => resourceIR(spec, r, i)).sort((a, b) => byCodeUnit(a.uri, b.uri));
-    const templates = (doc.resourceTemplates ?? []).map((t, i) => resourceTemplateIR(spec, t, i, tools)).sort((a, b) => byCodeUnit(a.uriTemplate, b.uriTemplate));
+    const tools = objects(doc.tools).map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const prompts = objects(doc.prompts).map((p, i) => promptIR(spec, p, i, tools)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const resources = objects(doc.resources).map((r, i) => resourceIR(spec, r, i)).sort((a, b) => byCodeUnit(a.uri, b.uri));
+    const templates = objects(doc.resourceTemplates).map((t, i) => resourceTemplateIR(spec, t, i, tools)).sort((a, b) => byCodeUnit(a.uriTemplate, b.uriTemplate));
     const inputs = specInputs(spec);
     return {
       name: String(s.name),

@@ -9,9 +9,10 @@ import type { SourceFile } from "./model/spec.js";
 import { createBuild, type Build } from "./shared/build.js";
 import { load } from "./load.js";
 import { check, checkStage } from "./check/index.js";
+import { toolChangelog, toolsManifest, type ToolChangelog } from "./manifest.js";
 import { normalize } from "./normalize.js";
 import { lint, strict as strictLint } from "./lint/index.js";
-import { plan } from "./plan.js";
+import { plan, planServer } from "./plan.js";
 import { buildServers, timed, type Timer } from "./build-server.js";
 import { write } from "./write.js";
 import { Staging } from "./write-staging.js";
@@ -58,6 +59,31 @@ export function checkSources(sources: SourceFile[], timer?: Timer): { diagnostic
   const specs = timed("load", timer, () => load(sources, diagnostics));
   diagnostics.push(...timed("check", timer, () => check(specs)));
   return { diagnostics, specs };
+}
+
+/** `kervan import`'s check over specs held in memory, judged by the build's compiler, and the schemas it compiles. */
+export { checkStage, compileCandidate } from "./check/index.js";
+export type { ToolChangelog } from "./manifest.js";
+
+/**
+ * The tool-level changelog between two texts of one spec, from the manifests they would record
+ * (load, check, normalize, plan and manifest; no emit or bundle), or the first error of a text
+ * that does not build.
+ */
+export function specChangelog(path: string, texts: { before: string; after: string }, labels: { from: string; to: string }): ToolChangelog | { error: Diagnostic } {
+  const before = toolsManifestOf({ path, text: texts.before });
+  if ("error" in before) return before;
+  const after = toolsManifestOf({ path, text: texts.after });
+  if ("error" in after) return after;
+  return toolChangelog(before.manifest, after.manifest, labels);
+}
+
+function toolsManifestOf(source: SourceFile): { manifest: ReturnType<typeof toolsManifest> } | { error: Diagnostic } {
+  const { diagnostics, specs } = checkSources([source]);
+  const error = diagnostics.find((d) => d.severity === "error");
+  if (error) return { error };
+  const [server] = normalize(specs, []);
+  return { manifest: toolsManifest(planServer(server, { outRoot: "out" })) };
 }
 
 export async function generate(sources: SourceFile[], options: GenerateOptions): Promise<GenerateResult> {

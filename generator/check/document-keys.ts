@@ -8,7 +8,7 @@
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { escapePointer } from "../shared/pointer.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 
 export const TEXT_LIMIT = 64 * 1024;
 
@@ -21,14 +21,14 @@ export function checkDocumentKeys(spec: LoadedSpec): Diagnostic[] {
     if (typeof node === "string") return text(node, pointer, "this text");
     if (Array.isArray(node)) return node.forEach((v, i) => visit(v, `${pointer}/${i}`));
     if (!node || typeof node !== "object") return;
-    for (const key of Object.keys(node)) {
+    for (const [key, value] of Object.entries(node)) {
       const here = `${pointer}/${escapePointer(key)}`;
       if (key === "__proto__") {
         out.push(at(spec, "KV207", "'__proto__' cannot be used as a name: JavaScript objects treat it as their prototype, so it would not reach the server or the tool intact", here, { atKey: true, suggestion: "choose another name" }));
         continue;
       }
       text(key, here, "a key");
-      visit((node as Record<string, unknown>)[key], here);
+      visit(value, here);
     }
   };
   visit(spec.doc, "");

@@ -4,11 +4,12 @@ import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { allKinds, kindOf } from "../kinds/index.js";
-import type { RawTool, RuleContext } from "../kinds/types.js";
+import { contextFor } from "../kinds/context.js";
+import type { RawTool } from "../kinds/types.js";
 import { checkShape } from "./spec-shape.js";
 import { checkSchemaLimits } from "./schema-limits.js";
 import type { SchemaProblem } from "../shared/schema-walk.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 import { checkDocumentKeys } from "./document-keys.js";
 import { checkTaskAndConfirm } from "./task-confirm.js";
 import { addHints } from "./hints.js";
@@ -19,10 +20,6 @@ import { checkPrompts } from "./prompts.js";
 import { checkResources } from "./resources.js";
 import { checkResourceTemplates } from "./resource-templates.js";
 import { isObject } from "../shared/object.js";
-
-export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
-  return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
-}
 
 function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagnostic[], compiler: SchemaCompiler): void {
   const ctx = contextFor(spec, pointer, out);
@@ -44,7 +41,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   const report = contextFor(spec, pointer, common).report;
   const schemas: [Json | undefined, string][] = [
     [tool.input, `${pointer}/input`],
-    [(tool.output as Record<string, Json> | undefined)?.schema, `${pointer}/output/schema`],
+    [isObject(tool.output) ? tool.output.schema : undefined, `${pointer}/output/schema`],
   ];
   for (const [schema, p] of schemas) {
     if (schema === undefined || typeof schema === "string") continue;
@@ -77,6 +74,9 @@ export function check(specs: LoadedSpec[], compiler = new SchemaCompiler()): Dia
 }
 
 /** The check stage of a build: a large spec's schemas are judged on two threads first, by the build's compiler. */
+/** Whether the check compiles a schema (it breaks no limit): `kervan import` judges the same ones ahead. */
+export { compileCandidate } from "./schema-limits.js";
+
 export async function checkStage(specs: LoadedSpec[], build: Build): Promise<Diagnostic[]> {
   await judgeToolSchemas(specs, build);
   return check(specs, build.schemas);
@@ -105,11 +105,11 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
   if (!Array.isArray(doc.tools)) return;
   const names = new Map<string, number>();
   doc.tools.forEach((tool: unknown, i: number) => {
-    if (!isObject<unknown>(tool)) return;
+    if (!isObject(tool)) return;
     if (typeof tool.name === "string") {
       if (names.has(tool.name)) out.push(at(spec, "KV405", `tool name '${tool.name}' is used twice (first at /tools/${names.get(tool.name)})`, `/tools/${i}/name`));
       else names.set(tool.name, i);
     }
-    if (whole(`/tools/${i}`)) checkTool(spec, tool as RawTool, `/tools/${i}`, out, compiler);
+    if (whole(`/tools/${i}`)) checkTool(spec, tool, `/tools/${i}`, out, compiler);
   });
 }

@@ -14,12 +14,12 @@ export function toolSchemas(specs: LoadedSpec[]): Map<string, Json> {
     const tools = isObject<unknown>(spec.doc) ? spec.doc.tools : undefined;
     if (!Array.isArray(tools)) continue;
     for (const tool of tools) {
-      if (!isObject<unknown>(tool)) continue;
+      if (!isObject(tool)) continue;
       const output = tool.output;
-      for (const schema of [tool.input, isObject<unknown>(output) ? output.schema : undefined]) {
+      for (const schema of [tool.input, isObject(output) ? output.schema : undefined]) {
         if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) continue;
         const key = JSON.stringify(schema);
-        if (!found.has(key) && compileCandidate(schema as Json)) found.set(key, schema as Json);
+        if (!found.has(key) && compileCandidate(schema)) found.set(key, schema);
       }
     }
   }

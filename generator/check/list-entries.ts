@@ -4,7 +4,7 @@ import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { isObject } from "../shared/object.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 
 export interface ListRule {
   /** The list's key in the spec, e.g. "prompts". */

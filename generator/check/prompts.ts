@@ -1,30 +1,19 @@
-// The spec's `prompts:` (MCP prompts): rules beyond kervan.schema.json, and the normalized form.
+// The spec's `prompts:` (MCP prompts): rules beyond kervan.schema.json (the normalized form: parts/prompts.ts).
 // Names are unique among prompts and among a prompt's arguments; every `{placeholder}` in a message
 // (or an asked question) names an argument of its prompt; a message gives exactly one of text and
 // resource or image; an asked argument is one of the prompt's own, optional (a required one is never left out to
 // be asked), with its own input request id. The check stage reports; normalize reads the same data.
 import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
-import type { PromptIR, ToolIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 import { checkList } from "./list-entries.js";
 import { placeholders } from "./task-confirm.js";
 import { isObject } from "../shared/object.js";
-import { checkCompletion, completionOf } from "./resource-templates.js";
-import type { CompletionDef } from "../../templates/runtime/types.js";
+import { checkCompletion } from "./resource-templates.js";
+import { argumentsOf, question } from "../parts/prompts.js";
 
 type Obj = Record<string, Json>;
-
-function argumentsOf(prompt: Obj): Obj[] {
-  return Array.isArray(prompt.arguments) ? prompt.arguments.filter(isObject) : [];
-}
-
-function question(entry: Json | undefined): { message: string; inputKey?: string } | undefined {
-  if (typeof entry === "string") return { message: entry };
-  if (isObject(entry) && typeof entry.message === "string") return { message: entry.message, ...(typeof entry.inputKey === "string" ? { inputKey: entry.inputKey } : {}) };
-  return undefined;
-}
 
 function checkTemplate(spec: LoadedSpec, text: Json | undefined, names: Set<string>, what: string, pointer: string, out: Diagnostic[]): void {
   if (typeof text !== "string") return;
@@ -78,46 +67,4 @@ function checkPrompt(spec: LoadedSpec, prompt: Obj, pointer: string, out: Diagno
 export function checkPrompts(spec: LoadedSpec, prompts: unknown, whole: (pointer: string) => boolean, out: Diagnostic[]): void {
   const check = (prompt: Obj, pointer: string) => checkPrompt(spec, prompt, pointer, out);
   checkList(spec, prompts, { list: "prompts", key: "name", label: "prompt name", code: "KV701", check }, whole, out);
-}
-
-/** The checked prompts, normalized (sorted by the caller). */
-export function promptIR(spec: LoadedSpec, prompt: Obj, index: number, tools: ToolIR[] = []): PromptIR {
-  const args = argumentsOf(prompt).map((a) => ({
-    name: String(a.name),
-    ...(typeof a.description === "string" ? { description: a.description } : {}),
-    required: a.required === true,
-  }));
-  const complete: Record<string, CompletionDef> = {};
-  for (const a of argumentsOf(prompt)) {
-    const c = completionOf(a.complete, tools);
-    if (c && typeof a.name === "string") complete[a.name] = c;
-  }
-  const ask: NonNullable<PromptIR["ask"]> = [];
-  for (const [field, entry] of Object.entries(isObject(prompt.ask) ? prompt.ask : {})) {
-    const q = question(entry);
-    const arg = args.find((a) => a.name === field);
-    if (!q || !arg) continue;
-    ask.push({ field, message: q.message, schema: { type: "string", ...(arg.description !== undefined ? { description: arg.description } : {}) }, ...(q.inputKey !== undefined ? { inputKey: q.inputKey } : {}) });
-  }
-  const messages = (Array.isArray(prompt.messages) ? prompt.messages : []).map((m, j): PromptIR["messages"][number] => {
-    if (!isObject(m)) throw new Error("a checked prompt message is an object");
-    const role = m.role === "assistant" ? "assistant" : "user";
-    const image = spec.images?.[`/prompts/${index}/messages/${j}/image`];
-    if (image) return { role, content: { type: "image", data: image.data, mimeType: image.mimeType } };
-    if (isObject(m.resource)) {
-      const r = m.resource;
-      return { role, content: { type: "resource", resource: { uri: String(r.uri), ...(typeof r.mimeType === "string" ? { mimeType: r.mimeType } : {}), text: String(r.text) } } };
-    }
-    return { role, content: { type: "text", text: String(m.text) } };
-  });
-  return {
-    name: String(prompt.name),
-    ...(typeof prompt.title === "string" ? { title: prompt.title } : {}),
-    ...(typeof prompt.description === "string" ? { description: prompt.description } : {}),
-    arguments: args,
-    messages,
-    ...(ask.length ? { ask } : {}),
-    ...(Object.keys(complete).length ? { complete } : {}),
-    origin: { file: spec.file, pointer: `/prompts/${index}` },
-  };
 }

@@ -1,25 +1,18 @@
-// The spec's `resources:` (MCP static resources): rules beyond kervan.schema.json, and the normalized
-// form. A uri is an absolute URI (RFC 3986: a scheme, then only URI characters, `%` only as an escape)
+// The spec's `resources:` (MCP static resources): rules beyond kervan.schema.json (the normalized
+// form: parts/resources.ts). A uri is an absolute URI (RFC 3986: a scheme, then only URI characters, `%` only as an escape)
 // and unique in the server; a resource gives exactly one of `file` and `text`; a file of a textual
 // MIME type is UTF-8 (it is served as text), any other type is served as a base64 blob. The file
 // itself was read by the load stage (bounded, inside the spec's folder), which reports its problems.
 import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
-import type { ResourceIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { sha256 } from "../shared/hash.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 import { checkList } from "./list-entries.js";
+import { isTextual } from "../parts/resources.js";
 
 type Obj = Record<string, Json>;
 
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
-
-/** MIME types served as text: text/*, and the JSON, XML, YAML, TOML and script types (with +json/+xml/+yaml). */
-export function isTextual(mimeType: string): boolean {
-  const m = mimeType.toLowerCase();
-  return m.startsWith("text/") || /^application\/(json|xml|yaml|x-yaml|toml|javascript|ecmascript|sql|graphql|x-sh)$/.test(m) || /\+(json|xml|yaml)$/.test(m);
-}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -47,24 +40,4 @@ function checkResource(spec: LoadedSpec, r: Obj, pointer: string, out: Diagnosti
 export function checkResources(spec: LoadedSpec, resources: unknown, whole: (pointer: string) => boolean, out: Diagnostic[]): void {
   const check = (r: Obj, pointer: string) => checkResource(spec, r, pointer, out);
   checkList(spec, resources, { list: "resources", key: "uri", label: "resource uri", code: "KV721", check }, whole, out);
-}
-
-/** A checked resource, normalized (sorted by the caller): its content as text or base64. */
-export function resourceIR(spec: LoadedSpec, r: Obj, index: number): ResourceIR {
-  const mimeType = String(r.mimeType);
-  const read = spec.resourceFiles?.[`/resources/${index}/file`];
-  const bytes = read ? Buffer.from(read.data, "base64") : Buffer.from(String(r.text), "utf8");
-  const content = read && !isTextual(mimeType) ? { blob: read.data } : { text: bytes.toString("utf8") };
-  return {
-    uri: String(r.uri),
-    name: String(r.name),
-    ...(typeof r.title === "string" ? { title: r.title } : {}),
-    ...(typeof r.description === "string" ? { description: r.description } : {}),
-    mimeType,
-    size: bytes.length,
-    ...content,
-    sha256: read ? read.sha256 : sha256(bytes),
-    source: read ? { file: read.path } : { inline: true },
-    origin: { file: spec.file, pointer: `/resources/${index}` },
-  };
 }

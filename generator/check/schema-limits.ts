@@ -4,7 +4,7 @@ import type { Json } from "../../templates/runtime/types.js";
 import { DRAFT_2020_12 } from "../shared/schema.js";
 import { checkMcpHeaders } from "./mcp-header.js";
 import type { SchemaCompiler } from "../shared/schema-compiler.js";
-import { pythonDifference } from "../shared/pattern-portability.js";
+import { pythonDifference } from "./pattern-portability.js";
 import { checkRefLoops } from "./ref-loops.js";
 import { unescapePointer } from "../shared/pointer.js";
 import { LIMIT_BROKEN, MANY_SUBSCHEMAS, SCHEMA_LIMITS, walkSchema, type SchemaProblem } from "../shared/schema-walk.js";
@@ -24,7 +24,7 @@ function resolveLocal(root: Json, ref: string): boolean {
   for (const raw of ref.slice(2).split("/")) {
     const key = unescapePointer(decodeURIComponent(raw));
     if (!node || typeof node !== "object") return false;
-    node = Array.isArray(node) ? node[Number(key)] : (node as Record<string, Json>)[key];
+    node = Array.isArray(node) ? node[Number(key)] : node[key];
   }
   return node !== undefined;
 }

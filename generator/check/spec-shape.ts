@@ -3,9 +3,10 @@ import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import type { LoadedSpec } from "../model/spec.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import { specSchema } from "./spec-schema.js";
-import { at } from "./locate.js";
+import { at } from "../shared/locate.js";
 import { levenshtein } from "../shared/levenshtein.js";
 import { escapePointer, unescapePointer } from "../shared/pointer.js";
+import { isObject } from "../shared/object.js";
 
 let validator: ReturnType<Ajv2020["compile"]> | undefined;
 function getValidator() {
@@ -39,7 +40,7 @@ function toDiagnostic(spec: LoadedSpec, e: ErrorObject): Diagnostic {
   switch (e.keyword) {
     case "additionalProperties": {
       const prop = String(e.params.additionalProperty);
-      const known = Object.keys((e.parentSchema as { properties?: object })?.properties ?? {});
+      const known = isObject<unknown>(e.parentSchema) && isObject<unknown>(e.parentSchema.properties) ? Object.keys(e.parentSchema.properties) : [];
       const guess = closest(prop, known);
       return at(spec, "KV201", `unknown property '${prop}' in ${what}`, `${where}/${escapePointer(prop)}`, {
         atKey: true,
@@ -59,7 +60,7 @@ function toDiagnostic(spec: LoadedSpec, e: ErrorObject): Diagnostic {
     case "minLength":
       return at(spec, "KV205", `${what} ${e.message}`, where);
     case "enum":
-      return at(spec, "KV206", `${what} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`, where);
+      return at(spec, "KV206", `${what} must be one of ${(Array.isArray(e.params.allowedValues) ? e.params.allowedValues : []).map((v) => JSON.stringify(v)).join(", ")}`, where);
     default:
       return at(spec, "KV200", `${what} ${e.message}`, where);
   }

@@ -3,9 +3,10 @@
 // tool's own input properties; no question shares another's input request id; `questions:` needs a
 // task tool that asks something. Asked fields are checked against the input schema (ask.ts).
 import type { Json } from "../../templates/runtime/types.js";
+import { isObject } from "../shared/object.js";
 import { allKinds } from "../kinds/index.js";
-import { askText, resolveAsk } from "./ask.js";
-import { resolveConfirmFields } from "./confirm-fields.js";
+import { askText, resolveAsk } from "../parts/ask.js";
+import { resolveConfirmFields } from "../parts/confirm-fields.js";
 import type { AnyKind, RawTool, RuleContext } from "../kinds/types.js";
 
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
@@ -19,7 +20,7 @@ export function placeholders(text: string): string[] {
 
 /** The tool's argument names: its input schema's properties, or (without one) what its kind implies. */
 function argumentNames(tool: RawTool, kind: AnyKind): Set<string> | undefined {
-  const input = tool.input as Json | undefined;
+  const input: Json | undefined = tool.input;
   if (input && typeof input === "object" && !Array.isArray(input)) {
     const props = input.properties;
     return new Set(props && typeof props === "object" && !Array.isArray(props) ? Object.keys(props) : []);
@@ -58,14 +59,14 @@ function sharedFormProblem(a: Json | undefined, b: Json | undefined): string | u
 export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleContext): void {
   const wantsTask = tool.task !== undefined && tool.task !== "forbidden";
   const able = allKinds().filter((k) => k.tasks).map((k) => k.key);
-  const ask = tool.ask && typeof tool.ask === "object" && !Array.isArray(tool.ask) ? (tool.ask as Record<string, Json>) : undefined;
+  const ask = isObject(tool.ask) ? tool.ask : undefined;
   for (const [key, used] of [["task", wantsTask], ["confirm", tool.confirm !== undefined], ["ask", ask !== undefined], ["questions", tool.questions !== undefined]] as const) {
     if (used && !kind.tasks) {
       ctx.report("KV433", `'${key}' applies to ${able.join(" and ")} tools; a ${kind.key} tool answers at once and changes nothing`, `${ctx.pointer}/${key}`);
     }
   }
   if (!kind.tasks) return;
-  const confirm = tool.confirm as Json | undefined;
+  const confirm: Json | undefined = tool.confirm;
   if (tool.questions === "one-at-a-time") {
     if (ask === undefined) ctx.report("KV439", `'questions: one-at-a-time' asks each asked input in its own round; this tool asks for no inputs (no ask)`, `${ctx.pointer}/questions`);
   } else if (tool.questions !== undefined && (!wantsTask || (confirm === undefined && ask === undefined))) {
@@ -86,7 +87,7 @@ export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleConte
     }
     ids.set(id, field);
   }
-  const input = tool.input as Json | undefined;
+  const input: Json | undefined = tool.input;
   const inline = input && typeof input === "object" && !Array.isArray(input) ? input : undefined;
   if (ask && inline) resolveAsk(tool, inline, ctx);
   const names = argumentNames(tool, kind);

@@ -3,10 +3,9 @@
 // checked by the generator's own check stage: a tool the build would refuse is skipped with the
 // check's reason, so the written spec always builds.
 import { basename, isAbsolute } from "node:path";
-import { openBuild } from "../pipeline.js";
+import { compileCandidate, openBuild } from "../pipeline.js";
 import type { Build } from "../shared/build.js";
 import type { SchemaStream } from "../shared/schema-compiler.js";
-import { compileCandidate } from "../check/schema-limits.js";
 import { readDocument, ImportError, type Doc } from "./read.js";
 import { OperationSkip } from "./refs.js";
 import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";

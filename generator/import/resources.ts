@@ -4,7 +4,7 @@
 // needs a variable, and a static resource is fixed content); an operation with a query, header, cookie
 // or body input stays a tool only (a URI could not carry it); a path the template rules refuse is left out.
 import type { Json } from "../../templates/runtime/types.js";
-import { templateVariables } from "../check/resource-templates.js";
+import { templateVariables } from "../shared/uri-template.js";
 import type { ImportedTool } from "./tool.js";
 import { isObject } from "../shared/object.js";
 

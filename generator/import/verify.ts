@@ -3,8 +3,7 @@
 // and parsing it back (the written text carries the same data: yaml.ts renders exactly this).
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
-import { check } from "../check/index.js";
-import { judgeToolSchemas } from "../check/judge.js";
+import { checkStage } from "../pipeline.js";
 import type { Build } from "../shared/build.js";
 
 export interface Refusals {
@@ -19,11 +18,10 @@ export async function verify(data: Json, count: number, build: Build): Promise<R
   // A JSON round trip gives the plain data a YAML reader would: no undefined members, no shared objects.
   const doc = JSON.parse(JSON.stringify(data)) as unknown;
   const spec: LoadedSpec = { file: "imported.yaml", doc, positions: {}, keyPositions: {}, lines: [], includes: {}, hash: "" };
-  await judgeToolSchemas([spec], build);
-  return refusalsOf(check([spec], build.schemas), count);
+  return refusalsOf(await checkStage([spec], build), count);
 }
 
-function refusalsOf(diagnostics: ReturnType<typeof check>, count: number): Refusals {
+function refusalsOf(diagnostics: Awaited<ReturnType<typeof checkStage>>, count: number): Refusals {
   const tools = new Map<number, string>();
   let refused: string | undefined;
   for (const d of diagnostics) {

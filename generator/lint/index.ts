@@ -5,7 +5,7 @@ import type { ServerIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { kindFor } from "../kinds/index.js";
 import type { RawTool } from "../kinds/types.js";
-import { at } from "../check/locate.js";
+import { at } from "../shared/locate.js";
 import type { LintServer, LintTool, Report, Rule } from "./types.js";
 import { descriptionRules } from "./rules/description.js";
 import { paramRules } from "./rules/params.js";

@@ -4,32 +4,12 @@ import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
 import { hasCompletions } from "./completion.js";
-import type { CallContext, ClientAsker, Era, Modes, ServerDef, SignalSource, ToolDef } from "./types.js";
+import type { CallContext, ClientAsker, Core, Era, ServerDef, SignalSource, ToolDef } from "./types.js";
+
+export type { Core };
 
 /** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
 export type Notify = (message: Record<string, unknown>) => void;
-
-export interface Core {
-  def: ServerDef;
-  tools: Map<string, ToolDef>;
-  /** Every tool a call may name, sorted: the spec's, plus the catalog tools under exposure: catalog. */
-  all: ToolDef[];
-  /** Whether tools/list shows the tool (under exposure: catalog, the catalog tools and `expose: always` ones). */
-  listed(tool: ToolDef): boolean;
-  serverInfo: Record<string, string>;
-  /** {name, version}, made once: the server a tool's context names. */
-  serverId: { name: string; version: string };
-  listTools(era: Era): Record<string, unknown>[];
-  /**
-   * What the server declares (DiscoverResult, initialize): exactly the primitives it serves, the same in
-   * both eras; the tasks extension only in 2026-07-28, the era whose tasks methods it serves.
-   */
-  capabilities(era: Era): Record<string, unknown>;
-  /** Set at start when the server was generated with telemetry. */
-  telemetry?: Telemetry;
-  /** Task-augmented and confirmed calls (set at startup for servers that have such tools). */
-  modes?: Modes;
-}
 
 /** The tools of a server: under exposure: catalog, its catalog tools too, in name order. */
 function allTools(def: ServerDef): ToolDef[] {

@@ -2,7 +2,8 @@
 // Per-server data reaches the runtime only as values of these types (no templating of user text).
 
 import type { AuthDef } from "./auth/types.js";
-import type { TelemetryFactory } from "./telemetry-hook.js";
+import type { Telemetry, TelemetryFactory } from "./telemetry-hook.js";
+import type { CatalogIndex } from "./catalog/types.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -279,7 +280,43 @@ export interface ServerDef {
   /** Runs calls of tools with `task` or `confirm`; emitted only for servers that have such tools. */
   modes?: ModesFactory;
   /** server.exposure: catalog — tools/list shows the catalog tools (and `always`), every tool stays callable through them. */
-  catalog?: import("./catalog/types.js").CatalogDef;
+  catalog?: CatalogDef;
+}
+
+/** Era-independent server state (made by core.ts createCore), which the request handlers of both eras share. */
+export interface Core {
+  def: ServerDef;
+  tools: Map<string, ToolDef>;
+  /** Every tool a call may name, sorted: the spec's, plus the catalog tools under exposure: catalog. */
+  all: ToolDef[];
+  /** Whether tools/list shows the tool (under exposure: catalog, the catalog tools and `expose: always` ones). */
+  listed(tool: ToolDef): boolean;
+  serverInfo: Record<string, string>;
+  /** {name, version}, made once: the server a tool's context names. */
+  serverId: { name: string; version: string };
+  listTools(era: Era): Record<string, unknown>[];
+  /**
+   * What the server declares (DiscoverResult, initialize): exactly the primitives it serves, the same in
+   * both eras; the tasks extension only in 2026-07-28, the era whose tasks methods it serves.
+   */
+  capabilities(era: Era): Record<string, unknown>;
+  /** Set at start when the server was generated with telemetry. */
+  telemetry?: Telemetry;
+  /** Task-augmented and confirmed calls (set at startup for servers that have such tools). */
+  modes?: Modes;
+}
+
+type Body = Record<string, unknown>;
+
+export interface CatalogDef {
+  index: CatalogIndex;
+  /** Tools listed in tools/list beside the catalog tools (`expose: always`), sorted. */
+  always: string[];
+  /** The catalog tools' cap on text output (the server's maxOutputChars). */
+  maxOutputChars: number;
+  /** The catalog tools and their serving (@kervan/catalog: catalog/tools.ts catalogTools, catalog/serve.ts serveCatalog), handed in so that flat servers never bundle them. */
+  tools: (ops: ToolDef[], maxOutputChars: number) => ToolDef[];
+  serve: (core: Core, tool: ToolDef, params: Body | undefined, args: Record<string, unknown>, ctx: CallContext, call: (params: Body) => Promise<Body>) => Promise<Body>;
 }
 
 /** One tools/call handed to the task/confirmation layer. */

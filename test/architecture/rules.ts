@@ -8,6 +8,7 @@ import type { IRegularForbiddenRuleType, IRequiredRuleType } from "dependency-cr
 /** The stages in pipeline order; each entry is a path pattern under generator/. */
 export const STAGES: [name: string, pattern: string][] = [
   ["load", "load\\.ts$"],
+  ["parts (a spec's asks, confirmations, prompts, resources and templates read into IR, shared by check and normalize)", "parts/"],
   ["check", "check/"],
   ["normalize", "normalize(-http)?\\.ts$"],
   ["catalog (search index and listing tokens, read by lint, emit and audit)", "catalog/"],
@@ -42,7 +43,15 @@ export function architectureRules(): IRegularForbiddenRuleType[] {
     { name: "no-kind-to-kind", comment: "a kind imports no other kind", severity: "error", from: { path: "^generator/kinds/([^/]+)/" }, to: { path: "^generator/kinds/[^/]+/", pathNot: "^generator/kinds/$1/" } },
     { name: "no-runtime-kind-to-kind", comment: "a kind's runtime imports no other kind's runtime", severity: "error", from: { path: "^templates/kinds/([^/]+)/" }, to: { path: "^templates/kinds/[^/]+/", pathNot: "^templates/kinds/$1/" } },
     { name: "shared-is-the-bottom", comment: "shared/ and model/ import no stage and no kind", severity: "error", from: { path: "^generator/(shared|model)/" }, to: { path: `(${stages}|^generator/kinds/)` } },
-    { name: "no-circular", comment: "no import circle: the shared piece of two modules moves down, below both", severity: "error", from: { path: "^(generator|templates/kinds)/" }, to: { circular: true } },
+    { name: "no-circular", comment: "no import circle in generator/ or templates/: the shared piece of two modules moves down, below both (or one side passes the other a function)", severity: "error", from: { path: "^(generator|templates)/" }, to: { circular: true } },
+    // normalize reads what the check has already judged; the readers both need live below both (parts/),
+    // so the check can change its rules without the normalize following.
+    { name: "normalize-imports-no-check", comment: "normalize imports nothing from check/: what both read of a spec lives below both (parts/, shared/)", severity: "error", from: { path: "^generator/normalize[a-z-]*\\.ts$" }, to: { path: "^generator/check/" } },
+    // shared/ sits below the kinds on both sides: a helper every stage uses must not pull one kind's runtime in.
+    { name: "shared-imports-no-kind-runtime", comment: "shared/ and model/ import nothing from a kind's runtime folder (templates/kinds/)", severity: "error", from: { path: "^generator/(shared|model)/" }, to: { path: "^templates/kinds/" } },
+    // kervan import runs the generator's own stages in the generator's order; chaining them itself
+    // would make it a second orchestrator, which drifts from the first.
+    { name: "import-through-the-pipeline", comment: "import/ reaches the stages only through pipeline.ts's entry points, never a stage's internals", severity: "error", from: { path: "^generator/import/" }, to: { path: stages, pathNot: "^generator/(pipeline\\.ts$|import/)" } },
     { name: "templates-never-import-the-generator", comment: "the runtime in every server imports nothing of the generator", severity: "error", from: { path: "^templates/" }, to: { path: "^generator/" } },
     { name: "eras-only-through-dispatch", comment: "the protocol eras are reached through the one shared dispatch", severity: "error", from: { path: "^templates/", pathNot: "^templates/runtime/dispatch\\.ts$" }, to: { path: "^templates/runtime/(modern|legacy)\\.ts$" } },
   );

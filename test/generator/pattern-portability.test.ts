@@ -1,7 +1,7 @@
 // Build-time reuse of validate_json's Python-regex translator: spec-schema patterns that Python's
 // `re` reads differently from ECMA-262 get a warning with the reason and the place.
 import { describe, expect, it } from "vitest";
-import { pythonDifference } from "../../generator/shared/pattern-portability.js";
+import { pythonDifference } from "../../generator/check/pattern-portability.js";
 import { checkSources } from "../../generator/pipeline.js";
 
 describe("pattern portability", () => {

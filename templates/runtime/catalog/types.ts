@@ -1,6 +1,5 @@
-// The catalog a generated server embeds (server.exposure: catalog), built by the generator.
-import type { catalogTools } from "./tools.js";
-import type { serveCatalog } from "./serve.js";
+// The catalog index a generated server embeds (server.exposure: catalog), built by the generator;
+// the definition that hands it in with the catalog tools is types.ts CatalogDef.
 
 /** One operation as search results show it: its name, a one-line summary, its required inputs with types. */
 export type CatalogEntry = [name: string, summary: string, signature: string];
@@ -15,15 +14,4 @@ export interface CatalogIndex {
    * the index terms it can stand for (WordNet, at generation time), best first. Absent: none.
    */
   related?: Record<string, (string | number)[]>;
-}
-
-export interface CatalogDef {
-  index: CatalogIndex;
-  /** Tools listed in tools/list beside the catalog tools (`expose: always`), sorted. */
-  always: string[];
-  /** The catalog tools' cap on text output (the server's maxOutputChars). */
-  maxOutputChars: number;
-  /** The catalog tools and their serving (@kervan/catalog), handed in so that flat servers never bundle them. */
-  tools: typeof catalogTools;
-  serve: typeof serveCatalog;
 }

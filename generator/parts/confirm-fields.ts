@@ -15,7 +15,7 @@ import { formSchema } from "./form-schema.js";
 export const CONFIRM_BOX = "confirm";
 
 export function resolveConfirmFields(tool: RawTool, inputSchema: Record<string, Json>, ctx: RuleContext): ConfirmFieldIR[] | undefined {
-  const confirm = tool.confirm as Json | undefined;
+  const confirm: Json | undefined = tool.confirm;
   const fields = isObject(confirm) && Array.isArray(confirm.fields) ? confirm.fields.filter((f): f is string => typeof f === "string") : [];
   const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
   const required = Array.isArray(inputSchema.required) ? inputSchema.required : [];

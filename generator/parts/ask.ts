@@ -30,7 +30,7 @@ export function askText(entry: Json | undefined): string | undefined {
 }
 
 export function resolveAsk(tool: RawTool, inputSchema: Record<string, Json>, ctx: RuleContext): ToolIR["ask"] {
-  const raw = tool.ask as Json | undefined;
+  const raw: Json | undefined = tool.ask;
   if (!isObject(raw)) return undefined;
   const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
   const required = Array.isArray(inputSchema.required) ? inputSchema.required : [];
