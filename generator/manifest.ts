@@ -15,6 +15,7 @@ import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
 import { listingOf } from "./catalog/listing.js";
+import { codeFacts } from "./catalog/code-facts.js";
 
 export const MANIFEST = "kervan.manifest.json";
 
@@ -55,6 +56,7 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
     ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
     ...(plan.server.exposure !== undefined ? { exposure: plan.server.exposure } : {}),
     ...(plan.server.budget !== undefined ? { budget: plan.server.budget } : {}),
+    ...(plan.server.code !== undefined ? { code: codeFacts(plan.server) } : {}),
   };
   const listing = listingOf(plan.server);
   const hashes = { sourceHash: sourceHash(plan.server.inputs), inputHash: inputHash(plan) };

@@ -14,6 +14,7 @@ import { resourceIR } from "./check/resources.js";
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
 import { byCodeUnit } from "./shared/order.js";
+import { CODE_DEFAULTS } from "../templates/runtime/codemode/limits.js";
 
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
@@ -99,7 +100,8 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...normalizeHttp(s.http),
       ...(s.telemetry === "otlp" ? { telemetry: "otlp" as const } : {}),
       ...tasksOf(s, tools),
-      ...(s.exposure === "catalog" ? { exposure: "catalog" as const } : {}),
+      ...(s.exposure === "catalog" || s.exposure === "code" ? { exposure: s.exposure } : {}),
+      ...(s.exposure === "code" ? { code: { ...CODE_DEFAULTS, ...((s.code ?? {}) as Partial<typeof CODE_DEFAULTS>) } } : {}),
       ...(typeof s.budget === "number" ? { budget: s.budget } : {}),
       tools,
       ...(prompts.length ? { prompts } : {}),

@@ -97,7 +97,7 @@ export type { BundledPackage };
 
 export interface Manifest {
   generator: { name: string; version: string };
-  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string; tasks?: TasksFacts; exposure?: "catalog"; budget?: number };
+  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string; tasks?: TasksFacts; exposure?: "catalog" | "code"; budget?: number; code?: CodeFacts };
   /** What tools/list costs, in tokens (absent in manifests from before it was counted). */
   listing?: { encoding: string; total: number; tools: Record<string, number> };
   inputs: Record<string, string>;
@@ -112,4 +112,15 @@ export interface Manifest {
   resources?: ManifestResource[];
   bundle: { path: string; sha256: string; packages: Record<string, BundledPackage | string> };
   outputs?: Record<string, string>;
+}
+
+/** Under server.exposure: code: the engine that runs caller-supplied programs, and their limits. */
+export interface CodeFacts {
+  /** The JavaScript engine (QuickJS through quickjs-emscripten) and its package. */
+  engine: string;
+  /** The one WebAssembly module the bundle holds: its package, sha256 and license. */
+  wasm: { package: string; sha256: string; license: string };
+  limits: Record<string, number>;
+  /** What a program reaches: only these operations, through the same path as a tools/call. */
+  reaches: string[];
 }

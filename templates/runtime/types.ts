@@ -94,7 +94,7 @@ export interface ToolDef {
   /** For a task-augmented call: ask before the task is created (MRTR) instead of inside it. */
   questions?: "before-task" | "one-at-a-time";
   /** Set on the catalog tools (server.exposure: catalog; see catalog/tools.ts), which the core serves itself. */
-  catalog?: "search" | "describe" | "call";
+  catalog?: "search" | "describe" | "call" | "execute";
 }
 
 export interface AskDef {

@@ -21,4 +21,6 @@ export interface CatalogDef {
   /** The catalog tools and their serving (@kervan/catalog), handed in so that flat servers never bundle them. */
   tools: typeof catalogTools;
   serve: typeof serveCatalog;
+  /** server.exposure: code — the program limits and each operation's TypeScript declaration. */
+  code?: import("../codemode/serve.js").CodeDef;
 }
