@@ -7,6 +7,8 @@ import { builtinModules } from "node:module";
 import { join, posix } from "node:path";
 import type { EmittedFile, BundleResult, LaterFile } from "./model/output.js";
 import type { ServerPlan } from "./model/plan.js";
+import type { BundleTarget } from "./model/jobs.js";
+import type { WorkerPool } from "./shared/worker-pool.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { runtimeModules } from "./kinds/index.js";
 import { header } from "./emit/header.js";
@@ -59,15 +61,7 @@ function runtimeAliases(): Record<string, string> {
  */
 const CJS_REQUIRE = '\nimport { createRequire as __kervanCreateRequire } from "node:module";\nconst require = __kervanCreateRequire(import.meta.url);';
 
-/** What the bundle takes from a server's plan: plain data, so that a worker thread can bundle it (bundle-off-thread.ts). */
-export interface BundleTarget {
-  dir: string;
-  server: string;
-  /** The spec the server came from (named in the header). */
-  specFile: string;
-  /** Whether the bundle needs a `require` (CJS_REQUIRE). */
-  require: boolean;
-}
+export type { BundleTarget };
 
 export const bundleTarget = (plan: ServerPlan): BundleTarget => ({
   dir: plan.dir,
@@ -76,8 +70,18 @@ export const bundleTarget = (plan: ServerPlan): BundleTarget => ({
   require: plan.server.tasks?.store === "redis" || plan.server.telemetry === "otlp",
 });
 
-export function bundleServer(plan: ServerPlan, files: Array<EmittedFile | LaterFile>): Promise<BundleResult> {
-  return bundleFiles(bundleTarget(plan), files);
+/**
+ * Bundles a server: a large one on a worker of the build's pool, where esbuild's requests for the
+ * emitted files are answered at once (on this thread they wait while it emits the types and works
+ * out the manifest); a small one here. The same esbuild call on the same files: the same bytes.
+ */
+export function bundleServer(plan: ServerPlan, files: Array<EmittedFile | LaterFile>, pool?: WorkerPool): Promise<BundleResult> {
+  if (!pool?.offThread(plan.tools.length)) return bundleFiles(bundleTarget(plan), files);
+  const job = pool.run("bundle", { target: bundleTarget(plan), files: files.map((f) => (typeof f.contents === "string" ? { path: f.path, contents: f.contents } : { path: f.path })) });
+  for (const f of files) {
+    if (typeof f.contents !== "string") f.contents.then((contents) => job.feed({ file: { path: f.path, contents } }), () => job.feed({ failed: f.path }));
+  }
+  return job.result;
 }
 
 export async function bundleFiles(target: BundleTarget, files: Array<EmittedFile | LaterFile>): Promise<BundleResult> {

@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from "./paths.js";
 import { byCodeUnit } from "./shared/order.js";
 import { manifestPrompts, manifestTools, serverCapabilities } from "./audit/build.js";
 import { manifestResources } from "./audit/resources.js";
+import { manifestResourceTemplates, promptCompletions } from "./audit/resource-templates.js";
 import type { Json } from "../templates/runtime/types.js";
 import { renderAudit, AUDIT } from "./audit/render.js";
 import type { Manifest } from "./audit/types.js";
@@ -46,6 +47,8 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
   const tools = manifestTools(plan);
   const prompts = manifestPrompts(plan);
   const resources = manifestResources(plan);
+  const templates = manifestResourceTemplates(plan, tools);
+  const completions = promptCompletions(plan);
   const server: Manifest["server"] = {
     name: plan.server.name,
     version: plan.server.version,
@@ -73,6 +76,8 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
       tools,
       ...(prompts ? { prompts } : {}),
       ...(resources ? { resources } : {}),
+      ...(templates ? { resourceTemplates: templates } : {}),
+      ...(completions ? { promptCompletions: completions } : {}),
       bundle: { path: "server.mjs", sha256: sha256(bundle.contents), packages: bundle.packages },
     };
     const audit: EmittedFile = { path: `${plan.dir}/${AUDIT}`, contents: renderAudit(data, plan.server.origin.file) };

@@ -8,8 +8,10 @@ import type { RawTool } from "./kinds/types.js";
 import { contextFor } from "./check/index.js";
 import { normalizeHttp } from "./normalize-http.js";
 import { resolveAsk } from "./check/ask.js";
+import { resolveConfirmFields } from "./check/confirm-fields.js";
 import { promptIR } from "./check/prompts.js";
 import { resourceIR } from "./check/resources.js";
+import { resourceTemplateIR } from "./check/resource-templates.js";
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
@@ -31,7 +33,7 @@ function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax
     ...(n.outputSchema ? { outputSchema: n.outputSchema } : {}),
     maxOutputChars: typeof tool.maxOutputChars === "number" ? tool.maxOutputChars : serverMax,
     ...(Array.isArray(tool.scopes) && tool.scopes.length ? { scopes: [...new Set(tool.scopes.map(String))].sort(byCodeUnit) } : {}),
-    ...taskAndConfirm(tool),
+    ...taskAndConfirm(tool, n.inputSchema, contextFor(spec, pointer, [])),
     ...askOf(tool, n.inputSchema, contextFor(spec, pointer, [])), // the check stage reported its faults
     ...(tool.expose === "always" ? { expose: "always" as const } : {}),
     ...(Array.isArray(tool.tags) && tool.tags.length ? { tags: tool.tags.map(String) } : {}),
@@ -46,13 +48,14 @@ function askOf(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType
 }
 
 /** The tool's task support and confirmation, normalized (`task: forbidden` is the same as none). */
-function taskAndConfirm(tool: RawTool): Pick<ToolIR, "task" | "confirm"> {
+function taskAndConfirm(tool: RawTool, inputSchema: Record<string, Json>, ctx: ReturnType<typeof contextFor>): Pick<ToolIR, "task" | "confirm"> {
   const out: Pick<ToolIR, "task" | "confirm"> = {};
   if (tool.task === "optional" || tool.task === "required") out.task = tool.task;
   const c = tool.confirm as Json | undefined;
   if (typeof c === "string") out.confirm = { message: c };
   else if (c && typeof c === "object" && !Array.isArray(c) && typeof c.message === "string") {
-    out.confirm = { message: c.message, ...(typeof c.inputKey === "string" ? { inputKey: c.inputKey } : {}) };
+    const fields = resolveConfirmFields(tool, inputSchema, ctx);
+    out.confirm = { message: c.message, ...(typeof c.inputKey === "string" ? { inputKey: c.inputKey } : {}), ...(fields ? { fields } : {}) };
   }
   return out;
 }
@@ -84,12 +87,13 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
 
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
-    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[]; resources?: Record<string, Json>[] };
+    const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[]; resources?: Record<string, Json>[]; resourceTemplates?: Record<string, Json>[] };
     const s = doc.server;
     const max = typeof s.maxOutputChars === "number" ? s.maxOutputChars : DEFAULT_MAX_OUTPUT_CHARS;
     const tools = doc.tools.map((t, i) => normalizeTool(spec, t, i, max, out)).sort((a, b) => byCodeUnit(a.name, b.name));
-    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec, p, i)).sort((a, b) => byCodeUnit(a.name, b.name));
+    const prompts = (doc.prompts ?? []).map((p, i) => promptIR(spec, p, i, tools)).sort((a, b) => byCodeUnit(a.name, b.name));
     const resources = (doc.resources ?? []).map((r, i) => resourceIR(spec, r, i)).sort((a, b) => byCodeUnit(a.uri, b.uri));
+    const templates = (doc.resourceTemplates ?? []).map((t, i) => resourceTemplateIR(spec, t, i, tools)).sort((a, b) => byCodeUnit(a.uriTemplate, b.uriTemplate));
     const inputs = specInputs(spec);
     return {
       name: String(s.name),
@@ -106,6 +110,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       tools,
       ...(prompts.length ? { prompts } : {}),
       ...(resources.length ? { resources } : {}),
+      ...(templates.length ? { resourceTemplates: templates } : {}),
       origin: { file: spec.file, pointer: "" },
       inputs,
     };

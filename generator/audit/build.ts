@@ -26,7 +26,7 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       maxOutputChars: t.maxOutputChars,
       ...(t.scopes ? { scopes: t.scopes } : {}),
       ...(t.task ? { task: t.task } : {}),
-      ...(t.confirm ? { confirm: { ...t.confirm } } : {}),
+      ...(t.confirm ? { confirm: { message: t.confirm.message, ...(t.confirm.inputKey ? { inputKey: t.confirm.inputKey } : {}), ...(t.confirm.fields ? { fields: t.confirm.fields.map((f) => f.field) } : {}) } } : {}),
       ...(t.ask ? { ask: t.ask.map((a) => ({ ...a })) } : {}),
       ...(t.questions ? { questions: t.questions } : {}),
       config: t.config,

@@ -11,6 +11,7 @@ import { diffSchema } from "./schema-diff.js";
 import { pairByKey, same, type Change, type Changelog } from "./change.js";
 import { diffPrompts } from "./prompt-changes.js";
 import { diffResources } from "./resources.js";
+import { diffResourceTemplates } from "./resource-templates.js";
 
 // A hint flipping this way lets the tool do more than clients were told it would.
 const WIDENING_HINTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
@@ -81,6 +82,10 @@ function diffTaskAndConfirm(a: ManifestTool, b: ManifestTool, legacy: boolean, o
     out.push({ path: ["Task"], change: a.task === undefined ? "added" : b.task === undefined ? "removed" : "changed", ...(a.task ? { old: a.task } : {}), ...(b.task ? { new: b.task } : {}), ...(why ? { breaking: why } : {}) });
   }
   diffAsk(a, b, out);
+  const [fa, fb] = [a.confirm?.fields ?? [], b.confirm?.fields ?? []];
+  if (a.confirm && b.confirm && fa.join() !== fb.join()) {
+    out.push({ path: ["Confirmation fields"], change: "changed", ...(fa.length ? { old: fa.join(", ") } : {}), ...(fb.length ? { new: fb.join(", ") } : {}) });
+  }
   const [x, y] = [a.confirm?.message, b.confirm?.message];
   if (x === y && a.confirm?.inputKey === b.confirm?.inputKey) return;
   const why = y === undefined ? "confirmation removed: the tool now runs without asking the user" : x === undefined ? "confirmation added: clients that cannot show one (no elicitation) can no longer call it" : undefined;
@@ -191,6 +196,7 @@ export function changelog(a: Manifest, b: Manifest): Changelog {
   }
   changes.push(...diffPrompts(a.prompts, b.prompts));
   changes.push(...diffResources(a.resources, b.resources));
+  changes.push(...diffResourceTemplates(a.resourceTemplates, b.resourceTemplates));
   changes.push(...diffExposure(a, b));
   for (const [name, x, y] of pairByKey(a.tools, b.tools, (t) => t.name)) {
     if (!y) changes.push({ tool: name, path: ["Tool"], change: "removed", breaking: "tool removed: clients calling it fail" });

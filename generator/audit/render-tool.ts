@@ -55,7 +55,7 @@ export function renderTool(t: ManifestTool): string[] {
   if (t.reachedThrough) out.push(`- Reached through: ${t.reachedThrough === "call_operation" ? "`call_operation` (found with `search_operations`, not in tools/list)" : "tools/list and `call_operation`"}`);
   if (t.descriptorTokens !== undefined) out.push(`- Descriptor size: ${t.descriptorTokens} tokens`);
   if (t.task) out.push(`- Runs as a task: ${t.task === "required" ? "always (clients without the tasks extension are refused with -32021)" : "for clients that declare the tasks extension; plainly for others"}`);
-  if (t.confirm) out.push(`- Asks the user to confirm before it runs: ${code(t.confirm.message)}${t.confirm.inputKey ? ` (input request ${code(t.confirm.inputKey)})` : ""}; a decline runs nothing`);
+  if (t.confirm) out.push(`- Asks the user to confirm before it runs: ${code(t.confirm.message)}${t.confirm.inputKey ? ` (input request ${code(t.confirm.inputKey)})` : ""}; a decline runs nothing${t.confirm.fields ? `; the form also shows ${t.confirm.fields.map((f) => code(f)).join(", ")}, which the user may change before it runs` : ""}`);
   for (const a of t.ask ?? []) {
     const key = a.inputKey ?? a.field;
     const others = (t.ask ?? []).filter((b) => b !== a && !b.from && !a.from && (b.inputKey ?? b.field) === key).map((b) => code(b.field));

@@ -5,6 +5,7 @@ import { capabilitiesOf } from "./capabilities.js";
 import { renderTool } from "./render-tool.js";
 import { renderPrompts } from "./render-prompt.js";
 import { renderResources } from "./resources.js";
+import { completing, renderPromptCompletions, renderResourceTemplates } from "./resource-templates.js";
 import { commentText } from "../shared/codegen.js";
 import { cell, code, names } from "../shared/markdown.js";
 import { SERVING_ENV } from "../../templates/runtime/serving-flags.js";
@@ -47,6 +48,8 @@ export function renderAudit(m: Manifest, specFile: string): string {
     `| Asks the client's model or roots for inputs | ${cell(names(m.tools.filter((t) => t.ask?.some((a) => a.from)).map((t) => t.name)))} |`,
     ...(m.prompts?.length ? [`| Prompts | ${m.prompts.length}: ${cell(names(m.prompts.map((p) => p.name)))} |`] : []),
     ...(m.resources?.length ? [`| Resources | ${m.resources.length}: ${cell(names(m.resources.map((r) => r.uri).sort()))} |`] : []),
+    ...(m.resourceTemplates?.length ? [`| Resource templates | ${m.resourceTemplates.length}: ${cell(names(m.resourceTemplates.map((t) => t.uriTemplate).sort()))} |`] : []),
+    ...(completing(m).length ? [`| Completes | ${cell(names(completing(m)))} |`] : []),
     "",
     "The protocol runtime itself runs no command. Started with `--http PORT` it listens on 127.0.0.1 unless",
     "`--host` names another address (a non-loopback one needs authorization or `--insecure-no-auth`), reads",
@@ -68,6 +71,8 @@ export function renderAudit(m: Manifest, specFile: string): string {
   for (const t of [...m.tools].sort((a, b) => (a.name < b.name ? -1 : 1))) out.push(...renderTool(t));
   out.push(...renderPrompts(m.prompts));
   out.push(...renderResources(m.resources));
+  out.push(...renderResourceTemplates(m.resourceTemplates));
+  out.push(...renderPromptCompletions(m.promptCompletions));
   out.push("## Bundle", "", `- File: ${code(m.bundle.path)}`, `- sha256: ${code(m.bundle.sha256)}`, "");
   const pkgs = Object.keys(m.bundle.packages).sort();
   if (pkgs.length) {

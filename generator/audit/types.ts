@@ -20,8 +20,8 @@ export interface ManifestTool {
   scopes?: string[];
   /** Runs as a task for clients that declare the tasks extension ("required": only for them). */
   task?: "optional" | "required";
-  /** Asks the user before anything runs, with this message. */
-  confirm?: { message: string; inputKey?: string };
+  /** Asks the user before anything runs, with this message; `fields`: inputs its form shows, which the user may change. */
+  confirm?: { message: string; inputKey?: string; fields?: string[] };
   /**
    * Inputs asked for when the caller leaves them out, in spec order: from the user (elicitation form,
    * schema is the form's), the client's model (from: sampling; message is the prompt) or its roots.
@@ -68,6 +68,22 @@ export interface ManifestResource {
   source: string;
 }
 
+/** A resource template as the manifest records it: what it serves and the tool (with its reach) a read runs. */
+export interface ManifestResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  variables: string[];
+  tool: string;
+  /** The tool's commands and hosts (its effects): what a read reaches. */
+  commands: string[];
+  hosts: string[];
+  /** How each completing variable completes (fixed values, or a tool's output lines). */
+  complete?: Record<string, string>;
+}
+
 /** Everything the server as a whole can reach, aggregated from the tools' facts. */
 export interface Capabilities {
   commands: string[];
@@ -110,6 +126,10 @@ export interface Manifest {
   prompts?: ManifestPrompt[];
   /** Absent when the server has no resources (and in manifests from before resources). */
   resources?: ManifestResource[];
+  /** Absent when the server has no resource templates (and in manifests from before them). */
+  resourceTemplates?: ManifestResourceTemplate[];
+  /** Prompt arguments that complete, by prompt and argument; absent when none does. */
+  promptCompletions?: Record<string, Record<string, string>>;
   bundle: { path: string; sha256: string; packages: Record<string, BundledPackage | string> };
   outputs?: Record<string, string>;
 }

@@ -7,10 +7,11 @@
 // from its serialized form when the server starts).
 import type { Json } from "../../templates/runtime/types.js";
 import type { CatalogEntry, CatalogIndex } from "../../templates/runtime/catalog/types.js";
-import { METHOD_WORDS, terms } from "../../templates/runtime/catalog/text.js";
+import { LIST_MARK, LIST_WORDS, METHOD_WORDS, terms, words } from "../../templates/runtime/catalog/text.js";
 import type { ServerIR, ToolIR } from "../model/ir.js";
 import { kindFor } from "../kinds/index.js";
 import { byCodeUnit } from "../shared/order.js";
+import { relatedTable } from "./related.js";
 
 const K1 = 1.2;
 const B = 0.75;
@@ -52,6 +53,13 @@ export function signatureOf(tool: Pick<ToolIR, "inputSchema">): string {
   return parts.join(", ");
 }
 
+/** A GET whose path ends in a plural (`/repos/{owner}/{repo}/pulls`, `.../calendarList`) or whose name says list. */
+function isCollection(method: string, path: string, name: string): boolean {
+  if (method !== "GET") return false;
+  const last = path.split("/").filter(Boolean).pop() ?? "";
+  return (!last.startsWith("{") && /(s|List)$/.test(last)) || words(name).includes("list");
+}
+
 function fieldsOf(tool: ToolIR): Record<keyof typeof BOOST, string> {
   const facts = kindFor(tool).facts(tool) as Record<string, Json>;
   const method = typeof facts.method === "string" ? facts.method.toUpperCase() : "";
@@ -63,7 +71,7 @@ function fieldsOf(tool: ToolIR): Record<keyof typeof BOOST, string> {
     title: tool.title ?? "",
     summary,
     path,
-    method: METHOD_WORDS[method] ?? "",
+    method: isCollection(method, path, tool.name) ? `${METHOD_WORDS[method]} ${LIST_WORDS}` : (METHOD_WORDS[method] ?? ""),
     tags: (tool.tags ?? []).join(" "),
     description: tool.description.slice(summary.length, summary.length + DESCRIPTION_CHARS),
     params: props.join(" "),
@@ -75,6 +83,7 @@ function document(tool: ToolIR): { tf: Map<string, number>; length: number } {
   const tf = new Map<string, number>();
   let length = 0;
   const fields = fieldsOf(tool);
+  if (fields.method.endsWith(LIST_WORDS)) tf.set(LIST_MARK, 1);
   for (const field of Object.keys(BOOST) as (keyof typeof BOOST)[]) {
     for (const term of terms(fields[field])) {
       tf.set(term, (tf.get(term) ?? 0) + BOOST[field]);
@@ -107,5 +116,5 @@ export function buildIndex(server: ServerIR): CatalogIndex {
     });
     postings[term] = list;
   }
-  return { ops: catalogEntries(server), postings };
+  return { ops: catalogEntries(server), postings, related: relatedTable(new Set(Object.keys(postings))) };
 }

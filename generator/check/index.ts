@@ -12,16 +12,19 @@ import { at } from "./locate.js";
 import { checkDocumentKeys } from "./document-keys.js";
 import { checkTaskAndConfirm } from "./task-confirm.js";
 import { addHints } from "./hints.js";
-import { judgeSchemas } from "./compile-pool.js";
+import { judgeToolSchemas } from "./judge.js";
+import { SchemaCompiler } from "../shared/schema-compiler.js";
+import type { Build } from "../shared/build.js";
 import { checkPrompts } from "./prompts.js";
 import { checkResources } from "./resources.js";
+import { checkResourceTemplates } from "./resource-templates.js";
 import { isObject } from "../shared/object.js";
 
 export function contextFor(spec: LoadedSpec, pointer: string, out: Diagnostic[]): RuleContext {
   return { spec, pointer, report: (code, message, p, extra) => out.push(at(spec, code, message, p, extra)) };
 }
 
-function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagnostic[]): void {
+function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagnostic[], compiler: SchemaCompiler): void {
   const ctx = contextFor(spec, pointer, out);
   const kinds = kindOf(tool);
   if (kinds.length !== 1) {
@@ -46,7 +49,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   for (const [schema, p] of schemas) {
     if (schema === undefined || typeof schema === "string") continue;
     const problems: SchemaProblem[] = [];
-    checkSchemaLimits(schema, problems);
+    checkSchemaLimits(schema, problems, compiler);
     for (const pr of problems) report(pr.code, pr.message, p + pr.pointer, { atKey: pr.atKey, ...(pr.severity ? { severity: pr.severity } : {}) });
   }
   const input = tool.input;
@@ -60,25 +63,26 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
 }
 
 
-export function check(specs: LoadedSpec[]): Diagnostic[] {
+/** The check on this thread alone; `compiler` judges the schemas (a fresh one unless given). */
+export function check(specs: LoadedSpec[], compiler = new SchemaCompiler()): Diagnostic[] {
   const out: Diagnostic[] = [];
   const servers = new Map<string, string>();
   for (const spec of specs) {
     if (spec.doc === undefined) continue;
     const start = out.length;
-    checkSpec(spec, servers, out);
+    checkSpec(spec, servers, out, compiler);
     addHints(spec, out.slice(start));
   }
   return out;
 }
 
-/** check() for a command that can wait: a large spec's schemas are compiled on two threads first. */
-export async function checkShared(specs: LoadedSpec[]): Promise<Diagnostic[]> {
-  await judgeSchemas(specs);
-  return check(specs);
+/** The check stage of a build: a large spec's schemas are judged on two threads first, by the build's compiler. */
+export async function checkStage(specs: LoadedSpec[], build: Build): Promise<Diagnostic[]> {
+  await judgeToolSchemas(specs, build);
+  return check(specs, build.schemas);
 }
 
-function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnostic[]): void {
+function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnostic[], compiler: SchemaCompiler): void {
   const keys = checkDocumentKeys(spec);
   const shape = checkShape(spec);
   out.push(...keys, ...shape);
@@ -97,6 +101,7 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
   }
   checkPrompts(spec, doc.prompts, whole, out);
   checkResources(spec, doc.resources, whole, out);
+  checkResourceTemplates(spec, doc.resourceTemplates, whole, out);
   if (!Array.isArray(doc.tools)) return;
   const names = new Map<string, number>();
   doc.tools.forEach((tool: unknown, i: number) => {
@@ -105,6 +110,6 @@ function checkSpec(spec: LoadedSpec, servers: Map<string, string>, out: Diagnost
       if (names.has(tool.name)) out.push(at(spec, "KV405", `tool name '${tool.name}' is used twice (first at /tools/${names.get(tool.name)})`, `/tools/${i}/name`));
       else names.set(tool.name, i);
     }
-    if (whole(`/tools/${i}`)) checkTool(spec, tool as RawTool, `/tools/${i}`, out);
+    if (whole(`/tools/${i}`)) checkTool(spec, tool as RawTool, `/tools/${i}`, out, compiler);
   });
 }

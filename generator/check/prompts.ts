@@ -5,12 +5,14 @@
 // be asked), with its own input request id. The check stage reports; normalize reads the same data.
 import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
-import type { PromptIR } from "../model/ir.js";
+import type { PromptIR, ToolIR } from "../model/ir.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { at } from "./locate.js";
 import { checkList } from "./list-entries.js";
 import { placeholders } from "./task-confirm.js";
 import { isObject } from "../shared/object.js";
+import { checkCompletion, completionOf } from "./resource-templates.js";
+import type { CompletionDef } from "../../templates/runtime/types.js";
 
 type Obj = Record<string, Json>;
 
@@ -36,6 +38,7 @@ function checkTemplate(spec: LoadedSpec, text: Json | undefined, names: Set<stri
 function checkPrompt(spec: LoadedSpec, prompt: Obj, pointer: string, out: Diagnostic[]): void {
   const names = new Set<string>();
   argumentsOf(prompt).forEach((arg, i) => {
+    checkCompletion(spec, arg.complete, `${pointer}/arguments/${i}/complete`, out);
     if (typeof arg.name !== "string") return;
     if (names.has(arg.name)) out.push(at(spec, "KV702", `argument '${arg.name}' is declared twice in this prompt`, `${pointer}/arguments/${i}/name`));
     names.add(arg.name);
@@ -78,12 +81,17 @@ export function checkPrompts(spec: LoadedSpec, prompts: unknown, whole: (pointer
 }
 
 /** The checked prompts, normalized (sorted by the caller). */
-export function promptIR(spec: LoadedSpec, prompt: Obj, index: number): PromptIR {
+export function promptIR(spec: LoadedSpec, prompt: Obj, index: number, tools: ToolIR[] = []): PromptIR {
   const args = argumentsOf(prompt).map((a) => ({
     name: String(a.name),
     ...(typeof a.description === "string" ? { description: a.description } : {}),
     required: a.required === true,
   }));
+  const complete: Record<string, CompletionDef> = {};
+  for (const a of argumentsOf(prompt)) {
+    const c = completionOf(a.complete, tools);
+    if (c && typeof a.name === "string") complete[a.name] = c;
+  }
   const ask: NonNullable<PromptIR["ask"]> = [];
   for (const [field, entry] of Object.entries(isObject(prompt.ask) ? prompt.ask : {})) {
     const q = question(entry);
@@ -109,6 +117,7 @@ export function promptIR(spec: LoadedSpec, prompt: Obj, index: number): PromptIR
     arguments: args,
     messages,
     ...(ask.length ? { ask } : {}),
+    ...(Object.keys(complete).length ? { complete } : {}),
     origin: { file: spec.file, pointer: `/prompts/${index}` },
   };
 }

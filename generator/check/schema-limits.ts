@@ -1,11 +1,9 @@
 // Limits every schema in a spec must meet, so validation stays bounded and nothing is fetched:
 // JSON Schema 2020-12, same-document $ref only, no $id or dynamic references, and size caps.
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
 import { DRAFT_2020_12 } from "../shared/schema.js";
-import { checkMcpHeaders, MCP_HEADER } from "./mcp-header.js";
-import { ENUM_NAMES } from "../shared/schema.js";
+import { checkMcpHeaders } from "./mcp-header.js";
+import type { SchemaCompiler } from "../shared/schema-compiler.js";
 import { pythonDifference } from "../shared/pattern-portability.js";
 import { checkRefLoops } from "./ref-loops.js";
 import { unescapePointer } from "../shared/pointer.js";
@@ -31,9 +29,12 @@ function resolveLocal(root: Json, ref: string): boolean {
   return node !== undefined;
 }
 
-export function checkSchemaLimits(schema: Json, problems: SchemaProblem[]): void {
+/** Every limit, then (when none is broken) whether the schema compiles in strict mode: misspelt keywords and bad regexes are caught at build time. */
+export function checkSchemaLimits(schema: Json, problems: SchemaProblem[], compiler: SchemaCompiler): void {
   limitProblems(schema, problems);
-  if (!problems.some((p) => p.severity !== "warning")) compiles(schema, problems);
+  if (problems.some((p) => p.severity !== "warning")) return;
+  const error = compiler.error(schema);
+  if (error) problems.push({ code: "KV510", message: `schema does not compile: ${error}`, pointer: "" });
 }
 
 /** Whether checkSchemaLimits would hand the schema to ajv: it breaks no limit, so compiling it is safe. */
@@ -94,71 +95,4 @@ function limitProblems(schema: Json, problems: SchemaProblem[]): void {
 function portable(pattern: string, pointer: string, problems: SchemaProblem[], atKey = false): void {
   const why = pythonDifference(pattern);
   if (why) problems.push({ code: "KV513", severity: "warning", message: `pattern ${JSON.stringify(pattern)} means something else to clients that validate with Python: ${why}`, pointer, atKey });
-}
-
-let ajv: Ajv2020 | undefined;
-// Specs repeat schemas (every tool taking one `path`, say): each distinct one is compiled once.
-const compiled = new Map<string, string | undefined>();
-
-/** Set while a check runs that takes every schema it has not judged as compiling (check/deferred-compile.ts). */
-let presumed: Map<string, Json> | undefined;
-
-/** Runs `run` (a check) presuming that each schema it would compile does; returns what it presumed, by JSON text. */
-export function presuming<T>(run: () => T): { result: T; presumed: Map<string, Json> } {
-  const mine = new Map<string, Json>();
-  presumed = mine;
-  try {
-    return { result: run(), presumed: mine };
-  } finally {
-    presumed = undefined;
-  }
-}
-
-/** The schema must compile in strict mode: this catches misspelt keywords and bad regexes at build time. */
-function compiles(schema: Json, problems: SchemaProblem[]): void {
-  const key = JSON.stringify(schema);
-  if (!compiled.has(key) && presumed) {
-    presumed.set(key, schema);
-    compiled.set(key, undefined);
-  }
-  if (!compiled.has(key)) compiled.set(key, compileError(schema));
-  const error = compiled.get(key);
-  if (error) problems.push({ code: "KV510", message: `schema does not compile: ${error}`, pointer: "" });
-}
-
-/** Whether the schema with this JSON text has been judged already. */
-export const judged = (key: string): boolean => compiled.has(key);
-
-/** Records a judgement made elsewhere (check/compile-pool.ts) by compileError. */
-export function recordJudgement(key: string, error: string | undefined): void {
-  compiled.set(key, error);
-}
-
-/** The judgement recorded for the schema with this JSON text, when there is one. */
-export const judgement = (key: string): string | undefined => compiled.get(key);
-
-/** Forgets a judgement, so the schema is judged again (check/deferred-compile.ts takes back what it presumed). */
-export function forgetJudgement(key: string): void {
-  compiled.delete(key);
-}
-
-/** Why the schema does not compile in strict mode, or undefined when it does. */
-export function compileError(schema: Json): string | undefined {
-  if (!ajv) {
-    // The code is compiled only to be judged, never run or kept: ajv's optimizing passes over it
-    // (a third of the compile time) would change nothing a strict-mode error depends on.
-    ajv = new Ajv2020({ strict: true, allErrors: true, strictRequired: false, allowUnionTypes: true, code: { optimize: false } });
-    addFormats.default(ajv);
-    ajv.addKeyword(MCP_HEADER);
-    ajv.addKeyword(ENUM_NAMES); // form display names (ask:), nothing to validate
-    ajv.addKeyword("$anchor"); // resolved by ajv for $ref, but not registered: strict mode would refuse it
-  }
-  try {
-    ajv.compile(schema as object);
-    // Compiled only to be judged: ajv would otherwise keep every schema of a long run (watch mode).
-    ajv.removeSchema(schema as object);
-    return undefined;
-  } catch (e) {
-    return (e as Error).message.replace(/^strict mode: /, "");
-  }
 }

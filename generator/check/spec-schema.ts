@@ -9,8 +9,8 @@ export const NAME_PATTERN = "^[A-Za-z0-9_.-]{1,128}$";
 export const ARG_PATTERN = "^[A-Za-z_][A-Za-z0-9_-]{0,63}$";
 export const SERVER_NAME_PATTERN = "^[a-z0-9][a-z0-9._-]{0,63}$";
 
-/** A question to the user (confirm, or one ask entry): its message, alone or with the input request's id. */
-function question(inputKeyDescription: string): Json[] {
+/** A question to the user (confirm, or one ask entry): its message, alone or with the input request's id (and more keys of its own). */
+function question(inputKeyDescription: string, own: Record<string, Json> = {}): Json[] {
   return [
     { type: "string", minLength: 1 },
     {
@@ -20,10 +20,21 @@ function question(inputKeyDescription: string): Json[] {
       properties: {
         message: { type: "string", minLength: 1 },
         inputKey: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$", description: inputKeyDescription },
+        ...own,
       },
     },
   ];
 }
+
+/** The inputs a confirmation's form shows beside its tick box, for the user to review and change. */
+const CONFIRM_FIELDS: Json = {
+  type: "array",
+  items: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$" },
+  minItems: 1,
+  maxItems: 20,
+  uniqueItems: true,
+  description: "Input properties the confirmation form also shows (the caller's value as each field's default); the user's answers replace those arguments before the call runs, validated like the rest.",
+};
 
 /** A prompt: its arguments (strings), the arguments asked of the user when left out, and its message templates. */
 function promptSchema(asked: Json[]): Json {
@@ -46,6 +57,7 @@ function promptSchema(asked: Json[]): Json {
             name: { type: "string", pattern: ARG_PATTERN },
             description: { type: "string", minLength: 1 },
             required: { type: "boolean", description: "The caller must give it (default false)." },
+            complete: { $ref: "#/$defs/completion" },
           },
         },
       },
@@ -157,8 +169,30 @@ export function specSchema(): Record<string, Json> {
       tools: { type: "array", minItems: 1, items: { $ref: "#/$defs/tool" } },
       prompts: { type: "array", minItems: 1, items: { $ref: "#/$defs/prompt" }, description: "MCP prompts: message templates a user picks in the client, filled from their arguments." },
       resources: { type: "array", minItems: 1, items: { $ref: "#/$defs/resource" }, description: "MCP resources, static: a file in the spec's folder or inline text, read at build time; they never change." },
+      resourceTemplates: { type: "array", minItems: 1, items: { $ref: "#/$defs/resourceTemplate" }, description: "MCP resource templates: RFC 6570 level 1-2 URI templates, each read by one of the spec's exec or http tools with the URI's variables as its arguments." },
     },
     $defs: {
+      completion: {
+        description: "completion/complete candidates: a fixed list, or {tool} whose output lines are the candidates (it runs with the typed value under the argument's name). The ones starting with the typed value are offered.",
+        oneOf: [
+          { type: "array", minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: "string", minLength: 1, maxLength: 1024 } },
+          { type: "object", additionalProperties: false, required: ["tool"], properties: { tool: { type: "string", pattern: NAME_PATTERN, description: "An exec or http tool of this spec." } } },
+        ],
+      },
+      resourceTemplate: {
+        type: "object",
+        additionalProperties: false,
+        required: ["uriTemplate", "name", "mimeType", "tool"],
+        properties: {
+          uriTemplate: { type: "string", minLength: 1, maxLength: 2048, description: "An RFC 6570 level 1-2 template of an absolute URI: {var} (one segment, percent-encoded), {+var} (reserved characters such as / kept) or {#var}." },
+          name: { type: "string", minLength: 1, maxLength: 128 },
+          title: { type: "string", minLength: 1 },
+          description: { type: "string", minLength: 1 },
+          mimeType: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$", description: "type/subtype of what the tool's text is." },
+          tool: { type: "string", pattern: NAME_PATTERN, description: "The exec or http tool of this spec a read runs: each URI variable is the argument of the same name." },
+          complete: { type: "object", propertyNames: { pattern: "^[A-Za-z0-9_]{1,64}$" }, minProperties: 1, additionalProperties: { $ref: "#/$defs/completion" }, description: "completion/complete per variable (an input with an enum completes from it without this)." },
+        },
+      },
       resource: {
         type: "object",
         additionalProperties: false,
@@ -200,8 +234,8 @@ export function specSchema(): Record<string, Json> {
             description: "Tasks extension: optional runs as a task for clients that declare it; required refuses others (-32021); forbidden (default) never.",
           },
           confirm: {
-            description: "Ask the user before anything runs: a message with {field} placeholders (quoted and escaped), or {message, inputKey}.",
-            oneOf: question("The id of the confirmation's input request (confirm)."),
+            description: "Ask the user before anything runs: a message with {field} placeholders (quoted and escaped), or {message, inputKey, fields}.",
+            oneOf: question("The id of the confirmation's input request (confirm).", { fields: CONFIRM_FIELDS }),
           },
           ask: {
             type: "object",

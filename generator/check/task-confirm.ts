@@ -5,6 +5,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import { allKinds } from "../kinds/index.js";
 import { askText, resolveAsk } from "./ask.js";
+import { resolveConfirmFields } from "./confirm-fields.js";
 import type { AnyKind, RawTool, RuleContext } from "../kinds/types.js";
 
 const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g;
@@ -25,6 +26,11 @@ function argumentNames(tool: RawTool, kind: AnyKind): Set<string> | undefined {
   }
   const implied = input === undefined ? kind.impliedInputs?.(tool) : undefined;
   return implied ? new Set(implied) : undefined; // an @file input: its properties are checked where the file is read
+}
+
+/** An input schema of the implied inputs (strings): enough to check a confirmation's fields by name. */
+function impliedSchema(names: Set<string>): Record<string, Json> {
+  return { type: "object", properties: Object.fromEntries([...names].map((n) => [n, { type: "string" }])) };
 }
 
 function messageOf(entry: Json | undefined): string | undefined {
@@ -81,8 +87,10 @@ export function checkTaskAndConfirm(tool: RawTool, kind: AnyKind, ctx: RuleConte
     ids.set(id, field);
   }
   const input = tool.input as Json | undefined;
-  if (ask && input && typeof input === "object" && !Array.isArray(input)) resolveAsk(tool, input, ctx);
+  const inline = input && typeof input === "object" && !Array.isArray(input) ? input : undefined;
+  if (ask && inline) resolveAsk(tool, inline, ctx);
   const names = argumentNames(tool, kind);
+  if (confirm !== undefined && (inline || names)) resolveConfirmFields(tool, inline ?? impliedSchema(names!), ctx);
   if (!names) return;
   const message = messageOf(confirm);
   if (message !== undefined) checkPlaceholders(message, names, "the confirmation message", typeof confirm === "string" ? `${ctx.pointer}/confirm` : `${ctx.pointer}/confirm/message`, ctx);

@@ -1,5 +1,5 @@
 // `kervan import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...]
-// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--accept]`.
+// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--accept]`.
 // Exit 0: written (or unchanged); 1: refused (a named reason) or a breaking re-import without --accept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -28,6 +28,7 @@ export function givenOptions(options: Options): Given {
     exposure: options.get("--exposure") as string | undefined,
     maxTools,
     includeDeprecated: options.has("--include-deprecated") || undefined,
+    resourceTemplates: options.has("--resource-templates") || undefined,
   };
   return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Given;
 }
@@ -36,6 +37,7 @@ function checkProfile(given: Given): Given {
   const profile = given.profile ?? "generic";
   if (!Object.hasOwn(PROFILES, profile)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
   if (given.exposure !== undefined && given.exposure !== "tools" && given.exposure !== "catalog") throw new UsageError("--exposure must be tools or catalog");
+  if (given.resourceTemplates && given.exposure === "catalog") throw new UsageError("--resource-templates reads through listed tools; it does not go with --exposure catalog");
   return given;
 }
 
@@ -97,7 +99,7 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
 export const importCommand: Command = {
   name: "import",
   summary: "write a spec from an OpenAPI 3.0/3.1 or Swagger 2.0 description (nothing fetched)",
-  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--accept]"],
+  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--accept]"],
   details: "On an existing --out, reuses the options recorded in it (those the command gives win), refuses a spec\nimported from another document, prints the changelog and exits 1 when the re-import breaks clients, unless --accept.",
   options: [
     { flag: "--name SERVER", help: "the server's name (default: from the description's title)" },
@@ -109,6 +111,7 @@ export const importCommand: Command = {
     { flag: "--max-tools N", help: "refuse a description with more operations than N" },
     { flag: "--include-deprecated", help: "keep deprecated operations" },
     { flag: "--exposure catalog", help: "serve every operation through three catalog tools (search, describe, call); no tool budget" },
+    { flag: "--resource-templates", help: "also serve each GET whose inputs are all path parameters as a resource template" },
     { flag: "--accept", help: "write a re-import even when it breaks clients" },
   ],
   examples: ["kervan import petstore.yaml --name petstore --include-tags pets", "kervan import api.github.com.json --name github --exposure catalog"],

@@ -47,6 +47,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
     ...(s.prompts ? [_`prompts: ${s.prompts.map(({ origin: _origin, ...p }) => p)}`] : []),
     ...(s.resources ? [_`resources: ${s.resources.map(({ origin: _o, sha256: _h, source: _s, ...r }) => r)}`] : []),
+    ...(s.resourceTemplates ? [_`templates: ${objectCode([_`list: ${s.resourceTemplates.map(({ origin: _o, variables: _v, ...t }) => t)}`, _`match: ${name("matchTemplate")}`])}`] : []),
     ...(s.exposure === "catalog" || s.exposure === "code" ? [catalogField(s)] : []),
   ];
   // Only servers with tools that run as tasks, confirm or ask, or prompts that ask, import (and bundle) that layer and their store.
@@ -60,6 +61,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     importDecl("@kervan/runtime", ["runServer", "type ServerDef"]),
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
+    ...(s.resourceTemplates ? [importDecl("@kervan/resource-templates", ["matchTemplate"])] : []),
     ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog"]), importDecl("./catalog.js", ["index as catalogIndex"])] : []),
     ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./catalog.js", ["index as catalogIndex"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
     ...plan.tools.map((t): Statement => ({ kind: "import", moduleSpecifier: t.importPath, namespaceImport: name(t.ident).toString() })),

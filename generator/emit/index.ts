@@ -1,8 +1,8 @@
 // emit: one emitter per artifact of a server.
 import type { EmittedFile, LaterFile } from "../model/output.js";
 import type { ServerPlan } from "../model/plan.js";
-import { emitValidatorDeclarations, validatorsInput, validatorsPath } from "./validators.js";
-import { validatorsModule } from "./off-thread.js";
+import { emitValidatorDeclarations, validatorsInput, validatorsModule, validatorsPath } from "./validators.js";
+import type { Build } from "../shared/build.js";
 import { emitTypes, typesPath } from "./types.js";
 import { emitToolModule } from "./tool-module.js";
 import { emitEntry } from "./entry.js";
@@ -23,10 +23,10 @@ export interface Emission {
 }
 
 /** Starts a server's emit; throws at once when the entry or a tool module cannot be emitted. */
-export function startEmit(plan: ServerPlan): Emission {
+export function startEmit(plan: ServerPlan, build: Build): Emission {
   // Started first: a large server's validators compile on another thread meanwhile.
   const input = validatorsInput(plan);
-  const validators = validatorsModule(input);
+  const validators = validatorsModule(input, build.pool);
   let code: EmittedFile[];
   try {
     code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
@@ -48,8 +48,8 @@ export function startEmit(plan: ServerPlan): Emission {
 }
 
 /** Every file of a server, once emitted. */
-export async function emitServer(plan: ServerPlan): Promise<EmittedFile[]> {
-  return startEmit(plan).done;
+export async function emitServer(plan: ServerPlan, build: Build): Promise<EmittedFile[]> {
+  return startEmit(plan, build).done;
 }
 
 function later(path: string, file: Promise<EmittedFile>): LaterFile {

@@ -41,7 +41,7 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
     _`maxOutputChars: ${literal(t.maxOutputChars)}`,
     ...(t.scopes ? [_`scopes: ${t.scopes}`] : []),
     ...(t.task ? [_`task: ${t.task}`] : []),
-    ...(t.confirm ? [_`confirm: ${t.confirm}`] : []),
+    ...(t.confirm ? [_`confirm: ${code(t.confirm)}`] : []),
     ...(t.ask ? [_`ask: ${code(t.ask)}`] : []),
     ...(t.questions ? [_`questions: ${t.questions}`] : []),
     _`handler: ${part.handler}`,

@@ -7,6 +7,8 @@ import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { header } from "./header.js";
 import { MCP_HEADER, ENUM_NAMES } from "../shared/schema.js";
+import type { ValidatorsInput } from "../model/jobs.js";
+import type { WorkerPool } from "../shared/worker-pool.js";
 
 /**
  * ajv's ESM output still reaches its runtime helpers (ucs2length, equal, formats) with require();
@@ -22,13 +24,24 @@ function esmOnly(code: string): string {
   return `${imports.join("\n")}${imports.length ? "\n" : ""}${body.replace(/^"use strict";\n?/, "")}`;
 }
 
-/** What the validators module is made of: plain data, so it can be handed to a worker thread. */
-export interface ValidatorsInput {
-  dir: string;
-  /** The spec the server came from (named in the header). */
-  specFile: string;
-  /** Export names and schemas in plan order (tools sorted by name, input before output). */
-  schemas: { name: string; schema: object }[];
+export type { ValidatorsInput };
+
+/** A validators module under way (on a worker of the build's pool for a large server). */
+export interface PendingFile {
+  result: Promise<EmittedFile>;
+  /** Stops the worker when the result is no longer wanted (the emit failed elsewhere). */
+  cancel(): void;
+}
+
+/**
+ * Compiles a server's validators: on a worker of the build's pool from the pool's threshold on
+ * (this thread emits the rest meanwhile), else here. The bytes are the same either way.
+ */
+export function validatorsModule(input: ValidatorsInput, pool: WorkerPool): PendingFile {
+  if (!pool.offThread(input.schemas.length)) return { result: Promise.resolve(emitValidatorsModule(input)), cancel: () => {} };
+  const job = pool.run("validators", input);
+  job.result.catch(() => {}); // awaited by the emit, or cancelled with it
+  return { result: job.result, cancel: job.cancel };
 }
 
 export function validatorsInput(plan: ServerPlan): ValidatorsInput {

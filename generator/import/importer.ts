@@ -2,9 +2,11 @@
 // Operations are taken in a stable order (path, then method), filtered, named, built and then
 // checked by the generator's own check stage: a tool the build would refuse is skipped with the
 // check's reason, so the written spec always builds.
-import { statSync } from "node:fs";
 import { basename, isAbsolute } from "node:path";
-import { prestartCompileWorker, stopSpareCompileWorker, streamJudging, type StreamJudging } from "../check/compile-pool.js";
+import { openBuild } from "../pipeline.js";
+import type { Build } from "../shared/build.js";
+import type { SchemaStream } from "../shared/schema-compiler.js";
+import { compileCandidate } from "../check/schema-limits.js";
 import { readDocument, ImportError, type Doc } from "./read.js";
 import { OperationSkip } from "./refs.js";
 import { NAME_LIMIT, PROFILES, toolNames, type Profile } from "./names.js";
@@ -12,7 +14,7 @@ import { buildTool, type ImportedTool, type Operation } from "./tool.js";
 import { limitBroken } from "./limits.js";
 import { renderSpec, serverWarnings, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
-import { startVerify } from "./verify.js";
+import { verify } from "./verify.js";
 import { recordOf } from "./recorded.js";
 import { unsatisfiable } from "./examples.js";
 import type { Json } from "../../templates/runtime/types.js";
@@ -30,6 +32,8 @@ export interface ImportOptions {
   includeDeprecated?: boolean;
   /** catalog: the spec sets server.exposure: catalog, and the tool budget does not apply (docs/catalog.md); recorded (recorded.ts). */
   exposure?: "tools" | "catalog";
+  /** Also serve each GET whose inputs are all path parameters as a resource template (resources.ts). */
+  resourceTemplates?: boolean;
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -95,7 +99,7 @@ interface Built {
 }
 
 /** Reads the document and builds one tool per wanted operation. Returns only what the spec needs: the document itself can go. */
-async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<Built> {
+async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<Built> {
   const { doc, version } = await readDocument(opts.file);
   const server = opts.name ?? serverName(doc, opts.file);
   if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(server)) throw new ImportError("bad-name", `server name ${JSON.stringify(server)} must be lower-case letters, digits, '.', '_' or '-' (at most 64)`);
@@ -133,7 +137,7 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
       if (impossible) throw new OperationSkip(`its input schema cannot be satisfied: ${impossible}`);
       built.push(t);
       // The schemas the check compiles (verify.ts): judged on the worker while the rest converts.
-      judging.add([t.tool.input, (t.tool.output as { schema?: unknown } | undefined)?.schema]);
+      judging.add([t.tool.input, (t.tool.output as { schema?: unknown } | undefined)?.schema], compileCandidate);
     } catch (e) {
       if (e instanceof OperationSkip) skipped.push({ operation: label(o), reason: e.message });
       else if (e instanceof RangeError) skipped.push({ operation: label(o), reason: `its schemas nest too deeply to convert (${e.message})` });
@@ -143,41 +147,22 @@ async function buildTools(opts: ImportOptions, judging: StreamJudging): Promise<
   const file = shownPath(opts.file);
   const record = recordOf(file, { ...opts, name: server });
   const meta = { file, out: opts.out ? shownPath(opts.out) : `specs/${server}.yaml`, title: String(doc.info?.title ?? server), apiVersion: String(doc.info?.version ?? ""), version, profile: opts.profile ?? "generic", record };
-  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description }, ...(opts.exposure === "catalog" ? { exposure: "catalog" } : {}) }, meta };
+  return { server, built, skipped, labels, api: { info: { title: doc.info?.title, description: doc.info?.description }, ...(opts.exposure === "catalog" ? { exposure: "catalog" } : {}), ...(opts.resourceTemplates ? { resourceTemplates: true } : {}) }, meta };
 }
 
 export async function importOpenApi(opts: ImportOptions): Promise<ImportResult> {
-  // A large document's verify compiles its schemas on two threads: the worker starts now, so that
-  // its start-up overlaps the reading; one not used by the end is stopped.
-  if (sizeOf(opts.file) >= PRESTART_BYTES) prestartCompileWorker();
+  const build = openBuild();
+  // The check's schemas, judged on a worker while the operations are converted.
+  const judging = build.schemas.stream(build.pool);
   try {
-    return await importFrom(opts);
-  } finally {
-    stopSpareCompileWorker();
-  }
-}
-
-/** Document size from which the compile worker is started ahead of need (a few hundred operations). */
-const PRESTART_BYTES = 512 * 1024;
-
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0; // the read below names the problem
-  }
-}
-
-async function importFrom(opts: ImportOptions): Promise<ImportResult> {
-  const judging = streamJudging();
-  try {
-    return await importJudged(opts, judging);
+    return await importJudged(opts, build, judging);
   } finally {
     judging.stop();
+    build.close();
   }
 }
 
-async function importJudged(opts: ImportOptions, judging: StreamJudging): Promise<ImportResult> {
+async function importJudged(opts: ImportOptions, build: Build, judging: SchemaStream): Promise<ImportResult> {
   // The parsed document (the largest thing in memory) is not referenced past this line.
   const { server, skipped, labels, api, meta, ...rest } = await buildTools(opts, judging);
   let { built } = rest;
@@ -187,9 +172,7 @@ async function importJudged(opts: ImportOptions, judging: StreamJudging): Promis
   let text = built.length ? render() : undefined;
   await judging.finish();
   for (let round = 0; round < 4 && built.length; round++) {
-    const verifying = startVerify(specData(api, server, built), built.length);
-    text ??= render();
-    const refused = await verifying.refusals();
+    const refused = await verify(specData(api, server, built), built.length, build);
     if (refused.spec) throw new ImportError("spec-invalid", `the imported spec does not pass kervan's checks: ${refused.spec}`);
     if (!refused.tools.size) break;
     text = undefined;

@@ -15,10 +15,11 @@ export interface Recorded {
   exposure?: string;
   maxTools?: number;
   includeDeprecated?: boolean;
+  resourceTemplates?: boolean;
 }
 
 /** The option keys a command may give or a record may hold, in the record's order. */
-const KEYS = ["name", "profile", "includeTags", "includeOps", "excludeOps", "exposure", "maxTools", "includeDeprecated"] as const;
+const KEYS = ["name", "profile", "includeTags", "includeOps", "excludeOps", "exposure", "maxTools", "includeDeprecated", "resourceTemplates"] as const;
 type Key = (typeof KEYS)[number];
 export type Given = Partial<Pick<Recorded, Key>>;
 

@@ -4,7 +4,8 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
 import { check } from "../check/index.js";
-import { startJudging } from "../check/compile-pool.js";
+import { judgeToolSchemas } from "../check/judge.js";
+import type { Build } from "../shared/build.js";
 
 export interface Refusals {
   /** Tool index -> the first error's code and message. */
@@ -13,21 +14,13 @@ export interface Refusals {
   spec?: string;
 }
 
-/**
- * Starts judging the spec's schemas on a worker thread (check/compile-pool.ts) and returns the
- * refusals when asked: this thread is free meanwhile, and joins the judging when it asks.
- */
-export function startVerify(data: Json, count: number): { refusals(): Promise<Refusals> } {
+/** The refusals of the check stage, with the build's compiler (judgements made while converting stand). */
+export async function verify(data: Json, count: number, build: Build): Promise<Refusals> {
   // A JSON round trip gives the plain data a YAML reader would: no undefined members, no shared objects.
   const doc = JSON.parse(JSON.stringify(data)) as unknown;
   const spec: LoadedSpec = { file: "imported.yaml", doc, positions: {}, keyPositions: {}, lines: [], includes: {}, hash: "" };
-  const judging = startJudging([spec]);
-  return {
-    async refusals() {
-      await judging.finish();
-      return refusalsOf(check([spec]), count);
-    },
-  };
+  await judgeToolSchemas([spec], build);
+  return refusalsOf(check([spec], build.schemas), count);
 }
 
 function refusalsOf(diagnostics: ReturnType<typeof check>, count: number): Refusals {

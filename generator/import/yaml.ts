@@ -10,6 +10,8 @@ import { addressWarning } from "./server-url.js";
 import { recordLine, type Recorded } from "./recorded.js";
 import { dirname } from "node:path";
 import { editorSchemaLine } from "../shared/editor-schema.js";
+import { resourceTemplatesOf } from "./resources.js";
+import { isObject } from "../shared/object.js";
 
 /** Warnings on the tools' base URLs (loopback, link-local, cloud metadata), one per URL. */
 export function serverWarnings(tools: ImportedTool[]): string[] {
@@ -66,7 +68,21 @@ export function specData(api: Doc, server: string, tools: ImportedTool[]): Json 
       ...(api.exposure === "catalog" ? { exposure: "catalog" } : {}),
     },
     tools: tools.map((t) => t.tool),
+    ...templatesOf(api, server, tools),
   };
+}
+
+/** The header line naming the resource templates written, if any. */
+function templatesLine(data: Json): string[] {
+  const list = isObject(data) && Array.isArray(data.resourceTemplates) ? data.resourceTemplates : [];
+  return list.length ? [` Resource templates (--resource-templates), each read by its GET tool: ${list.length}.`] : [];
+}
+
+/** --resource-templates (resources.ts): the path-parameter GETs also as resource templates, when any. */
+function templatesOf(api: Doc, server: string, tools: ImportedTool[]): { resourceTemplates?: Json } {
+  if (api.resourceTemplates !== true) return {};
+  const list = resourceTemplatesOf(server, tools);
+  return list.length ? { resourceTemplates: list } : {};
 }
 
 export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string {
@@ -79,5 +95,6 @@ export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skip
     const place = Object.hasOwn(t.places, path[4]) ? t.places[path[4]] : undefined;
     return place ? [` ${place}`] : undefined;
   };
-  return writeYaml(specData(api, server, tools), { header: [editorSchemaLine(dirname(meta.out)), ...header(server, tools, skipped, meta)], commentAt });
+  const data = specData(api, server, tools);
+  return writeYaml(data, { header: [editorSchemaLine(dirname(meta.out)), ...header(server, tools, skipped, meta), ...templatesLine(data)], commentAt });
 }

@@ -78,6 +78,12 @@ export interface ToolKind<Config, Facts extends FactsShape> {
   /** A tool's argument names when the spec gives no input schema (exec: its argv placeholders). */
   impliedInputs?(tool: RawTool): string[] | undefined;
   /**
+   * Present when its tools may back resource templates and completions (they fetch or print content).
+   * `textFrom`: the structured value's string property that holds the content (exec: stdout); absent:
+   * the result's text.
+   */
+  resourceReads?: { textFrom?: string };
+  /**
    * Its runtime module: the folder (relative to the package root) that emitted code imports as
    * `@kervan/kinds/<key>`, and the npm packages it bundles (part of the generator's fingerprint).
    */

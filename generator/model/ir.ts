@@ -1,5 +1,5 @@
 // The output of the normalize stage: one ServerIR per server, defaults filled, order fixed.
-import type { Json, PromptContentDef, ResourceDef } from "../../templates/runtime/types.js";
+import type { CompletionDef, Json, PromptContentDef, ResourceDef, ResourceTemplateDef } from "../../templates/runtime/types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
 
 export interface Origin {
@@ -37,7 +37,7 @@ export interface ToolIRBase {
   /** Runs as a task for clients that declare the tasks extension (absent: never). */
   task?: "optional" | "required";
   /** Asks the user to confirm before it runs. */
-  confirm?: { message: string; inputKey?: string };
+  confirm?: ConfirmIR;
   /**
    * Inputs asked for when the caller leaves them out, in spec order: from the user (elicitation form,
    * schema is the form's), the client's model (from: sampling; message is the prompt) or its roots.
@@ -106,6 +106,15 @@ export interface PromptIR {
   messages: { role: "user" | "assistant"; content: PromptContentDef }[];
   /** Arguments asked of the user when the caller leaves them out, in spec order; schema is the form's. */
   ask?: { field: string; message: string; schema: Record<string, Json>; inputKey?: string }[];
+  /** completion/complete sources by argument name. */
+  complete?: Record<string, CompletionDef>;
+  origin: Origin;
+}
+
+/** A resource template (spec `resourceTemplates:`), in the runtime's shape plus its variables and origin. */
+export interface ResourceTemplateIR extends ResourceTemplateDef {
+  /** The URI template's variables, in order: the arguments of its tool. */
+  variables: string[];
   origin: Origin;
 }
 
@@ -143,12 +152,29 @@ export interface ServerIR {
   prompts?: PromptIR[];
   /** Sorted by uri; absent when the spec has none. */
   resources?: ResourceIR[];
+  /** Sorted by uriTemplate; absent when the spec has none. */
+  resourceTemplates?: ResourceTemplateIR[];
   origin: Origin;
   /** Input files and their sha256, for the manifest and the cache. */
   inputs: Record<string, string>;
 }
 
 /** One asked input (ask:). */
+/** A confirmation: its message, its input request id, and the inputs its form shows for review. */
+export interface ConfirmIR {
+  message: string;
+  inputKey?: string;
+  /** In spec order; each field's schema is the input property's, cut to what a form carries. */
+  fields?: ConfirmFieldIR[];
+}
+
+export interface ConfirmFieldIR {
+  field: string;
+  schema: Record<string, Json>;
+  /** The input schema requires it: the form requires it too. */
+  required?: true;
+}
+
 export interface AskIR {
   field: string;
   message: string;

@@ -124,6 +124,8 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV438", "an asked input has the confirmation's input request id, or shares its request id with another that is not in the same form (a sampled or roots input, or another message)"),
       e("KV439", "`questions` on a tool that does not run as a task or asks nothing, or one-at-a-time without `ask`"),
       e("KV440", "an input asked from sampling (`sample:`) or the client's roots (`roots: true`) is not of type string"),
+      e("KV441", "a confirmation field (`confirm: {fields}`) is not an input property of the tool, is named `confirm` (the form's tick box), or is also asked (`ask:`)"),
+      e("KV442", "a confirmation field is not what an elicitation form shows (a string, number, integer or boolean, a choice among strings, a multiple choice)"),
     ],
   },
   {
@@ -182,6 +184,11 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
       e("KV722", "a resource uri is not an absolute URI"),
       e("KV723", "a resource gives neither, or both, of file and text"),
       e("KV724", "a resource file of a textual MIME type is not UTF-8"),
+      e("KV725", "a resource template's uriTemplate is not an RFC 6570 level 1-2 template of an absolute URI"),
+      e("KV726", "a resource template's uriTemplate is used twice"),
+      e("KV727", "a resource template or a completion names a tool that cannot serve it (missing, not exec or http, or with task, confirm or ask)"),
+      e("KV728", "a resource template's variables are not its tool's inputs (a variable it does not take, or a required input no variable gives)"),
+      e("KV729", "a completion names a variable its resource template does not have"),
     ],
   },
 ];

@@ -529,6 +529,131 @@ var init_tools = __esm({
   }
 });
 
+// templates/runtime/template-read.ts
+function notFound(uri, era) {
+  return new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+}
+function typeOf(tool5, name) {
+  const props = tool5.inputSchema.properties;
+  const prop = props && typeof props === "object" ? props[name] : void 0;
+  return prop && typeof prop === "object" ? prop.type : void 0;
+}
+function convert(value, type) {
+  if ((type === "integer" || type === "number") && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value)) return Number(value);
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+function toolArgs(tool5, values) {
+  const args = {};
+  for (const [name, value] of Object.entries(values)) args[name] = convert(value, typeOf(tool5, name));
+  return args;
+}
+function contentOf(body, uri, mimeType, textFrom) {
+  const blocks = Array.isArray(body.content) ? body.content : [];
+  const media = blocks.find((b) => (b.type === "image" || b.type === "audio") && typeof b.data === "string");
+  if (media) return { uri, mimeType: typeof media.mimeType === "string" ? media.mimeType : mimeType, blob: media.data };
+  const value = body.structuredContent;
+  if (textFrom && value && typeof value[textFrom] === "string") return { uri, mimeType, text: value[textFrom] };
+  const first2 = blocks[0];
+  return { uri, mimeType, text: first2 && typeof first2.text === "string" ? first2.text : "" };
+}
+async function readTemplate(template, tool5, vars, uri, era, ctx) {
+  const args = toolArgs(tool5, vars);
+  if (!tool5.validateInput(args)) throw notFound(uri, era);
+  const body = await callTool(tool5, args, ctx);
+  if (body.isError) {
+    const first2 = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Resource read failed", { uri: clipText(uri), reason: clipText(typeof first2?.text === "string" ? first2.text : "the read failed") });
+  }
+  return { contents: [contentOf(body, uri, template.mimeType, template.textFrom)], templated: true };
+}
+var RESOURCE_NOT_FOUND_LEGACY;
+var init_template_read = __esm({
+  "templates/runtime/template-read.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_tools();
+    RESOURCE_NOT_FOUND_LEGACY = -32002;
+  }
+});
+
+// templates/runtime/completion.ts
+function hasCompletions(def) {
+  const some = (c) => c !== void 0 && Object.keys(c).length > 0;
+  return (def.prompts?.some((p) => some(p.complete)) ?? false) || (def.templates?.list.some((t) => some(t.complete)) ?? false);
+}
+function sourcesOf(def, ref) {
+  if (!isObject(ref)) return invalid("ref must be an object");
+  if (ref.type === "ref/prompt") {
+    const prompt = typeof ref.name === "string" ? def.prompts?.find((p) => p.name === ref.name) : void 0;
+    if (!prompt) return invalid(`unknown prompt: ${clipText(String(ref.name))}`);
+    return { names: prompt.arguments.map((a) => a.name), complete: prompt.complete ?? {} };
+  }
+  if (ref.type === "ref/resource") {
+    const template = typeof ref.uri === "string" ? def.templates?.list.find((t) => t.uriTemplate === ref.uri) : void 0;
+    if (template) return { names: Object.keys(template.complete ?? {}).concat(variablesOf(template.uriTemplate)), complete: template.complete ?? {} };
+    if (typeof ref.uri === "string" && def.resources?.some((r) => r.uri === ref.uri)) return { names: [], complete: {} };
+    return invalid(`unknown resource template: ${clipText(String(ref.uri))}`);
+  }
+  return invalid("ref.type must be ref/prompt or ref/resource");
+}
+function variablesOf(uriTemplate) {
+  return [...uriTemplate.matchAll(/\{[+#]?([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+}
+function answer(all, value) {
+  const typed = value.toLowerCase();
+  const matching = [...new Set(all)].filter((v) => v.toLowerCase().startsWith(typed));
+  return { completion: { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS } };
+}
+async function toolValues(tool5, textFrom, name, value, context, ctx) {
+  const props = isObject(tool5.inputSchema.properties) ? tool5.inputSchema.properties : {};
+  const given = {};
+  for (const [k, v] of Object.entries({ ...context, [name]: value })) if (Object.hasOwn(props, k)) given[k] = v;
+  const args = toolArgs(tool5, given);
+  if (!tool5.validateInput(args)) return [];
+  const body = await callTool(tool5, args, ctx);
+  if (body.isError) {
+    const first2 = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Completion failed", { reason: clipText(typeof first2?.text === "string" ? first2.text : "the command or request failed") });
+  }
+  const text2 = contentOf(body, "", "text/plain", textFrom).text;
+  return typeof text2 === "string" ? text2.split("\n").map((l) => l.trim()).filter((l) => l !== "") : [];
+}
+function contextArguments(params) {
+  const context = params.context;
+  const args = isObject(context) ? context.arguments : void 0;
+  if (args === void 0) return {};
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === "string")) return invalid("context.arguments must map names to strings");
+  return args;
+}
+async function complete(def, params, scope3) {
+  if (!params) return invalid("ref and argument are required");
+  const { names, complete: sources } = sourcesOf(def, params.ref);
+  const argument = params.argument;
+  if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") return invalid("argument must be {name, value} with string values");
+  if (!names.includes(argument.name)) return invalid(`unknown argument: ${clipText(argument.name)}`);
+  const context = contextArguments(params);
+  const source = sources[argument.name];
+  if (!source) return answer([], argument.value);
+  if ("values" in source) return answer(source.values, argument.value);
+  const tool5 = scope3.tools.get(source.tool);
+  if (!tool5) return answer([], argument.value);
+  return answer(await toolValues(tool5, source.textFrom, argument.name, argument.value, context, scope3.context()), argument.value);
+}
+var MAX_COMPLETIONS, invalid;
+var init_completion = __esm({
+  "templates/runtime/completion.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_template_read();
+    init_tools();
+    MAX_COMPLETIONS = 100;
+    invalid = (message2) => {
+      throw new RpcError(INVALID_PARAMS, `Invalid params: ${message2}`);
+    };
+  }
+});
+
 // templates/runtime/core.ts
 function allTools(def) {
   if (!def.catalog) return def.tools;
@@ -553,7 +678,8 @@ function createCore(def) {
     capabilities(era) {
       const caps = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      if (def.resources) caps.resources = {};
+      if (def.resources || def.templates) caps.resources = {};
+      if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },
@@ -590,6 +716,9 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
+function serverCallContext(core, signal, era) {
+  return new Context(signal, era, core.serverId, void 0);
+}
 function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
@@ -612,6 +741,7 @@ var init_core = __esm({
     init_clip();
     init_jsonrpc();
     init_tools();
+    init_completion();
     Context = class {
       constructor(source, era, server2, progress) {
         this.source = source;
@@ -839,30 +969,30 @@ function renderPrompt(p, args) {
   body.messages = p.messages.map((m) => ({ role: m.role, content: render(m.content, args) }));
   return body;
 }
-function invalid(message2) {
+function invalid2(message2) {
   throw new RpcError(INVALID_PARAMS, message2);
 }
 function promptRequest(def, params) {
   const name = params?.name;
-  if (typeof name !== "string") invalid("Invalid params: name must be a string");
+  if (typeof name !== "string") invalid2("Invalid params: name must be a string");
   const prompt = def.prompts?.find((p) => p.name === name);
-  if (!prompt) invalid(`Unknown prompt: ${clipText(name)}`);
+  if (!prompt) invalid2(`Unknown prompt: ${clipText(name)}`);
   const given = params?.arguments ?? {};
-  if (!isObject(given)) invalid(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
+  if (!isObject(given)) invalid2(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
   const args = {};
   for (const [key, value] of Object.entries(given)) {
     if (!prompt.arguments.some((a) => a.name === key)) {
       const known = prompt.arguments.map((a) => a.name);
-      invalid(`Invalid params: prompt "${name}" has no argument "${clipText(key, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
+      invalid2(`Invalid params: prompt "${name}" has no argument "${clipText(key, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
     }
-    if (typeof value !== "string") invalid(`Invalid params: argument "${key}" of prompt "${name}" must be a string`);
+    if (typeof value !== "string") invalid2(`Invalid params: argument "${key}" of prompt "${name}" must be a string`);
     args[key] = value;
   }
   return { prompt, args };
 }
 function requireArguments(prompt, args) {
   const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) invalid(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
+  if (missing.length > 0) invalid2(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
 }
 async function getPrompt(def, params, era, principal, modes, elicit) {
   const { prompt, args } = promptRequest(def, params);
@@ -872,7 +1002,7 @@ async function getPrompt(def, params, era, principal, modes, elicit) {
   const asked = await modes.askPrompt({ prompt, args, params, era, principal, ...elicit ? { elicit } : {} });
   if (!asked.run) return asked.result;
   for (const q of prompt.ask) {
-    if (typeof asked.args[q.field] !== "string") invalid(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
+    if (typeof asked.args[q.field] !== "string") invalid2(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
   }
   return renderPrompt(prompt, asked.args);
 }
@@ -921,7 +1051,30 @@ function listResources(def, params) {
   const end = offset + RESOURCE_PAGE_SIZE;
   return { resources: all.slice(offset, end), ...end < all.length ? { nextCursor: cursorOf(end) } : {} };
 }
-function readResource(def, params, era) {
+function describeTemplate(t) {
+  const out = { uriTemplate: t.uriTemplate, name: t.name };
+  if (t.title !== void 0) out.title = t.title;
+  if (t.description !== void 0) out.description = t.description;
+  out.mimeType = t.mimeType;
+  return out;
+}
+function listTemplates(def) {
+  let list = templateLists.get(def);
+  if (!list) {
+    list = (def.templates?.list ?? []).map(describeTemplate);
+    templateLists.set(def, list);
+  }
+  return list;
+}
+function readTemplated(def, uri, era, scope3) {
+  for (const template of def.templates?.list ?? []) {
+    const vars = def.templates.match(template.uriTemplate, uri);
+    const tool5 = vars && scope3?.tools.get(template.tool);
+    if (vars && tool5) return readTemplate(template, tool5, vars, uri, era, scope3.context());
+  }
+  throw notFound(uri, era);
+}
+function readResource(def, params, era, scope3) {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
   let index2 = byUri.get(def);
@@ -930,22 +1083,24 @@ function readResource(def, params, era) {
     byUri.set(def, index2);
   }
   const r = index2.get(uri);
-  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  if (!r) return readTemplated(def, uri, era, scope3);
   const content = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== void 0) content.blob = r.blob;
   else content.text = r.text ?? "";
   return { contents: [content] };
 }
-var RESOURCE_PAGE_SIZE, RESOURCE_NOT_FOUND_LEGACY, lists2, byUri, cursorOf;
+var RESOURCE_PAGE_SIZE, lists2, byUri, cursorOf, templateLists;
 var init_resources = __esm({
   "templates/runtime/resources.ts"() {
     init_clip();
     init_jsonrpc();
+    init_template_read();
+    init_template_read();
     RESOURCE_PAGE_SIZE = 100;
-    RESOURCE_NOT_FOUND_LEGACY = -32002;
     lists2 = /* @__PURE__ */ new WeakMap();
     byUri = /* @__PURE__ */ new WeakMap();
     cursorOf = (offset) => Buffer.from(String(offset)).toString("base64url");
+    templateLists = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -972,22 +1127,22 @@ var init_client_requests = __esm({
           };
           if (signal.aborted) return onAbort();
           signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.set(id, { owner, take: (answer2) => {
+          this.waiting.set(id, { owner, take: (answer3) => {
             signal.removeEventListener("abort", onAbort);
-            if (answer2.error !== void 0) {
-              const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
+            if (answer3.error !== void 0) {
+              const message2 = isObject(answer3.error) && typeof answer3.error.message === "string" ? answer3.error.message : "error";
               reject(new Error(`the client answered ${method} with an error: ${message2}`));
-            } else resolve(answer2.result);
+            } else resolve(answer3.result);
           } });
           send2({ jsonrpc: "2.0", id, method, params });
         });
       }
       /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
-      deliver(id, answer2, owner) {
+      deliver(id, answer3, owner) {
         const waiter = this.waiting.get(String(id));
         if (!waiter || waiter.owner !== owner) return false;
         this.waiting.delete(String(id));
-        waiter.take(answer2);
+        waiter.take(answer3);
         return true;
       }
     };
@@ -995,6 +1150,12 @@ var init_client_requests = __esm({
 });
 
 // templates/runtime/legacy.ts
+function scope(core, signal) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, "2025-11-25") };
+}
+function untag({ templated: _t, ...body }) {
+  return body;
+}
 function serveLegacy(core, method, params, signal, notify, principal = "local", asker) {
   switch (method) {
     case "initialize": {
@@ -1021,17 +1182,22 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
-    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
-    case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return readResource(core.def, params, "2025-11-25");
+    case "resources/read": {
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      const read = readResource(core.def, params, "2025-11-25", scope(core, signal));
+      return read instanceof Promise ? read.then(untag) : read;
+    }
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [] };
+      return { resourceTemplates: listTemplates(core.def) };
+    case "completion/complete":
+      if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
+      return complete(core.def, params, scope(core, signal));
     default:
       return methodNotFound(method);
   }
@@ -1041,12 +1207,20 @@ var init_legacy = __esm({
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_client_requests();
     init_core();
   }
 });
 
 // templates/runtime/modern.ts
+function scope2(core, signal, era) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, era) };
+}
+function withHints(body) {
+  const { templated, ...rest } = body;
+  return { ...rest, ...templated ? fresh : cacheable };
+}
 async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
   const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool5) => core.tools.has(tool5))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
@@ -1070,30 +1244,35 @@ async function route(core, method, params, signal, notify, principal, privateToo
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
-    // Static resources only: a server declares resources only when its spec has some.
+    // A server declares resources only when its spec has static resources or templates.
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return { ...listResources(core.def, params), ...cacheable };
     case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      return withHints(await readResource(core.def, params, "2026-07-28", scope2(core, signal, "2026-07-28")));
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [], ...cacheable };
+      return { resourceTemplates: listTemplates(core.def), ...cacheable };
+    case "completion/complete":
+      if (!core.capabilities("2026-07-28").completions) return methodNotFound(method);
+      return complete(core.def, params, scope2(core, signal, "2026-07-28"));
     default:
       return methodNotFound(method);
   }
 }
-var cacheable, personal;
+var cacheable, personal, fresh;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
     personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
+    fresh = { ttlMs: 0, cacheScope: "private" };
   }
 });
 
@@ -1159,7 +1338,6 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
-import { createHash } from "node:crypto";
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1173,7 +1351,7 @@ function beginRequest(res) {
 function principalHash(principal) {
   let hash = hashes.get(principal);
   if (hash === void 0) {
-    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(principal).digest("hex").slice(0, 12);
     if (hashes.size >= 1024) hashes.clear();
     hashes.set(principal, hash);
   }
@@ -1284,8 +1462,8 @@ var init_http_asks = __esm({
         if (!notify || !this.declared.has(principal)) return void 0;
         return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
       }
-      deliver(principal, id, answer2) {
-        return this.requests.deliver(id, answer2, principal);
+      deliver(principal, id, answer3) {
+        return this.requests.deliver(id, answer3, principal);
       }
     };
   }
@@ -1639,7 +1817,7 @@ data: ${body}
     note.principal = principal.id;
     readBody(req, MAX_BODY_BYTES, (raw) => {
       try {
-        answer2(req, res, note, principal, raw);
+        answer3(req, res, note, principal, raw);
       } catch (err) {
         failed(res, err);
       }
@@ -1661,7 +1839,7 @@ data: ${body}
     setTimeout(reply, DRAIN_MS).unref();
     req.resume();
   }
-  function answer2(req, res, note, principal, raw) {
+  function answer3(req, res, note, principal, raw) {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
@@ -1769,9 +1947,8 @@ var init_http = __esm({
 });
 
 // templates/runtime/auth/bearer.ts
-import { createHash as createHash2, timingSafeEqual } from "node:crypto";
-function bearerVerifier(tokens, env = process.env) {
-  const known = tokens.map((t) => {
+function bearerVerifier(tokens2, env = process.env) {
+  const known = tokens2.map((t) => {
     const name = t.env;
     const value = env[name];
     if (value === void 0 || value === "") throw new StartupError(`bearer token variable ${name} is not set`);
@@ -1781,15 +1958,17 @@ function bearerVerifier(tokens, env = process.env) {
   return (token) => {
     const digest = sha256(token);
     let found = null;
+    const { timingSafeEqual } = crypto2();
     for (const k of known) if (timingSafeEqual(k.digest, digest) && found === null) found = k.principal;
     return found;
   };
 }
-var sha256;
+var cryptoModule, crypto2, sha256;
 var init_bearer = __esm({
   "templates/runtime/auth/bearer.ts"() {
     init_types();
-    sha256 = (text2) => createHash2("sha256").update(text2, "utf8").digest();
+    crypto2 = () => cryptoModule ??= process.getBuiltinModule("node:crypto");
+    sha256 = (text2) => crypto2().createHash("sha256").update(text2, "utf8").digest();
   }
 });
 
@@ -2009,14 +2188,14 @@ function decode(input) {
   try {
     return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
   } catch (cause) {
-    throw new TypeError(invalid2, { cause });
+    throw new TypeError(invalid3, { cause });
   }
 }
-var invalid2;
+var invalid3;
 var init_base64url = __esm({
   "node_modules/jose/dist/webapi/util/base64url.js"() {
     init_buffer_utils();
-    invalid2 = "The input to be decoded is not correctly encoded.";
+    invalid3 = "The input to be decoded is not correctly encoded.";
   }
 });
 
@@ -3188,9 +3367,22 @@ function startStdio(core) {
   let parts = [];
   let size = 0;
   let discarding = false;
-  const send2 = (line2) => {
-    if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
+  let out = "";
+  let scheduled2 = false;
+  const flush = () => {
+    scheduled2 = false;
+    const text2 = out;
+    out = "";
+    if (text2 !== "" && (!isShuttingDown() || process.stdout.writable)) process.stdout.write(text2);
   };
+  const send2 = (line2) => {
+    out += line2 + "\n";
+    if (scheduled2) return;
+    scheduled2 = true;
+    setImmediate(flush);
+  };
+  onShutdown(flush);
+  process.on("exit", flush);
   const keyOf = (id) => `${typeof id}:${String(id)}`;
   const refuse = (id, error) => {
     send2(errorMessage(id, error));
@@ -3202,7 +3394,7 @@ function startStdio(core) {
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
-  async function answer2(msg, note) {
+  async function answer3(msg, note) {
     const { method, params } = msg;
     const key = keyOf(msg.id);
     const call = trackCall();
@@ -3218,7 +3410,7 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out) => send2(JSON.stringify(out)), m, p, call.signal) } : void 0;
+      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out2) => send2(JSON.stringify(out2)), m, p, call.signal) } : void 0;
       return await dispatch(core, msg, { legacy, principal: "stdio", ...asker ? { asker } : {} }, call, notify);
     } finally {
       done = true;
@@ -3233,7 +3425,7 @@ function startStdio(core) {
     note.id = msg.id;
     const name = msg.params?.name;
     if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
-    answer2(msg, note).then(
+    answer3(msg, note).then(
       (reply) => {
         send2(replyMessage(msg.id, reply));
         endStdioRequest(note, outcomeOf(reply), "error" in reply && reply.error.code === INTERNAL_ERROR);
@@ -3363,9 +3555,9 @@ function resolveAuth(spec, opts) {
   const mode = opts.auth ?? spec?.mode ?? "none";
   if (mode === "none") return { mode };
   if (mode === "oauth") return { mode, oauth: resolveOAuth(spec?.oauth, opts) };
-  const tokens = opts.bearerEnv ? opts.bearerEnv.map((env) => ({ env })) : spec?.bearer?.tokens ?? [];
-  if (tokens.length === 0) throw new StartupError("bearer auth needs at least one token variable (spec server.http.auth.bearer.tokens or --bearer-env NAME)");
-  return { mode, bearer: { tokens } };
+  const tokens2 = opts.bearerEnv ? opts.bearerEnv.map((env) => ({ env })) : spec?.bearer?.tokens ?? [];
+  if (tokens2.length === 0) throw new StartupError("bearer auth needs at least one token variable (spec server.http.auth.bearer.tokens or --bearer-env NAME)");
+  return { mode, bearer: { tokens: tokens2 } };
 }
 var LOOPBACK2 = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(?:\.\d{1,3}){3})$/i;
 function isLoopback(host) {
@@ -3726,7 +3918,7 @@ function stemmer(value) {
 
 // templates/runtime/catalog/text.ts
 var STOP = new Set(
-  "a an and are as am at be by can do does for from how i in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" ")
+  "a an and are as am at be by can do does for from how in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" ")
 );
 var ABBREVIATIONS = {
   pr: "pull request",
@@ -3774,7 +3966,7 @@ var GROUPS = [
   ["run", "execute", "trigger", "dispatch", "rerun"],
   ["issue", "bug", "ticket", "problem"],
   // "my repositories", "who am I": APIs say the authenticated (or current) user.
-  ["my", "me", "mine", "myself", "authenticated"],
+  ["my", "me", "mine", "myself", "i", "authenticated"],
   ["release", "version", "publish"],
   ["branch", "ref"],
   ["commit", "change", "revision"],
@@ -3787,6 +3979,11 @@ var GROUPS = [
   ["assign", "assignee"],
   ["review", "approve"]
 ];
+var LIST_MARK = "#list";
+var MANY = /* @__PURE__ */ new Set(["all", "every", "list", "which", "what", "who", "many", "any"]);
+function asksForMany(text2) {
+  return words(text2).some((w) => MANY.has(w) || w.length > 3 && /[^su]s$/.test(w) && !STOP.has(w) && stem(w) !== w);
+}
 var stems = /* @__PURE__ */ new Map();
 function stem(word) {
   let s = stems.get(word);
@@ -3808,16 +4005,16 @@ function words(text2) {
   const spaced = text2.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase();
   return spaced.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
 }
-function terms(text2) {
+function tokens(text2) {
   const out = [];
   for (const w of words(text2)) {
     const expanded = ABBREVIATIONS[w];
-    for (const x of expanded ? expanded.split(" ") : [w]) {
-      if (STOP.has(x) || x.length === 0) continue;
-      out.push(stem(x));
-    }
+    for (const x of expanded ? expanded.split(" ") : [w]) out.push({ stem: stem(x), stop: STOP.has(x) });
   }
   return out;
+}
+function terms(text2) {
+  return tokens(text2).filter((t) => !t.stop).map((t) => t.stem);
 }
 function synonymsOf(term) {
   return SYNONYMS.get(term) ?? [];
@@ -3825,6 +4022,8 @@ function synonymsOf(term) {
 
 // templates/runtime/catalog/search.ts
 var VERB_BONUS = 1.3;
+var VERB_ASKED = 0.3;
+var LIST_BONUS = 1.4;
 var verbs = /* @__PURE__ */ new WeakMap();
 function verbOf(index2, op) {
   let known = verbs.get(index2);
@@ -3838,20 +4037,57 @@ var own2 = Object.prototype.hasOwnProperty;
 function postings(index2, term) {
   return own2.call(index2.postings, term) ? index2.postings[term] : void 0;
 }
+function postingOps(index2, term) {
+  const list = postings(index2, term) ?? [];
+  return list.filter((_, i) => i % 2 === 0);
+}
 function idf(index2, term) {
   const n = index2.ops.length;
   const df = (postings(index2, term)?.length ?? 0) / 2;
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
+var UNPREFIXED_WEIGHT = 0.7;
+function unprefixed(index2, term) {
+  const m = /^(un|re)(.{3,})$/.exec(term);
+  if (!m || postings(index2, term) || !postings(index2, m[2])) return [];
+  const out = [[m[2], UNPREFIXED_WEIGHT]];
+  if (m[1] === "un") out.push(["remov", SYNONYM_WEIGHT], ["delet", SYNONYM_WEIGHT]);
+  return out;
+}
+var MAX_PHRASE = 3;
+var RELATED_WEIGHT = 1;
+var PHRASE_WORD_WEIGHT = 0.25;
+var PHRASE_BOOST = 1.5;
+function phraseLength(related, rest) {
+  for (let n = Math.min(MAX_PHRASE, rest.length); n > 1; n--) {
+    const part = rest.slice(0, n);
+    if (own2.call(related, part.map((t) => t.stem).join(" ")) && part.some((t) => !t.stop)) return n;
+  }
+  return 1;
+}
 function expand(index2, query) {
+  const related = index2.related ?? {};
+  const toks = tokens(query);
   const seen = /* @__PURE__ */ new Set();
   const out = [];
-  for (const t of terms(query)) {
-    if (seen.has(t)) continue;
-    seen.add(t);
-    const alternatives = /* @__PURE__ */ new Map([[t, 1]]);
-    const own3 = idf(index2, t);
-    for (const s of synonymsOf(t)) if (!alternatives.has(s)) alternatives.set(s, SYNONYM_WEIGHT * Math.min(1, own3 / idf(index2, s)));
+  for (let i = 0; i < toks.length; ) {
+    const n = phraseLength(related, toks.slice(i));
+    const part = toks.slice(i, i += n);
+    const heads = part.filter((t) => !t.stop && !seen.has(t.stem)).map((t) => t.stem);
+    if (heads.length === 0) continue;
+    for (const h of heads) seen.add(h);
+    const alternatives = new Map(heads.map((h) => [h, n > 1 ? PHRASE_WORD_WEIGHT : 1]));
+    const boost = n > 1 ? PHRASE_BOOST : 1;
+    const typed = n > 1 ? Infinity : Math.min(...heads.map((h) => idf(index2, h)));
+    const add2 = (term, weight) => {
+      const w = weight * Math.min(1, typed / idf(index2, term));
+      if (w > (alternatives.get(term) ?? 0)) alternatives.set(term, w);
+    };
+    if (n === 1) for (const s of synonymsOf(heads[0])) add2(s, SYNONYM_WEIGHT);
+    for (const h of heads) for (const [s, w] of unprefixed(index2, h)) add2(s, w);
+    const key = part.map((t) => t.stem).join(" ");
+    const list = own2.call(related, key) ? related[key] : [];
+    for (let j = 0; j < list.length; j += 2) add2(list[j], Math.min(1, list[j + 1] / 1e3 * RELATED_WEIGHT * boost));
     out.push(alternatives);
   }
   return out;
@@ -3877,12 +4113,14 @@ function rank(index2, query, visible) {
     }
   }
   const n = groups.length;
-  const asked = new Set(groups.flatMap((g) => [...g.keys()]));
+  const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
+  const lists3 = asksForMany(query) ? new Set(postingOps(index2, LIST_MARK)) : /* @__PURE__ */ new Set();
   const ranked = [];
   for (const [op, s] of score) {
     if (!visible(index2.ops[op][0])) continue;
     const verb = asked.has(verbOf(index2, op)) ? VERB_BONUS : 1;
-    ranked.push([op, s * verb * (0.5 + 0.5 * covered.get(op) / n)]);
+    const many = lists3.has(op) ? LIST_BONUS : 1;
+    ranked.push([op, s * verb * many * (0.5 + 0.5 * covered.get(op) / n)]);
   }
   ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return ranked.map(([op]) => op);
@@ -3940,7 +4178,7 @@ function serveCatalog(core, tool5, params, args, ctx, call) {
 }
 
 // out/github-catalog/src/catalog.ts
-var index = JSON.parse(`{"ops":[["add_comment","Add a comment to a GitHub issue and return the comment's URL.","owner: string, repo: string, issue_number: integer, body: string"],["create_issue","Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and …","owner: string, repo: string, title: string, +2 optional"],["get_issue","Get one GitHub issue by number: title, state, labels, author and body text.","owner: string, repo: string, issue_number: integer"],["list_issues","List the issues of a GitHub repository, newest first, with number, title, state, labels and author.","owner: string, repo: string, +3 optional"]],"postings":{"add":[0,1278,1,694],"after":[2,638],"ask":[0,391,1,382],"author":[2,935,3,959],"befor":[3,671],"bodi":[0,236,1,531,2,481],"comment":[0,2396],"creat":[0,706,1,1271],"file":[1,1875],"find":[3,671],"first":[3,1666],"full":[2,638],"get":[2,1260,3,828],"git":[0,147,1,145,2,142,3,146],"hub":[0,147,1,145,2,142,3,146],"input":[0,184,1,166,2,181,3,166],"issu":[0,207,1,209,2,212,3,210],"label":[1,531,2,481,3,533],"list":[2,802,3,1339],"markdown":[1,1657],"new":[1,1657],"newest":[3,1666],"number":[0,147,1,145,2,176,3,146],"on":[2,1624],"onli":[1,663],"option":[1,1657],"owner":[0,147,1,145,2,142,3,146],"page":[3,789],"per":[3,789],"read":[2,1152,3,828],"repli":[0,679],"repositori":[0,174,1,190,2,170,3,191],"return":[0,965,1,954],"rl":[1,663],"s":[0,1676],"state":[2,935,3,1036],"text":[2,1624],"titl":[1,531,2,481,3,494],"url":[0,1676],"us":[0,59,1,58,2,56,3,59],"user":[0,391,1,382]}}`);
+var index = JSON.parse(`{"ops":[["add_comment","Add a comment to a GitHub issue and return the comment's URL.","owner: string, repo: string, issue_number: integer, body: string"],["create_issue","Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and …","owner: string, repo: string, title: string, +2 optional"],["get_issue","Get one GitHub issue by number: title, state, labels, author and body text.","owner: string, repo: string, issue_number: integer"],["list_issues","List the issues of a GitHub repository, newest first, with number, title, state, labels and author.","owner: string, repo: string, +3 optional"]],"postings":{"#list":[3,1205],"add":[0,1278,1,694],"after":[2,645],"all":[3,1205],"ask":[0,391,1,382],"author":[2,940,3,954],"befor":[3,663],"bodi":[0,236,1,531,2,484],"comment":[0,2396],"creat":[0,706,1,1271],"file":[1,1875],"find":[3,663],"first":[3,1657],"full":[2,645],"get":[2,1263,3,822],"git":[0,147,1,145,2,143,3,145],"hub":[0,147,1,145,2,143,3,145],"input":[0,184,1,166,2,182,3,166],"issu":[0,207,1,209,2,212,3,210],"label":[1,531,2,484,3,531],"list":[2,371,3,1337],"markdown":[1,1657],"new":[1,1657],"newest":[3,1657],"number":[0,147,1,145,2,177,3,145],"on":[2,1633],"onli":[1,663],"option":[1,1657],"owner":[0,147,1,145,2,143,3,145],"page":[3,780],"per":[3,780],"read":[2,1156,3,822],"repli":[0,679],"repositori":[0,174,1,190,2,171,3,190],"return":[0,965,1,954],"rl":[1,663],"s":[0,1676],"state":[2,940,3,1031],"text":[2,1633],"titl":[1,531,2,484,3,491],"url":[0,1676],"us":[0,59,1,58,2,56,3,58],"user":[0,391,1,382]},"related":{"absurd":["state",250],"abus":["us",280],"ac":["on",600],"accept":["get",280,"state",122],"access":["find",400,"get",250],"account":["new",280,"state",122],"accredit":["author",250],"acquaint":["state",175],"acquir":["get",600],"acquisit":["get",400],"acquit":["label",400],"act":["creat",122],"action":["state",280],"activ":["state",280],"actual":["state",250],"actuat":["creat",175],"ad lib":["comment",400,"input",400],"add on":["add",400],"add up":["add",420,"number",294,"find",175],"addit":["add",800],"address":["label",196],"adjoin":["add",196],"administr":["bodi",280],"admonish":["comment",122],"adolesc":["state",175],"adopt":["get",175],"adroit":["state",250],"adulthood":["state",175],"advis":["state",122],"advisor":["author",400],"aeschylu":["author",250],"affect":["state",250],"affili":["state",250],"affirm":["state",175],"afloat":["full",220],"aftereffect":["issu",400],"agenc":["author",600,"state",122],"agenda":["list",280],"agit":["state",122],"agricultur agent":["author",250],"aim":["get",294],"air forc":["author",280],"alabama":["state",250],"alaska":["state",250],"alert":["state",250],"alight":["get",250],"aliquot":["number",250],"alli":["state",400],"allus":["comment",250,"input",250],"alon":["onli",294],"altern":["option",600],"amaz":["get",420,"state",250],"ambianc":["state",250],"amend return":["return",400],"america":["us",600,"state",250],"amicu curia":["author",250],"amount":["number",420],"ampl":["full",450],"anarchi":["state",250],"anatomi":["bodi",280],"anger":["creat",250],"announc":["state",280],"answer":["repli",600,"state",400],"appeal":["ask",400],"append":["add",294,"state",196],"appli":["us",600],"applic":["us",400],"appoint":["option",250],"apprais":["author",250],"apprentic":["read",250],"appropri":["get",196],"approv":["author",450],"area":["issu",280],"argu":["state",250],"arizona":["state",250],"arkansa":["state",250],"armi":["author",196],"arous":["creat",400],"arrest":["get",294,"state",175],"arriv":["get",600],"ascend":["state",250],"ascertain":["find",600],"ask for":["creat",250],"ask out":["ask",600],"assail":["comment",122],"assault":["comment",122],"assembl":["creat",400],"assert":["state",175],"associ":["state",122],"assumpt":["get",122],"assur":["author",600,"get",122],"astonish":["state",250],"atmospher":["state",250],"atom energi commiss":["author",250],"attack":["comment",175],"attain":["get",280,"find",196],"attest":["state",122],"audit":["read",280],"australia":["state",400],"authorit":["author",294],"authorship":["author",800],"autom":["state",175],"avail":["us",400],"averag":["number",400],"averag out":["number",280],"babe":["issu",250],"babi":["issu",280],"back":["author",250],"backward":["return",450],"badg":["label",400],"badger":["get",175],"baffl":["get",600],"bag":["get",250],"bake":["creat",175],"ballot":["option",280],"balzac":["author",250],"baptiz":["label",250],"barb":["comment",400,"input",400],"baroni":["state",600],"base":["find",175,"us",122],"basic":["first",220],"bastard":["issu",280],"bavaria":["state",400],"be":["state",400],"beach":["get",250],"bear":["creat",175],"bear wit":["state",175],"becom":["get",600],"beget":["get",600,"creat",400],"begin":["first",600,"get",600],"behavior":["state",175],"belabor":["comment",175],"bellow":["author",280],"bench":["bodi",122],"benedict":["ask",175],"benefit":["get",400],"berat":["comment",250],"best":["first",450],"bestow":["add",294],"bewild":["get",600],"bibliographi":["list",400],"bid":["ask",175],"bilharziasi":["full",250],"bin":["number",196],"birdi":["number",250],"birth":["first",400,"creat",250],"blame":["comment",175],"bless":["ask",122],"bogei":["number",175],"bonu":["input",250],"boomerang":["return",400],"borrow":["get",400],"bother":["input",175],"brand":["label",280],"brass":["bodi",196],"braveri":["state",175],"brazil":["state",250],"break even":["get",175],"break in":["get",196],"breakthrough":["find",600],"breath":["add",122],"breed":["creat",250],"bridl":["repli",196,"state",122],"bring":["issu",315,"creat",196],"bring back":["return",600],"bring forth":["creat",400],"bring home":["get",175],"bring in":["get",280],"bring on":["creat",250],"bring out":["issu",294],"bring up":["creat",250],"britain":["state",250],"bruis":["creat",175],"buck":["author",196],"bui":["get",400],"bui out":["get",250],"bui up":["get",250],"build":["creat",400,"bodi",280],"bulk":["number",400],"bulletin":["new",250],"bum":["git",600,"get",250],"bump":["find",420],"bureau":["author",600],"bureaucraci":["author",280],"burma":["state",250],"busi relationship":["state",250],"butler":["author",280],"button":["add",400],"by product":["issu",400],"c":["number",175],"cadav":["bodi",400],"calcif":["state",122],"calendar":["list",280],"calibr":["label",280],"california":["state",250],"call":["label",400],"call back":["repli",196,"state",122],"call for":["ask",420],"calm":["state",122],"cambodia":["state",250],"canada":["state",250],"canon":["author",450],"cantilev":["creat",175],"capit":["get",250],"captur":["get",400],"carcass":["bodi",400],"cardin":["on",315,"number",280],"cash in on":["get",250],"cast":["state",175],"catalog":["list",280],"catalogu":["list",400],"catch":["get",294,"find",280],"catch up with":["get",175],"caus":["get",420,"creat",400],"censu":["number",400,"find",250],"censur":["comment",250],"certif":["author",400],"certifi":["author",450],"ceylon":["state",280],"challeng":["state",250,"ask",122],"championship":["titl",600],"chanc":["find",294],"characterist":["number",122],"chart":["list",196],"charter":["get",196,"author",175],"checklist":["list",400],"chide":["comment",250],"child":["issu",280],"childhood":["state",175],"china":["state",250],"chock":["full",450],"choic":["option",420],"choos up":["creat",250],"chop":["creat",196],"chopin":["author",280],"choreograph":["creat",400],"christendom":["bodi",400],"christian":["bodi",280],"church roll":["list",250],"circul":["number",122],"circumst":["state",250],"citat":["comment",122],"cite":["comment",250],"civic center":["hub",280],"civil":["state",392],"civil author":["author",400],"clamor":["get",122],"clash":["state",175],"clear":["creat",280],"clearanc":["author",122],"cleav":["creat",280],"clich":["comment",400,"input",400],"client":["user",175],"climat":["state",175],"clutch":["state",175],"co optat":["option",250],"coalit":["state",175],"coax":["get",250],"coccidiosi":["full",250],"code":["label",400],"coeffici":["number",250],"coerc":["get",250],"coexist":["state",250],"cohes":["bodi",175],"coin":["creat",250],"cold war":["state",250],"coleridg":["author",250],"collaps":["get",280],"collect":["ask",250],"colleg":["bodi",400],"coloni":["bodi",400],"colorado":["state",250],"column":["file",400],"columnist":["author",250],"combin":["on",450,"add",280],"come":["get",420],"come across":["find",400,"get",250],"come back":["return",600],"come by":["get",280],"come forth":["issu",600],"come in":["get",280],"come into":["get",400],"come out":["issu",294],"come up":["creat",250],"come upon":["find",400,"get",280],"comeback":["return",600,"repli",400],"comfort":["state",250],"command":["author",196],"commenc":["get",600],"commentari":["comment",800],"commerci":["us",250],"commiss":["author",196],"commit":["us",280],"commonplac":["comment",400,"input",400],"commonwealth":["state",420],"commot":["state",250],"communiqu":["new",250],"communist china":["state",250],"compel":["get",400,"ask",280],"complement":["number",175],"complet":["all",450,"full",450,"state",250],"complex":["state",122],"complex number":["number",400],"complic":["state",175],"compos":["creat",280],"compound":["add",280],"conceiv":["creat",250],"conceiv of":["creat",250],"concord":["state",175],"condemn":["state",175,"get",122],"condit":["state",400],"condit stimulu":["input",400],"confer with":["ask",400],"confid":["author",600],"confus":["state",250],"congest":["full",450],"congo":["state",250],"conjunct":["state",175],"conjur up":["creat",250],"connect":["state",175],"connecticut":["state",250],"connoisseur":["author",400],"conquest":["get",250],"consequ":["issu",600],"consign":["get",122],"consist":["bodi",600],"constant":["number",280],"construct":["creat",400],"consult":["ask",400,"author",400],"consum":["user",400],"consumpt":["us",294],"conting":["state",175],"contribut":["add",600],"contributor":["author",280],"contriv":["creat",250],"convict":["label",400],"convinc":["get",250],"cook":["creat",250],"cooki":["text",196],"coordin":["number",400,"state",250],"copi":["text",196,"creat",175],"corduroi":["creat",250],"corp":["bodi",280],"corpor":["bodi",450],"corps":["bodi",400],"correspond":["author",175],"cost":["ask",280],"counselor":["author",250],"count":["number",600,"find",400],"counter":["repli",400,"state",250],"counterpoint":["creat",175],"countri":["state",600],"court":["author",196],"courtesi":["comment",280,"input",280],"coverag":["new",196],"coward":["author",175],"crack up":["get",400],"cradl":["first",122],"crane":["author",400],"creation":["creat",800],"creativ":["creat",800],"creator":["creat",560],"creatur":["creat",800],"crisp":["new",250,"bodi",122],"critic":["comment",400,"author",175],"criticis":["comment",400],"crochet":["creat",250],"crop":["creat",122],"cruditi":["state",250],"cry out for":["ask",400],"cuba":["state",400],"cube":["number",196],"cultiv":["state",122],"current":["new",450],"custom":["user",250],"custom make":["creat",400],"cut back":["return",400],"damnat":["state",280],"danger":["state",250],"dant":["author",250],"dark":["state",250],"date back":["creat",250],"date from":["creat",250],"dead bodi":["bodi",600],"dead letter":["state",400,"text",175],"death":["state",196],"decid":["get",196],"decis":["option",400],"declam":["read",280],"declar":["state",420],"declin":["state",175],"decre":["state",250],"dedic":["us",400],"deed":["titl",600],"defect":["state",250],"defi":["get",175],"deficit":["number",122],"degre":["state",280],"deleg":["author",280],"delight":["input",175],"deliv":["get",280],"demand":["ask",420],"denounc":["label",280,"comment",250],"dent":["issu",400],"depart of state":["state",600],"depend":["state",400],"deplet":["state",175],"deplor":["comment",250],"depos":["state",175],"depot":["repositori",280],"deriv":["get",175],"design":["creat",250,"find",196,"option",175],"desir":["state",250],"despair":["state",250],"despatch":["new",250],"desper":["state",250],"dessert":["after",600],"destini":["state",122],"destruct":["state",196],"detect":["find",600],"deterg":["us",400],"determin":["find",600,"creat",175],"develop":["creat",400],"devis":["creat",250],"devot":["us",400],"diagnos":["find",250],"diagnosi":["find",250],"dicken":["author",280],"dictat":["read",280],"difficulti":["state",122],"dig":["comment",280,"input",280],"dig up":["get",250],"dignifi":["state",450],"digniti":["state",122],"direct":["creat",196],"directori":["list",280],"disagr":["state",250],"discomfort":["state",250],"discontinu":["state",250],"discov":["find",600],"discoveri":["find",600],"dislik":["state",175],"disord":["state",196],"dispatch":["new",250],"dispens":["author",250],"disqualifi":["label",280],"disrupt":["state",175],"dissens":["state",175],"distil":["creat",196],"distinct":["state",175],"distributor":["author",280],"disturb":["state",122],"divers":["state",175],"diversif":["state",175],"dividend":["number",280],"docket":["list",250],"domin":["state",175],"dominican republ":["state",400],"dominion":["state",196],"doom":["state",175],"dope":["us",250],"doubl up":["us",175],"dramatist":["author",400],"draw up":["creat",250],"dream up":["creat",250],"drill":["read",196],"drinker":["user",250],"drive in":["get",280],"drop off":["get",122],"drowsi":["state",250],"drug":["us",280],"drunken":["state",250],"dryness":["state",250],"dub":["label",250],"duck":["number",175],"dump":["text",122],"duplic":["creat",250],"each":["all",450],"eagl":["number",175],"earli":["first",450,"new",315],"earn":["get",400],"echo":["repli",196],"edit":["issu",280,"number",196],"effect":["issu",600,"us",450,"creat",250],"effectu":["creat",250],"efficaci":["us",315],"effici":["state",175],"egypt":["state",250],"eight":["bodi",175],"ek out":["add",250,"get",122],"elabor":["creat",280],"eldest":["first",450,"issu",400],"elect":["option",280,"state",122],"elev":["state",175],"elicit":["creat",400],"elud":["get",280],"embark":["get",280],"emerg":["issu",420,"state",175],"emot":["state",250],"empir":["author",280],"emploi":["us",600,"state",400],"employ":["state",400],"empow":["author",600],"empti":["state",250],"encount":["find",420],"encourag":["get",196],"encroach":["us",175],"end point":["state",175],"endors":["author",250],"enforc":["get",250],"engend":["get",420,"creat",280],"england":["state",250],"enjoi":["us",280],"enjoin":["ask",175],"enjoy":["us",294],"enlarg":["state",280],"enquir":["ask",600],"enrich":["add",280],"enrol":["bodi",280],"enthusiasm":["state",250],"entir":["full",600],"entitl":["titl",420,"author",400,"label",175],"entrench":["us",175],"enumer":["number",420,"find",280],"enunci":["state",280],"environ":["state",250],"envisag":["creat",250],"equal":["state",175],"equat":["state",175],"equilibrium":["state",250],"equival":["state",250],"erect":["creat",250],"erupt":["state",122],"establish":["bodi",196],"etern":["state",175],"european countri":["state",400],"european nation":["state",400],"everi":["all",450],"everi last":["all",450],"evoc":["input",196],"evok":["creat",400],"evolv":["creat",250],"exact":["ask",280],"examin":["ask",122],"excess":["full",196],"excit":["creat",250],"exclaim":["state",175],"exclus":["onli",315,"new",250,"state",250],"execut":["bodi",175],"exercis":["us",420],"exert":["us",400],"exist":["state",400],"exit":["issu",600],"exoner":["label",400],"expect":["ask",420,"state",122],"expedi":["us",450],"expend":["us",600],"experi":["get",294],"expertis":["state",250],"explain":["state",280],"explicit":["state",450],"exploit":["us",420],"express":["state",315],"extent":["state",250],"extra":["issu",175,"number",175],"extract":["get",175],"extraordinari":["on",450],"extrud":["creat",400],"facil":["state",175],"facilit":["creat",122],"factor":["add",280,"number",122],"faculti":["bodi",280],"fake":["creat",250],"fall out":["issu",196],"fall over":["get",250],"fallout":["issu",280],"fate":["state",122],"father":["get",600,"creat",400,"titl",196],"fatigu":["state",250],"fault":["state",175],"feasibl":["us",250],"feder govern":["author",400],"feder hous administr":["author",400],"feed back":["return",400],"feedback":["repli",280],"feeder":["user",175],"feel":["find",420,"state",400],"fellow feel":["state",250],"fenc":["get",175],"ferret out":["find",400],"fetch":["get",600],"field":["author",280,"repli",196,"state",122],"figur":["bodi",280,"number",122],"file awai":["file",600],"file cabinet":["file",600],"fill":["full",450],"fill in":["creat",175],"fill out":["add",122],"fillip":["input",250],"film":["creat",280],"find oneself":["find",600],"find out":["find",600],"fingerprint":["creat",250],"finish":["state",122],"fire and brimston":["state",250],"firm":["bodi",122],"flag":["list",280],"flashback":["return",280],"flaw":["state",250],"flesh":["bodi",280],"flood":["full",450],"florida":["state",250],"flutter":["state",122],"folk poet":["author",250],"folk writer":["author",400],"fond":["state",175],"foot":["state",250,"add",196],"footnot":["comment",250],"forc":["get",250,"creat",175],"foreclos":["get",175],"foremost":["first",600],"forg":["creat",175],"form":["creat",400],"former":["first",400],"formul":["creat",175],"fractur":["us",250],"frame":["bodi",196],"frame up":["creat",250],"franc":["author",280,"state",250],"franchis":["author",250],"free rein":["state",250],"freedom":["state",400],"frequenc":["number",122],"fresh":["new",450],"freshman":["first",450],"friction":["state",250],"friendship":["state",250],"frog":["get",250],"front":["first",450],"frontier settlement":["bodi",250],"froth":["creat",280],"fruit":["creat",175],"fry":["author",175],"full moon":["full",600],"function":["us",450],"fusion":["state",175],"ga":["state",400],"gag line":["text",250],"gagwrit":["author",400],"gain":["get",280],"garner":["get",400,"repositori",250],"gather up":["get",280],"gaug":["find",196],"gener":["return",420,"creat",400,"author",294],"georgia":["state",250],"germani":["state",250],"germin":["creat",175],"get back":["get",400],"get go":["get",280],"get in":["get",122],"get into":["get",122],"get start":["get",400],"get to":["get",280],"ghana":["state",250],"ghost":["author",280],"give":["return",220],"give birth":["creat",250],"give rise":["creat",400],"glom":["get",280],"glorifi":["author",450],"go back":["return",280,"creat",250],"go home":["return",400],"goldsmith":["author",280],"good":["full",420],"gossip":["comment",420],"gothic romanc":["author",400],"govern":["author",600],"gown":["bodi",175],"grace":["state",400],"graduat":["get",250],"granari":["repositori",250],"grand juri":["bodi",250],"grandchild":["issu",400],"grapevin":["comment",400],"grass":["author",280],"gratitud":["state",250],"gravel":["get",294],"graviti":["state",122],"great britain":["state",250],"great power":["state",400],"green":["state",175],"grei":["author",400],"grief":["input",175],"grind out":["creat",250],"groin":["creat",250],"gross":["get",250],"grub":["get",250],"grumbl":["full",450],"guest":["author",175],"guilt":["state",250],"habit":["us",420],"hack":["author",196],"haggard":["author",400],"halt":["state",250],"handi":["us",315],"happen upon":["find",400,"get",250],"happi":["state",175],"har":["us",175],"hardi":["author",280],"harmoni":["state",122],"harvest":["issu",280],"hatch":["creat",175],"have":["get",294],"hawaii":["state",250],"head":["text",250],"head home":["return",400],"headach":["input",250],"health":["state",175],"heat":["creat",122],"heel":["list",600],"height":["state",175],"heir":["issu",280],"help":["us",450],"helpless":["state",175],"henri jame":["author",400],"herman melvil":["author",400],"hi":["state",175],"high":["full",450],"hire":["get",196],"hitch":["state",175],"hold":["number",450],"holder":["owner",280],"holland":["state",250],"holm":["author",196],"home":["return",280],"homeland":["state",400],"homer":["author",175],"honor":["get",122],"honour":["get",122],"hope":["state",175],"hostil":["state",280],"hour":["read",175],"household":["owner",400],"hum":["state",250],"human bodi":["bodi",400],"humil":["state",175],"humor":["state",122],"hungari":["state",250],"hunt":["get",250,"author",196],"hunt down":["get",250],"hyalin":["state",250],"ic cream":["after",250],"iceland":["state",250],"identif":["find",400,"state",122],"ignit":["creat",122],"ill us":["us",600],"illegitim":["issu",400],"illegitimaci":["state",250],"illinoi":["state",250],"illumin":["state",280],"imagin":["creat",250],"imaginari":["number",400],"imit":["creat",250],"immatur":["new",315],"immigr":["bodi",280],"immin":["state",400],"immobl":["state",250],"immun":["state",250],"impact":["issu",280],"impart":["add",420],"impel":["creat",250],"imping":["us",250],"implement":["us",400,"get",175],"impos":["state",600,"get",250],"imposs":["option",250],"impress":["state",450],"improprieti":["state",175],"improv":["state",122],"impur":["state",175],"in":["state",122],"in us":["us",315],"inact":["state",400],"inaugur":["first",420],"incarn":["bodi",600,"creat",250],"incipi":["first",400],"incit":["creat",250],"includ":["add",196],"inclus bodi":["bodi",400],"incom tax return":["return",600],"incorpor":["creat",196],"incub":["creat",175],"incur":["find",420,"get",420],"indefinit":["on",450],"independ":["state",250],"index":["list",400],"india":["state",250],"indiana":["state",250],"indonesia":["state",400],"indors":["author",250],"induc":["get",420,"creat",250],"inexperienc":["new",450],"infanc":["state",175],"infant":["issu",250],"inflict":["input",122],"influenc":["creat",175,"get",122],"ingratitud":["state",250],"inherit":["get",400],"initi":["first",600,"creat",400],"inject":["add",280],"injur":["creat",175],"innoc":["state",175],"inquir":["ask",600],"inquiri":["ask",175],"inspir":["get",196],"instabl":["state",250],"instal":["text",196],"instig":["get",280],"instinct":["full",450],"institut":["creat",280],"instrument":["us",280,"creat",175,"label",122],"integ":["number",400],"integr":["state",400],"intent":["option",122],"interest":["creat",250],"interpret":["read",600],"interrog":["ask",122],"intertwin":["creat",175],"inton":["label",196],"introductori":["first",315],"invent":["creat",250],"inventori":["list",400],"invit":["ask",400,"creat",250,"text",250],"invoc":["ask",250],"invok":["creat",250],"ion":["bodi",250],"iran":["state",250],"iraq":["state",250],"ireland":["state",250],"isol":["get",280,"state",250],"issuanc":["issu",600],"itali":["state",250],"item":["list",280,"number",280],"japan":["state",175],"jibe":["comment",400,"input",400],"joi":["input",175],"journalist":["author",400],"judg":["author",280],"judiciari":["bodi",250],"jumbl":["creat",175],"jump off":["get",400],"junction":["state",175],"juri":["bodi",400],"kansa":["state",250],"keep":["number",450],"keep down":["number",600],"kentucki":["state",250],"kick up":["creat",175],"kickoff":["first",420],"kid":["author",122],"kill":["bodi",196],"kingdom":["state",280],"kipl":["author",400],"knit":["creat",250],"knot":["creat",250],"ladder":["state",175],"laden":["full",450],"lai down":["creat",400],"lamb":["author",175],"lamin":["creat",400],"land":["get",400],"landown":["owner",250],"languag":["text",196],"lao":["state",250],"latest":["new",400],"lax":["state",175],"lead":["creat",175],"lead up":["creat",250],"leader":["bodi",400],"leadership":["bodi",280,"state",122],"leaf":["get",196],"leak":["issu",196],"lean":["list",600],"leav":["get",196],"lectur":["comment",175],"legend":["titl",280],"legitim":["author",450],"lend":["add",600],"let":["get",280],"letter":["text",400,"get",250,"owner",196],"level":["state",196],"liabil":["state",175],"liberti":["state",175],"librari":["repositori",196],"licens":["author",450],"licens number":["number",400],"life":["state",250],"light":["state",250,"get",122],"like":["state",250],"line up":["find",420,"get",280],"lineag":["number",196],"lineup":["list",250],"link":["state",122],"lip":["return",196,"repli",122],"liquid":["state",280],"live":["state",122],"load":["full",450],"lob":["return",400],"local":["find",400],"local govern":["author",400],"locat":["find",400,"get",250],"lodg":["file",294],"london":["author",280],"lone":["onli",294],"lordship":["titl",400,"author",280],"louisiana":["state",250],"lousi":["full",250],"love lyric":["text",250],"luck":["state",250],"luck into":["get",400],"lump":["state",175],"lyric":["text",400],"lyricist":["author",400],"machin":["creat",280],"maiden":["first",600],"main":["state",250],"maintain":["number",450],"major":["number",400],"make":["get",420,"creat",294],"make for":["creat",400],"make out":["issu",420],"make over":["creat",280],"make up":["get",220,"creat",175],"maladi":["state",250],"manag":["bodi",175],"mandat":["author",600],"manifold":["creat",250],"manipul":["us",600],"manufactur":["creat",122],"map":["find",122],"mark":["label",600],"marsh":["author",196],"martial":["author",250],"maryland":["state",250],"massachusett":["state",250],"masteri":["state",250],"matter":["issu",420],"matur":["state",280],"maxim":["us",175],"mayor":["author",250],"medic practic":["us",250],"melior":["state",175],"membership":["bodi",400,"state",175],"mention":["comment",400,"input",400,"state",280],"menu":["list",250],"mexico":["state",250],"micel":["bodi",250],"michigan":["state",250],"mile per hour":["read",280],"militia":["bodi",280],"milk":["add",196,"us",175],"mine":["us",250],"minnesota":["state",250],"minor":["number",280],"mint":["creat",250],"misinterpret":["read",280],"misnam":["label",250],"misread":["read",400],"miss":["titl",196],"mississippi":["state",175],"missiv":["text",400],"missouri":["state",250],"misus":["us",450],"mix":["add",122],"mix in":["add",280],"mode":["state",175],"modern":["new",450],"modifi":["add",280],"moneymak":["get",250],"monument":["repositori",294],"mood":["state",250],"more":["author",400],"morocco":["state",250],"mother":["get",420,"creat",280],"mother countri":["state",400],"motherland":["state",400],"motiv":["creat",250,"state",175],"mould":["creat",122],"move":["option",250],"move in":["get",280],"mph":["read",280],"mug file":["file",400],"multipl":["number",280],"multipli":["creat",122],"museum":["repositori",400],"music lover":["user",250],"mystifi":["get",600],"naked":["state",250],"name":["label",400],"nation":["state",600],"nation park servic":["author",400],"nativ land":["state",400],"navi":["author",196],"nebraska":["state",250],"necessit":["ask",600],"need":["ask",600,"state",250],"net":["get",250],"new hampshir":["state",250],"new jersei":["state",250],"new mexico":["state",250],"new show":["new",600],"new york":["state",175],"newborn":["new",315],"newslett":["new",250],"newspaperman":["author",250],"nicknam":["label",250],"nobil":["state",122],"nobl":["state",600,"titl",315],"nomin":["state",175],"north":["us",280],"north carolina":["state",250],"notat":["comment",280],"note":["state",400],"notic":["find",600,"comment",294,"ask",196,"state",122],"notif":["ask",196],"nourish":["full",450],"novel":["new",600],"novelist":["author",400],"number game":["number",600],"number on":["first",420,"number",122],"numer":["number",560],"oblig":["get",400,"state",280],"observ":["find",600,"comment",420,"state",280,"input",196],"obtain":["find",420,"get",420],"obvers":["option",400],"occas":["creat",250],"occup":["get",280],"octav":["text",122],"offic":["author",420,"owner",175],"offici":["author",450],"offset":["first",600],"offspr":["issu",600],"ohio":["state",250],"okai":["author",400],"oklahoma":["state",250],"old":["us",315],"old countri":["state",250],"open":["first",450],"oper":["state",250],"order":["ask",250,"state",196],"orderli":["state",175],"ordinari":["state",175],"oregon":["state",250],"organ":["creat",400,"author",280,"bodi",196],"organis":["creat",280],"origin":["first",450,"creat",280,"new",220],"orphan":["text",122],"other":["new",450],"outcom":["issu",420],"outlet":["issu",294],"outnumb":["number",400],"outpost":["bodi",175],"output":["creat",400],"outset":["first",600],"overcom":["creat",122],"overdr":["us",280,"state",250],"overload":["full",450],"overpow":["creat",175],"overproduc":["creat",280],"overstrain":["us",250],"overtak":["creat",122],"overwhelm":["creat",250],"overwork":["us",175],"own":["owner",800],"ownership":["owner",800,"state",196],"pacifi":["creat",175],"pain":["state",175],"paint":["creat",400],"pakistan":["state",250],"palac":["author",280],"panel":["bodi",196],"pang":["state",250],"par":["number",250,"state",175],"partak":["get",280],"particip":["state",175],"particl":["bodi",280],"passion":["state",250],"pastor":["text",175],"patron":["owner",280],"payment":["return",196],"peac":["state",250],"peak":["state",122],"pedest":["state",175],"pen":["creat",250],"pennsylvania":["state",250],"perch":["get",175],"perfect":["state",400],"perform":["creat",122],"permiss":["author",280],"permit":["author",280],"person":["bodi",175],"personifi":["bodi",600],"persuad":["get",280],"perturb":["issu",175],"peru":["state",250],"perus":["read",400],"petit":["ask",280],"phase":["state",280],"philippin":["state",400],"physiqu":["bodi",280],"pick":["comment",122],"pick at":["comment",122],"piec":["creat",280],"piedmont":["state",122],"pillori":["comment",122],"pinnacl":["state",175],"pinpoint":["find",250],"pioneer":["creat",175],"plai back":["creat",250],"plan":["creat",122],"plane":["state",122],"plantat":["bodi",175],"plasma":["state",196],"playwright":["author",400],"plead":["state",122],"pleasur":["state",250,"input",175],"plump for":["author",250],"poet":["author",400],"point out":["comment",600,"state",250],"poland":["state",250],"polar":["state",175],"polic":["author",250],"polic forc":["author",250],"polish":["state",175],"poll":["get",196],"pool":["us",250],"pope":["author",175],"poros":["bodi",400],"port":["get",122],"porter":["author",196],"portfolio":["list",196],"portug":["state",250],"possibl":["option",250,"state",175],"post offic":["author",175],"postscript":["comment",250],"postul":["ask",294],"potenc":["author",600],"practic":["read",280],"practis":["read",196],"prayer":["ask",280],"preambl":["state",250],"preempt":["get",400],"preexist":["state",250],"prefac":["state",400],"prefer":["option",196],"pregnant":["full",220],"prei":["us",250],"preisol":["get",250],"premier":["first",450],"premis":["state",280],"preoccup":["get",122],"prepar":["creat",196],"presenc":["state",250],"present":["state",280,"ask",175,"creat",122],"preserv":["state",175],"press corp":["bodi",250],"press out":["get",196],"pressur":["get",250],"preval":["number",196],"pride":["state",250],"primari":["first",450],"prime":["first",450,"number",400],"prime time":["read",250],"primer":["text",400],"print":["creat",400],"prison":["state",175],"prison hous":["state",250],"proce":["issu",600,"return",600],"proclaim":["titl",400,"state",175],"procur":["get",250],"produc":["creat",420],"profess":["bodi",250,"state",175],"profession":["author",196],"profici":["state",175],"profit":["us",450,"get",400],"program":["creat",175],"promis":["state",250],"prompt":["get",280,"creat",250],"promulg":["state",250],"pronounc":["label",420],"proof":["creat",400],"propel":["creat",175],"propos":["state",250],"proprietor":["owner",600],"prototyp":["first",450],"protuber":["state",175],"provinc":["state",600],"provok":["creat",400],"pry":["ask",280],"public":["issu",420,"bodi",280],"publish":["issu",420,"creat",400,"owner",196],"puerto rico":["state",250],"puff":["us",250],"puke":["git",600],"pull in":["get",280],"pulp":["bodi",250],"puls":["creat",280],"pulsat":["creat",196],"punctuat":["add",400],"punctur":["creat",280],"pupat":["get",400],"purchas":["get",400,"issu",122],"purg":["label",175],"puriti":["state",250],"purpos":["us",420],"put":["option",400],"put down":["get",196],"put forward":["state",600,"creat",122],"put on":["add",280],"put out":["creat",280],"put to work":["us",400],"put togeth":["creat",400],"put up":["creat",122],"puzzl":["get",600],"pyramid":["get",250],"qualifi":["label",280],"quatrain":["text",250],"queri":["ask",400],"question":["ask",400],"quick":["state",250],"quicken":["state",175],"quiet":["state",175],"quip":["comment",280,"input",280],"quiver":["state",175],"quot":["state",175],"quota":["number",400],"quotat":["comment",250],"rabbi":["titl",280],"racin":["author",250],"rack":["us",122],"radic":["new",315],"railhead":["repositori",250],"rake up":["find",400],"rank":["state",175],"rasp":["file",280],"rat":["git",294],"ratifi":["author",250],"re creat":["creat",400],"reach":["get",280],"reader":["read",800],"readi":["state",400,"creat",250],"real":["number",250],"realism":["us",250],"realiz":["creat",196],"reappear":["return",420],"reason":["state",175],"reassembl":["creat",250],"rebound":["return",175],"rebuild":["creat",250],"rebuk":["comment",250],"recal":["return",420,"ask",400],"receipt":["get",400],"receiv":["find",420,"get",420],"recent":["new",450],"recit":["read",294,"creat",122],"reclaim":["get",400,"us",175],"reconstruct":["creat",175],"record":["read",294,"number",196],"recount":["number",280,"find",175],"recoup":["get",280],"recov":["find",600,"get",400,"return",196],"recur":["return",280,"us",196],"recurr":["return",600],"red china":["state",250],"reded":["us",250],"rediscoveri":["find",400],"reelect":["return",600],"reenact":["creat",250],"refashion":["creat",400],"refer":["comment",400,"input",400],"refin":["state",250],"reform":["creat",122],"refresh":["new",315],"refund":["return",600],"refus":["get",122],"regain":["find",600,"get",400],"regim":["author",600],"regiment":["creat",175],"regist":["file",420],"registr":["bodi",280],"regroup":["creat",250],"regul":["creat",122],"rehash":["us",250],"reich":["state",400],"reimburs":["return",400],"reinforc":["input",196],"reissu":["issu",280,"creat",250],"reject":["state",175],"rejoin":["return",420,"repli",280,"state",175],"relationship":["state",280],"relianc":["state",175],"remain":["bodi",196],"remaind":["number",280],"remak":["creat",400],"remand":["return",400],"remark":["comment",600,"input",600,"state",400],"remit":["issu",400],"remodel":["creat",175],"remonstr":["comment",122],"renam":["label",250],"render":["get",400],"renew":["creat",250],"rent":["get",196,"issu",196,"return",196],"reorgan":["creat",175],"repai":["return",600],"repair":["state",175],"repeat":["creat",175],"repertori":["repositori",400],"replic":["return",294,"repli",196],"report":["new",400],"report out":["return",400],"repos":["us",250],"reprimand":["comment",250],"reprint":["creat",250],"repris":["return",250],"reproduc":["creat",400],"reproof":["comment",250],"request":["ask",420],"requir":["ask",600],"requisit":["get",122],"reread":["read",400],"resist":["get",250],"resort":["us",400],"respond":["repli",420,"state",280],"respons":["issu",400,"repli",294],"restor":["return",294,"get",122],"result":["issu",600,"state",250,"creat",175],"resurrect":["return",196],"retali":["return",400],"retir":["state",250],"retort":["return",600,"repli",400,"state",250],"retrac":["return",400],"retribut":["return",122],"retriev":["find",600,"get",400],"reus":["us",400],"reveng":["return",400],"reverber":["issu",280],"reverend":["titl",280],"revert":["return",600],"review":["comment",420,"author",280],"revolutionari":["new",450],"rhode island":["state",250],"rhyme":["creat",250],"rice":["author",122],"rich":["full",294],"riddl":["full",315,"get",280],"rig up":["creat",250],"riot":["state",175],"ritual":["us",196],"role":["us",294],"roll":["list",280],"roll up":["get",196],"romanc":["state",250],"rome":["bodi",175],"roosevelt":["author",280],"rope":["get",400],"roster":["list",400],"rough":["creat",250],"rough out":["creat",250],"round":["full",315],"rousseau":["author",400],"rout out":["find",400,"get",250],"routin":["number",420],"rude":["state",175],"rumor":["comment",400],"russia":["state",400],"sack":["get",122],"sad":["state",250],"safeti":["state",250],"sai":["state",600],"salli":["comment",400,"input",400],"same":["on",315],"sampl":["option",400],"sanction":["author",400],"sand":["author",280],"sass":["return",400,"repli",250],"satieti":["full",400],"satur":["state",122],"savag":["comment",175],"saver":["owner",280],"scandal":["comment",400],"schedul":["list",280],"school text":["text",600],"scold":["comment",250],"scoop":["new",122],"score":["number",196],"scotland":["state",250],"scrape":["creat",280],"scribe":["author",250],"sea power":["state",280],"seaman":["author",175],"sec":["s",600,"author",122],"second":["s",600],"secondhand":["us",420],"secretari":["repositori",294],"secur":["get",250],"see":["find",294],"seed":["creat",122],"seizur":["get",280],"select":["option",600],"select servic":["author",250],"select servic system":["author",250],"self confid":["author",600],"sell":["get",122],"sens":["find",280],"sensit":["state",122],"sentenc":["state",250],"sentiment":["state",250],"separ":["state",400],"sequenc":["find",280],"servic":["us",450],"set about":["get",294],"set down":["get",280],"set out":["get",600],"set up":["creat",280],"settlement":["bodi",400],"severalti":["state",250],"sex":["state",122],"sexual relationship":["state",250],"shade":["creat",175],"shaft":["comment",280,"input",280],"shake":["state",175],"shakespear":["author",250],"shame":["state",250,"get",175,"creat",122],"shape":["creat",250,"bodi",196],"share":["us",280,"get",196],"shell":["creat",280],"shop":["get",250],"shore":["get",280],"short":["creat",280],"sicili":["state",250],"sign":["author",175],"silenc":["state",250],"simul":["creat",250],"singer":["author",196],"singl":["on",420,"onli",220],"sire":["get",600,"creat",400],"situat":["find",400,"state",400],"size of it":["state",250],"skim":["read",280],"skim over":["read",400],"skunk":["git",600],"slaver":["owner",175],"slip in":["add",400,"state",250],"smash":["return",196],"smoke":["us",400],"snag":["get",175],"snare":["get",250],"snow":["author",196],"snowbal":["after",175],"snuffer":["user",122],"sober":["get",280],"sober up":["get",400],"sobrieti":["state",250],"social statu":["state",250],"soft":["bodi",400],"sole":["onli",420],"solemn":["state",175],"solid":["bodi",400,"full",280,"state",280],"sonor":["full",450],"sorrow":["input",122],"soul":["state",122],"sound":["full",315],"sound off":["state",250],"sourc":["get",250],"south":["s",294],"south africa":["state",250],"south carolina":["state",175],"south dakota":["state",250],"sovereignti":["author",196],"soviet":["state",400,"author",250],"soviet union":["state",400],"spain":["state",250],"speak up":["state",250],"speed of light":["number",250],"spite":["creat",250],"spong":["get",175],"sport writer":["author",250],"sprout":["get",280],"spume":["creat",400],"squar":["number",280],"squar root":["number",250],"squeez out":["get",175],"stab":["state",250],"stabil":["state",175],"stack":["list",196],"staff":["bodi",196],"stage":["state",280,"creat",250],"stagnat":["state",250],"stai":["state",175],"stand":["list",280,"state",250],"standard of live":["state",250],"start":["get",600,"first",420],"start out":["get",600],"start point":["first",400],"state depart":["state",600],"state govern":["author",400],"state of affair":["state",400],"state of matter":["state",600],"statement":["state",800],"statu":["state",400],"statu quo":["state",250],"stein":["author",280],"stentorian":["full",450],"stepchild":["issu",250],"stick in":["add",400,"state",250],"stiff":["bodi",280],"still":["state",196],"stimul":["input",600,"get",420,"creat",122],"stimulu":["input",600],"stir up":["creat",175],"stool":["get",196],"storag":["repositori",280],"storehous":["repositori",400],"strain":["us",196],"stratif":["state",175],"strife":["state",250],"strike a chord":["creat",122],"string":["add",280],"stud":["add",280],"stuf":["full",450],"stumbl":["get",122],"stump":["get",400],"style":["titl",600,"creat",280,"label",250],"subjug":["state",250,"get",122],"submiss":["state",122],"submit":["state",420],"subscrib to":["get",250],"subsist":["state",122],"substanti":["creat",196],"subtitl":["titl",280],"successor":["issu",196],"sud":["creat",280],"sue":["author",400],"suffer":["get",420],"suggest":["state",250],"sulfur":["s",600],"sulphur":["s",600],"sum":["add",420,"state",400,"number",280,"find",175],"sum up":["add",294,"state",280,"number",196,"find",122],"summar":["state",280],"summat":["add",600,"number",400,"find",250],"summon":["creat",196],"superl":["state",175],"supplement":["add",400],"suppli":["issu",420],"support":["author",122],"surfeit":["full",400],"suscept":["state",250],"suspens":["state",122],"suspicion":["state",122],"sustain":["get",420],"swan":["state",250],"swear":["state",175],"swear out":["get",250],"sweep over":["creat",250],"sweet":["after",420],"swell":["state",250],"swing":["state",250],"switzerland":["state",250],"sympathi":["state",175],"syndic":["creat",175],"synthes":["add",250],"synthesis":["add",250],"syria":["state",250],"tack":["creat",196],"tag":["label",600],"tailor":["creat",175],"tailor make":["creat",280],"take":["issu",600,"return",600,"us",280],"take advantag":["us",280,"get",250],"take back":["return",600],"take stock":["list",280],"take the stand":["state",250],"take up":["get",250],"talk into":["get",250],"tall":["state",450],"task":["us",175],"tat":["creat",250],"tax":["us",122],"tax return":["return",600],"techniqu":["state",175],"technolog":["us",250],"telephon number":["number",600],"tell":["state",600],"temper":["state",175],"tenant":["owner",175],"tennesse":["state",250],"tension":["state",175],"term":["label",250,"state",250],"territori":["issu",175],"testifi":["state",250],"texa":["state",250],"thailand":["state",250],"thanksgiv":["ask",175],"the netherland":["state",250],"thing":["state",250],"think up":["creat",250],"third reich":["state",250],"thoreau":["author",400],"threshold":["first",400],"throw in":["add",400],"tibet":["state",250],"ticket":["label",280],"tide":["new",600],"tie":["state",175],"tilth":["state",250],"timet":["list",250],"tissu":["creat",250],"titl page":["page",400],"topic":["issu",420],"torso":["bodi",600],"tot up":["add",600,"number",400,"find",250],"total":["full",600,"number",600,"add",420,"find",175],"touch down":["get",250],"town meet":["author",250],"trace":["find",196,"return",196],"track down":["get",250],"trademark":["label",400,"file",280],"tragedian":["author",400],"train":["read",280],"tranquil":["state",175],"translat":["read",294],"trap":["get",175],"trembl":["state",250],"trench":["us",250],"trespass":["us",280],"trunk":["bodi",294],"tunisia":["state",250],"turbul":["state",122],"turkei":["state",280],"turn back":["return",420],"turn in":["creat",196],"turn out":["creat",196],"turn up":["find",196,"get",122],"twine":["creat",196],"twing":["state",250],"unconcern":["state",175],"understand":["read",294],"unearth":["find",250],"unemploy":["state",400],"unhappi":["state",250],"unif":["state",280],"union":["us",280],"unit":["on",450],"unit kingdom":["state",250],"unit state":["us",600,"state",250,"author",175],"uniti":["on",420,"state",400],"univers":["bodi",400],"unload":["get",250],"unpreced":["new",450],"untest":["new",315],"untouch":["full",450],"untri":["new",315],"unus":["new",315],"upheav":["state",250],"upset":["creat",175],"upshot":["issu",600],"us navi":["author",400],"us up":["us",280],"usabl":["us",800],"usag":["us",800],"useabl":["us",800],"ussr":["state",400],"utah":["state",250],"util":["us",600,"state",280],"utilitarian":["us",600],"utopia":["state",280],"vacuol":["state",250],"valid":["author",400,"find",400],"venezuela":["state",250],"vengeanc":["return",250],"verdict":["find",400],"vermont":["state",250],"vers":["text",122],"versatil":["state",250],"veto":["option",250],"vexat":["input",122],"viabil":["us",175],"vibrat":["state",175],"viet nam":["state",250],"vindic":["label",122],"virgin":["new",450,"state",250],"virginia":["state",250],"viru":["state",175],"viscos":["bodi",400],"vocat":["bodi",280],"volit":["option",280],"vollei":["return",280],"voltair":["author",400],"vote":["option",400,"state",280],"vow":["us",175],"wai out":["issu",600],"wait list":["list",250],"wake":["issu",400,"state",175,"creat",122],"wallop":["issu",400],"war":["state",175],"warehous":["repositori",250],"wart":["state",175],"washington":["state",175,"author",122],"wast":["us",400],"water develop":["us",250],"water program":["us",250],"water project":["us",250],"watercolor":["creat",250],"wattl":["creat",250],"wax":["full",294],"weak":["state",250],"wearer":["user",400],"weari":["state",250],"weav":["creat",175],"welcom":["get",250],"welfar state":["state",400,"author",250],"wet":["state",250],"wheedl":["get",250],"whip":["after",196],"white":["state",175],"whole":["full",450],"whole number":["number",400],"wicked":["state",175],"wide cut":["full",600],"wild":["state",400],"will":["option",400],"win":["get",280],"win back":["get",400],"wind":["issu",175],"wisecrack":["comment",400,"input",400],"wish":["ask",280],"wit":["find",420],"wonder":["ask",250],"word":["new",294,"text",280],"wordsworth":["author",250],"work up":["get",280],"worri":["input",250],"wound":["creat",175],"wreak":["creat",400],"write":["creat",250],"write out":["issu",420],"write up":["new",400],"writer":["author",600],"wyom":["state",250],"yield":["issu",420,"return",420,"creat",196],"young":["new",450],"yugoslavia":["state",250]}}`);
 
 // templates/kinds/http/handler.ts
 init_types();
@@ -4408,7 +4646,7 @@ async function exchange(req, opts) {
       throw new ToolFault2(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
     }
     const location = REDIRECT.has(res.statusCode ?? 0) ? res.headers.location ?? null : null;
-    if (location === null) return answer(res, await readBody2(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : void 0));
+    if (location === null) return answer2(res, await readBody2(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : void 0));
     res.destroy();
     const status = res.statusCode;
     if (opts.redirects === "none") {
@@ -4452,7 +4690,7 @@ async function sendOnce(url2, via, method, headers, body, signal) {
   }
 }
 var CONNECT_FAILURES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
-function answer(res, body) {
+function answer2(res, body) {
   const headers = res.headers;
   return {
     status: res.statusCode ?? 0,
@@ -5073,7 +5311,7 @@ var StreamLexer = class {
   _current = 0;
   _enable_legacy_literals = false;
   tokenize(stream, options) {
-    const tokens = [];
+    const tokens2 = [];
     this._current = 0;
     this._enable_legacy_literals = options?.enable_legacy_literals || false;
     let start;
@@ -5083,13 +5321,13 @@ var StreamLexer = class {
       if (isAlpha(stream[this._current])) {
         start = this._current;
         identifier = this.consumeUnquotedIdentifier(stream);
-        tokens.push({
+        tokens2.push({
           start,
           type: "UnquotedIdentifier",
           value: identifier
         });
       } else if (basicTokens[stream[this._current]] !== void 0) {
-        tokens.push({
+        tokens2.push({
           start: this._current,
           type: basicTokens[stream[this._current]],
           value: stream[this._current]
@@ -5100,13 +5338,13 @@ var StreamLexer = class {
         if (this._current + 1 < stream.length && isAlpha(stream[this._current + 1])) {
           this._current += 1;
           identifier = this.consumeUnquotedIdentifier(stream);
-          tokens.push({
+          tokens2.push({
             start,
             type: "Variable",
             value: identifier
           });
         } else {
-          tokens.push({
+          tokens2.push({
             start,
             type: "Root",
             value: stream[this._current]
@@ -5116,26 +5354,26 @@ var StreamLexer = class {
       } else if (stream[this._current] === "-") {
         if (this._current + 1 < stream.length && isNum(stream[this._current + 1])) {
           const token2 = this.consumeNumber(stream);
-          token2 && tokens.push(token2);
+          token2 && tokens2.push(token2);
         } else {
           const token2 = {
             start: this._current,
             type: "Minus",
             value: "-"
           };
-          tokens.push(token2);
+          tokens2.push(token2);
           this._current += 1;
         }
       } else if (isNum(stream[this._current])) {
         token = this.consumeNumber(stream);
-        tokens.push(token);
+        tokens2.push(token);
       } else if (stream[this._current] === "[") {
         token = this.consumeLBracket(stream);
-        tokens.push(token);
+        tokens2.push(token);
       } else if (stream[this._current] === '"') {
         start = this._current;
         identifier = this.consumeQuotedIdentifier(stream);
-        tokens.push({
+        tokens2.push({
           start,
           type: "QuotedIdentifier",
           value: identifier
@@ -5143,7 +5381,7 @@ var StreamLexer = class {
       } else if (stream[this._current] === `'`) {
         start = this._current;
         identifier = this.consumeRawStringLiteral(stream);
-        tokens.push({
+        tokens2.push({
           start,
           type: "Literal",
           value: identifier
@@ -5151,14 +5389,14 @@ var StreamLexer = class {
       } else if (stream[this._current] === "`") {
         start = this._current;
         const literal = this.consumeLiteral(stream);
-        tokens.push({
+        tokens2.push({
           start,
           type: "Literal",
           value: literal
         });
       } else if (operatorStartToken[stream[this._current]] !== void 0) {
         token = this.consumeOperator(stream);
-        token && tokens.push(token);
+        token && tokens2.push(token);
       } else if (skipChars[stream[this._current]] !== void 0) {
         this._current += 1;
       } else {
@@ -5167,7 +5405,7 @@ var StreamLexer = class {
         throw error;
       }
     }
-    return tokens;
+    return tokens2;
   }
   consumeUnquotedIdentifier(stream) {
     const start = this._current;
@@ -7032,11 +7270,11 @@ var TreeInterpreter = class _TreeInterpreter {
     this.runtime = new Runtime(this);
     this._scope = new ScopeChain();
   }
-  withScope(scope) {
+  withScope(scope3) {
     const interpreter = new _TreeInterpreter();
     interpreter.runtime._functionTable = this.runtime._functionTable;
     interpreter._rootValue = this._rootValue;
-    interpreter._scope = this._scope.withScope(scope);
+    interpreter._scope = this._scope.withScope(scope3);
     return interpreter;
   }
   search(node, value) {
@@ -7061,15 +7299,15 @@ var TreeInterpreter = class _TreeInterpreter {
         return value[identifier] ?? null;
       case "LetExpression": {
         const { bindings, expression } = node;
-        let scope = {};
+        let scope3 = {};
         bindings.forEach((binding) => {
           const reference = this.visit(binding, value);
-          scope = {
-            ...scope,
+          scope3 = {
+            ...scope3,
             ...reference
           };
         });
-        return this.withScope(scope).visit(expression, value);
+        return this.withScope(scope3).visit(expression, value);
       }
       case "Binding": {
         const { variable, reference } = node;

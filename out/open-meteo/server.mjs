@@ -502,6 +502,131 @@ var init_tools = __esm({
   }
 });
 
+// templates/runtime/template-read.ts
+function notFound(uri, era) {
+  return new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+}
+function typeOf(tool2, name) {
+  const props = tool2.inputSchema.properties;
+  const prop = props && typeof props === "object" ? props[name] : void 0;
+  return prop && typeof prop === "object" ? prop.type : void 0;
+}
+function convert(value, type) {
+  if ((type === "integer" || type === "number") && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value)) return Number(value);
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+function toolArgs(tool2, values) {
+  const args = {};
+  for (const [name, value] of Object.entries(values)) args[name] = convert(value, typeOf(tool2, name));
+  return args;
+}
+function contentOf(body, uri, mimeType, textFrom) {
+  const blocks = Array.isArray(body.content) ? body.content : [];
+  const media = blocks.find((b) => (b.type === "image" || b.type === "audio") && typeof b.data === "string");
+  if (media) return { uri, mimeType: typeof media.mimeType === "string" ? media.mimeType : mimeType, blob: media.data };
+  const value = body.structuredContent;
+  if (textFrom && value && typeof value[textFrom] === "string") return { uri, mimeType, text: value[textFrom] };
+  const first2 = blocks[0];
+  return { uri, mimeType, text: first2 && typeof first2.text === "string" ? first2.text : "" };
+}
+async function readTemplate(template, tool2, vars, uri, era, ctx) {
+  const args = toolArgs(tool2, vars);
+  if (!tool2.validateInput(args)) throw notFound(uri, era);
+  const body = await callTool(tool2, args, ctx);
+  if (body.isError) {
+    const first2 = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Resource read failed", { uri: clipText(uri), reason: clipText(typeof first2?.text === "string" ? first2.text : "the read failed") });
+  }
+  return { contents: [contentOf(body, uri, template.mimeType, template.textFrom)], templated: true };
+}
+var RESOURCE_NOT_FOUND_LEGACY;
+var init_template_read = __esm({
+  "templates/runtime/template-read.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_tools();
+    RESOURCE_NOT_FOUND_LEGACY = -32002;
+  }
+});
+
+// templates/runtime/completion.ts
+function hasCompletions(def) {
+  const some = (c) => c !== void 0 && Object.keys(c).length > 0;
+  return (def.prompts?.some((p) => some(p.complete)) ?? false) || (def.templates?.list.some((t) => some(t.complete)) ?? false);
+}
+function sourcesOf(def, ref) {
+  if (!isObject(ref)) return invalid("ref must be an object");
+  if (ref.type === "ref/prompt") {
+    const prompt = typeof ref.name === "string" ? def.prompts?.find((p) => p.name === ref.name) : void 0;
+    if (!prompt) return invalid(`unknown prompt: ${clipText(String(ref.name))}`);
+    return { names: prompt.arguments.map((a) => a.name), complete: prompt.complete ?? {} };
+  }
+  if (ref.type === "ref/resource") {
+    const template = typeof ref.uri === "string" ? def.templates?.list.find((t) => t.uriTemplate === ref.uri) : void 0;
+    if (template) return { names: Object.keys(template.complete ?? {}).concat(variablesOf(template.uriTemplate)), complete: template.complete ?? {} };
+    if (typeof ref.uri === "string" && def.resources?.some((r) => r.uri === ref.uri)) return { names: [], complete: {} };
+    return invalid(`unknown resource template: ${clipText(String(ref.uri))}`);
+  }
+  return invalid("ref.type must be ref/prompt or ref/resource");
+}
+function variablesOf(uriTemplate) {
+  return [...uriTemplate.matchAll(/\{[+#]?([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+}
+function answer(all, value) {
+  const typed = value.toLowerCase();
+  const matching = [...new Set(all)].filter((v) => v.toLowerCase().startsWith(typed));
+  return { completion: { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS } };
+}
+async function toolValues(tool2, textFrom, name, value, context, ctx) {
+  const props = isObject(tool2.inputSchema.properties) ? tool2.inputSchema.properties : {};
+  const given = {};
+  for (const [k, v] of Object.entries({ ...context, [name]: value })) if (Object.hasOwn(props, k)) given[k] = v;
+  const args = toolArgs(tool2, given);
+  if (!tool2.validateInput(args)) return [];
+  const body = await callTool(tool2, args, ctx);
+  if (body.isError) {
+    const first2 = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Completion failed", { reason: clipText(typeof first2?.text === "string" ? first2.text : "the command or request failed") });
+  }
+  const text = contentOf(body, "", "text/plain", textFrom).text;
+  return typeof text === "string" ? text.split("\n").map((l) => l.trim()).filter((l) => l !== "") : [];
+}
+function contextArguments(params) {
+  const context = params.context;
+  const args = isObject(context) ? context.arguments : void 0;
+  if (args === void 0) return {};
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === "string")) return invalid("context.arguments must map names to strings");
+  return args;
+}
+async function complete(def, params, scope3) {
+  if (!params) return invalid("ref and argument are required");
+  const { names, complete: sources } = sourcesOf(def, params.ref);
+  const argument = params.argument;
+  if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") return invalid("argument must be {name, value} with string values");
+  if (!names.includes(argument.name)) return invalid(`unknown argument: ${clipText(argument.name)}`);
+  const context = contextArguments(params);
+  const source = sources[argument.name];
+  if (!source) return answer([], argument.value);
+  if ("values" in source) return answer(source.values, argument.value);
+  const tool2 = scope3.tools.get(source.tool);
+  if (!tool2) return answer([], argument.value);
+  return answer(await toolValues(tool2, source.textFrom, argument.name, argument.value, context, scope3.context()), argument.value);
+}
+var MAX_COMPLETIONS, invalid;
+var init_completion = __esm({
+  "templates/runtime/completion.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_template_read();
+    init_tools();
+    MAX_COMPLETIONS = 100;
+    invalid = (message2) => {
+      throw new RpcError(INVALID_PARAMS, `Invalid params: ${message2}`);
+    };
+  }
+});
+
 // templates/runtime/core.ts
 function allTools(def) {
   if (!def.catalog) return def.tools;
@@ -526,7 +651,8 @@ function createCore(def) {
     capabilities(era) {
       const caps = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      if (def.resources) caps.resources = {};
+      if (def.resources || def.templates) caps.resources = {};
+      if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },
@@ -563,6 +689,9 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
+function serverCallContext(core, signal, era) {
+  return new Context(signal, era, core.serverId, void 0);
+}
 function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
@@ -585,6 +714,7 @@ var init_core = __esm({
     init_clip();
     init_jsonrpc();
     init_tools();
+    init_completion();
     Context = class {
       constructor(source, era, server2, progress) {
         this.source = source;
@@ -812,30 +942,30 @@ function renderPrompt(p, args) {
   body.messages = p.messages.map((m) => ({ role: m.role, content: render(m.content, args) }));
   return body;
 }
-function invalid(message2) {
+function invalid2(message2) {
   throw new RpcError(INVALID_PARAMS, message2);
 }
 function promptRequest(def, params) {
   const name = params?.name;
-  if (typeof name !== "string") invalid("Invalid params: name must be a string");
+  if (typeof name !== "string") invalid2("Invalid params: name must be a string");
   const prompt = def.prompts?.find((p) => p.name === name);
-  if (!prompt) invalid(`Unknown prompt: ${clipText(name)}`);
+  if (!prompt) invalid2(`Unknown prompt: ${clipText(name)}`);
   const given = params?.arguments ?? {};
-  if (!isObject(given)) invalid(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
+  if (!isObject(given)) invalid2(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
   const args = {};
   for (const [key, value] of Object.entries(given)) {
     if (!prompt.arguments.some((a) => a.name === key)) {
       const known = prompt.arguments.map((a) => a.name);
-      invalid(`Invalid params: prompt "${name}" has no argument "${clipText(key, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
+      invalid2(`Invalid params: prompt "${name}" has no argument "${clipText(key, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
     }
-    if (typeof value !== "string") invalid(`Invalid params: argument "${key}" of prompt "${name}" must be a string`);
+    if (typeof value !== "string") invalid2(`Invalid params: argument "${key}" of prompt "${name}" must be a string`);
     args[key] = value;
   }
   return { prompt, args };
 }
 function requireArguments(prompt, args) {
   const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) invalid(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
+  if (missing.length > 0) invalid2(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
 }
 async function getPrompt(def, params, era, principal, modes, elicit) {
   const { prompt, args } = promptRequest(def, params);
@@ -845,7 +975,7 @@ async function getPrompt(def, params, era, principal, modes, elicit) {
   const asked = await modes.askPrompt({ prompt, args, params, era, principal, ...elicit ? { elicit } : {} });
   if (!asked.run) return asked.result;
   for (const q of prompt.ask) {
-    if (typeof asked.args[q.field] !== "string") invalid(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
+    if (typeof asked.args[q.field] !== "string") invalid2(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
   }
   return renderPrompt(prompt, asked.args);
 }
@@ -894,7 +1024,30 @@ function listResources(def, params) {
   const end = offset + RESOURCE_PAGE_SIZE;
   return { resources: all.slice(offset, end), ...end < all.length ? { nextCursor: cursorOf(end) } : {} };
 }
-function readResource(def, params, era) {
+function describeTemplate(t) {
+  const out = { uriTemplate: t.uriTemplate, name: t.name };
+  if (t.title !== void 0) out.title = t.title;
+  if (t.description !== void 0) out.description = t.description;
+  out.mimeType = t.mimeType;
+  return out;
+}
+function listTemplates(def) {
+  let list = templateLists.get(def);
+  if (!list) {
+    list = (def.templates?.list ?? []).map(describeTemplate);
+    templateLists.set(def, list);
+  }
+  return list;
+}
+function readTemplated(def, uri, era, scope3) {
+  for (const template of def.templates?.list ?? []) {
+    const vars = def.templates.match(template.uriTemplate, uri);
+    const tool2 = vars && scope3?.tools.get(template.tool);
+    if (vars && tool2) return readTemplate(template, tool2, vars, uri, era, scope3.context());
+  }
+  throw notFound(uri, era);
+}
+function readResource(def, params, era, scope3) {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
   let index = byUri.get(def);
@@ -903,22 +1056,24 @@ function readResource(def, params, era) {
     byUri.set(def, index);
   }
   const r = index.get(uri);
-  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  if (!r) return readTemplated(def, uri, era, scope3);
   const content = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== void 0) content.blob = r.blob;
   else content.text = r.text ?? "";
   return { contents: [content] };
 }
-var RESOURCE_PAGE_SIZE, RESOURCE_NOT_FOUND_LEGACY, lists2, byUri, cursorOf;
+var RESOURCE_PAGE_SIZE, lists2, byUri, cursorOf, templateLists;
 var init_resources = __esm({
   "templates/runtime/resources.ts"() {
     init_clip();
     init_jsonrpc();
+    init_template_read();
+    init_template_read();
     RESOURCE_PAGE_SIZE = 100;
-    RESOURCE_NOT_FOUND_LEGACY = -32002;
     lists2 = /* @__PURE__ */ new WeakMap();
     byUri = /* @__PURE__ */ new WeakMap();
     cursorOf = (offset) => Buffer.from(String(offset)).toString("base64url");
+    templateLists = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -945,22 +1100,22 @@ var init_client_requests = __esm({
           };
           if (signal.aborted) return onAbort();
           signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.set(id, { owner, take: (answer2) => {
+          this.waiting.set(id, { owner, take: (answer3) => {
             signal.removeEventListener("abort", onAbort);
-            if (answer2.error !== void 0) {
-              const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
+            if (answer3.error !== void 0) {
+              const message2 = isObject(answer3.error) && typeof answer3.error.message === "string" ? answer3.error.message : "error";
               reject(new Error(`the client answered ${method} with an error: ${message2}`));
-            } else resolve(answer2.result);
+            } else resolve(answer3.result);
           } });
           send2({ jsonrpc: "2.0", id, method, params });
         });
       }
       /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
-      deliver(id, answer2, owner) {
+      deliver(id, answer3, owner) {
         const waiter = this.waiting.get(String(id));
         if (!waiter || waiter.owner !== owner) return false;
         this.waiting.delete(String(id));
-        waiter.take(answer2);
+        waiter.take(answer3);
         return true;
       }
     };
@@ -968,6 +1123,12 @@ var init_client_requests = __esm({
 });
 
 // templates/runtime/legacy.ts
+function scope(core, signal) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, "2025-11-25") };
+}
+function untag({ templated: _t, ...body }) {
+  return body;
+}
 function serveLegacy(core, method, params, signal, notify, principal = "local", asker) {
   switch (method) {
     case "initialize": {
@@ -994,17 +1155,22 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
-    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
-    case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return readResource(core.def, params, "2025-11-25");
+    case "resources/read": {
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      const read = readResource(core.def, params, "2025-11-25", scope(core, signal));
+      return read instanceof Promise ? read.then(untag) : read;
+    }
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [] };
+      return { resourceTemplates: listTemplates(core.def) };
+    case "completion/complete":
+      if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
+      return complete(core.def, params, scope(core, signal));
     default:
       return methodNotFound(method);
   }
@@ -1014,12 +1180,20 @@ var init_legacy = __esm({
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_client_requests();
     init_core();
   }
 });
 
 // templates/runtime/modern.ts
+function scope2(core, signal, era) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, era) };
+}
+function withHints(body) {
+  const { templated, ...rest } = body;
+  return { ...rest, ...templated ? fresh : cacheable };
+}
 async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
   const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool2) => core.tools.has(tool2))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
@@ -1043,30 +1217,35 @@ async function route(core, method, params, signal, notify, principal, privateToo
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
-    // Static resources only: a server declares resources only when its spec has some.
+    // A server declares resources only when its spec has static resources or templates.
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return { ...listResources(core.def, params), ...cacheable };
     case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      return withHints(await readResource(core.def, params, "2026-07-28", scope2(core, signal, "2026-07-28")));
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [], ...cacheable };
+      return { resourceTemplates: listTemplates(core.def), ...cacheable };
+    case "completion/complete":
+      if (!core.capabilities("2026-07-28").completions) return methodNotFound(method);
+      return complete(core.def, params, scope2(core, signal, "2026-07-28"));
     default:
       return methodNotFound(method);
   }
 }
-var cacheable, personal;
+var cacheable, personal, fresh;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
     personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
+    fresh = { ttlMs: 0, cacheScope: "private" };
   }
 });
 
@@ -1132,7 +1311,6 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
-import { createHash } from "node:crypto";
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1146,7 +1324,7 @@ function beginRequest(res) {
 function principalHash(principal) {
   let hash = hashes.get(principal);
   if (hash === void 0) {
-    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(principal).digest("hex").slice(0, 12);
     if (hashes.size >= 1024) hashes.clear();
     hashes.set(principal, hash);
   }
@@ -1257,8 +1435,8 @@ var init_http_asks = __esm({
         if (!notify || !this.declared.has(principal)) return void 0;
         return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
       }
-      deliver(principal, id, answer2) {
-        return this.requests.deliver(id, answer2, principal);
+      deliver(principal, id, answer3) {
+        return this.requests.deliver(id, answer3, principal);
       }
     };
   }
@@ -1612,7 +1790,7 @@ data: ${body}
     note.principal = principal.id;
     readBody(req, MAX_BODY_BYTES, (raw) => {
       try {
-        answer2(req, res, note, principal, raw);
+        answer3(req, res, note, principal, raw);
       } catch (err) {
         failed(res, err);
       }
@@ -1634,7 +1812,7 @@ data: ${body}
     setTimeout(reply, DRAIN_MS).unref();
     req.resume();
   }
-  function answer2(req, res, note, principal, raw) {
+  function answer3(req, res, note, principal, raw) {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
@@ -1742,7 +1920,6 @@ var init_http = __esm({
 });
 
 // templates/runtime/auth/bearer.ts
-import { createHash as createHash2, timingSafeEqual } from "node:crypto";
 function bearerVerifier(tokens, env = process.env) {
   const known = tokens.map((t) => {
     const name = t.env;
@@ -1754,15 +1931,17 @@ function bearerVerifier(tokens, env = process.env) {
   return (token) => {
     const digest = sha256(token);
     let found = null;
+    const { timingSafeEqual } = crypto2();
     for (const k of known) if (timingSafeEqual(k.digest, digest) && found === null) found = k.principal;
     return found;
   };
 }
-var sha256;
+var cryptoModule, crypto2, sha256;
 var init_bearer = __esm({
   "templates/runtime/auth/bearer.ts"() {
     init_types();
-    sha256 = (text) => createHash2("sha256").update(text, "utf8").digest();
+    crypto2 = () => cryptoModule ??= process.getBuiltinModule("node:crypto");
+    sha256 = (text) => crypto2().createHash("sha256").update(text, "utf8").digest();
   }
 });
 
@@ -1982,14 +2161,14 @@ function decode(input) {
   try {
     return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
   } catch (cause) {
-    throw new TypeError(invalid2, { cause });
+    throw new TypeError(invalid3, { cause });
   }
 }
-var invalid2;
+var invalid3;
 var init_base64url = __esm({
   "node_modules/jose/dist/webapi/util/base64url.js"() {
     init_buffer_utils();
-    invalid2 = "The input to be decoded is not correctly encoded.";
+    invalid3 = "The input to be decoded is not correctly encoded.";
   }
 });
 
@@ -3135,9 +3314,22 @@ function startStdio(core) {
   let parts = [];
   let size = 0;
   let discarding = false;
-  const send2 = (line2) => {
-    if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
+  let out = "";
+  let scheduled2 = false;
+  const flush = () => {
+    scheduled2 = false;
+    const text = out;
+    out = "";
+    if (text !== "" && (!isShuttingDown() || process.stdout.writable)) process.stdout.write(text);
   };
+  const send2 = (line2) => {
+    out += line2 + "\n";
+    if (scheduled2) return;
+    scheduled2 = true;
+    setImmediate(flush);
+  };
+  onShutdown(flush);
+  process.on("exit", flush);
   const keyOf = (id) => `${typeof id}:${String(id)}`;
   const refuse = (id, error) => {
     send2(errorMessage(id, error));
@@ -3149,7 +3341,7 @@ function startStdio(core) {
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
-  async function answer2(msg, note) {
+  async function answer3(msg, note) {
     const { method, params } = msg;
     const key = keyOf(msg.id);
     const call = trackCall();
@@ -3165,7 +3357,7 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out) => send2(JSON.stringify(out)), m, p, call.signal) } : void 0;
+      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out2) => send2(JSON.stringify(out2)), m, p, call.signal) } : void 0;
       return await dispatch(core, msg, { legacy, principal: "stdio", ...asker ? { asker } : {} }, call, notify);
     } finally {
       done = true;
@@ -3180,7 +3372,7 @@ function startStdio(core) {
     note.id = msg.id;
     const name = msg.params?.name;
     if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
-    answer2(msg, note).then(
+    answer3(msg, note).then(
       (reply) => {
         send2(replyMessage(msg.id, reply));
         endStdioRequest(note, outcomeOf(reply), "error" in reply && reply.error.code === INTERNAL_ERROR);
@@ -3423,6 +3615,778 @@ function runServer(def, argv = process.argv.slice(2)) {
 init_shutdown();
 init_clip();
 init_types();
+
+// node_modules/uri-template-matcher/src/parser.js
+function parse_template(template) {
+  const parts = [];
+  let current_literal = "";
+  let i = 0;
+  while (i < template.length) {
+    const char = template[i];
+    if (char === "{") {
+      if (current_literal) {
+        parts.push({ type: "literal", value: current_literal });
+        current_literal = "";
+      }
+      const expression_start = i + 1;
+      let expression_end = expression_start;
+      let brace_count = 1;
+      while (expression_end < template.length && brace_count > 0) {
+        if (template[expression_end] === "{") {
+          brace_count++;
+        } else if (template[expression_end] === "}") {
+          brace_count--;
+        }
+        expression_end++;
+      }
+      if (brace_count > 0) {
+        throw new Error(`Unclosed expression in template: ${template}`);
+      }
+      const expression_content = template.slice(
+        expression_start,
+        expression_end - 1
+      );
+      const parsed_expression = parse_expression(expression_content);
+      parts.push(parsed_expression);
+      i = expression_end;
+    } else {
+      current_literal += char;
+      i++;
+    }
+  }
+  if (current_literal) {
+    parts.push({ type: "literal", value: current_literal });
+  }
+  return { template, parts };
+}
+function parse_expression(content) {
+  if (!content.trim()) {
+    throw new Error("Empty expression");
+  }
+  const first_char = content[0];
+  const operators = ["+", "#", ".", "/", ";", "?", "&"];
+  let operator = void 0;
+  let variables_part = content;
+  if (operators.includes(first_char)) {
+    operator = first_char;
+    variables_part = content.slice(1);
+  }
+  const variable_names = split_variables(variables_part);
+  const expressions = variable_names.map(parse_variable);
+  return {
+    type: "expression",
+    expressions,
+    operator
+  };
+}
+function split_variables(variables) {
+  const result = [];
+  let current = "";
+  let i = 0;
+  while (i < variables.length) {
+    const char = variables[i];
+    if (char === ",") {
+      if (current.trim()) {
+        result.push(current.trim());
+        current = "";
+      }
+    } else {
+      current += char;
+    }
+    i++;
+  }
+  if (current.trim()) {
+    result.push(current.trim());
+  }
+  return result;
+}
+function parse_variable(variable) {
+  let name = variable;
+  let prefix2 = void 0;
+  let explode = false;
+  if (name.endsWith("*")) {
+    explode = true;
+    name = name.slice(0, -1);
+  }
+  const colon_index = name.indexOf(":");
+  if (colon_index !== -1) {
+    const prefix_str = name.slice(colon_index + 1);
+    prefix2 = parseInt(prefix_str, 10);
+    if (isNaN(prefix2) || prefix2 < 0) {
+      throw new Error(`Invalid prefix length: ${prefix_str}`);
+    }
+    name = name.slice(0, colon_index);
+  }
+  if (!name) {
+    throw new Error("Empty variable name");
+  }
+  return { name, prefix: prefix2, explode };
+}
+function match_uri(uri, parsed_template) {
+  const params = {};
+  const result = match_parts(uri, 0, parsed_template.parts, 0, params);
+  if (!result || result.uri_index !== uri.length) {
+    return null;
+  }
+  return params;
+}
+function match_parts(uri, uri_index, parts, part_index, params) {
+  if (part_index >= parts.length) {
+    return { uri_index };
+  }
+  const part = parts[part_index];
+  if (part.type === "literal") {
+    if (!uri.slice(uri_index).startsWith(part.value)) {
+      return null;
+    }
+    return match_parts(
+      uri,
+      uri_index + part.value.length,
+      parts,
+      part_index + 1,
+      params
+    );
+  } else {
+    const next_part = parts[part_index + 1];
+    const boundaries = find_expression_boundaries(
+      uri,
+      uri_index,
+      next_part
+    );
+    const sorted_boundaries = boundaries.sort((a, b) => {
+      if (next_part && next_part.type === "expression" && !next_part.operator) {
+        return b - a;
+      }
+      return a - b;
+    });
+    for (const boundary of sorted_boundaries) {
+      const segment = uri.slice(uri_index, boundary);
+      const temp_params = { ...params };
+      const match_result = match_simple_expression(
+        segment,
+        part,
+        temp_params,
+        uri,
+        uri_index
+      );
+      if (match_result) {
+        const rest_result = match_parts(
+          uri,
+          boundary,
+          parts,
+          part_index + 1,
+          temp_params
+        );
+        if (rest_result) {
+          Object.assign(params, temp_params);
+          return rest_result;
+        }
+      }
+    }
+    return null;
+  }
+}
+function find_expression_boundaries(uri, start_index, next_part) {
+  const boundaries = [];
+  if (next_part && next_part.type === "literal") {
+    let search_index = start_index;
+    while (search_index < uri.length) {
+      const found_index = uri.indexOf(next_part.value, search_index);
+      if (found_index === -1) break;
+      boundaries.push(found_index);
+      search_index = found_index + 1;
+    }
+    if (boundaries.length === 0) {
+      return [];
+    }
+  } else if (next_part && next_part.type === "expression") {
+    const next_expr = (
+      /** @type {ExpressionPart} */
+      next_part
+    );
+    if (next_expr.operator === ".") {
+      for (let i = start_index; i < uri.length; i++) {
+        if (uri[i] === ".") {
+          boundaries.push(i);
+        }
+      }
+      boundaries.push(uri.length);
+    } else if (next_expr.operator === "/") {
+      for (let i = start_index; i < uri.length; i++) {
+        if (uri[i] === "/") {
+          boundaries.push(i);
+        }
+      }
+    } else {
+      for (let i = start_index; i <= uri.length; i++) {
+        boundaries.push(i);
+      }
+    }
+  } else {
+    boundaries.push(uri.length);
+  }
+  return boundaries.sort((a, b) => a - b);
+}
+function match_simple_expression(segment, expression, params, uri, uri_index) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const operator = expression.operator;
+  switch (operator) {
+    case "+":
+      return handle_reserved_match(segment, expression, params);
+    case "#":
+      return handle_fragment_match(segment, expression, params);
+    case ".":
+      return handle_dot_match(segment, expression, params);
+    case "/":
+      return handle_path_match(segment, expression, params);
+    case ";":
+      return handle_semicolon_match(segment, expression, params);
+    case "?":
+    case "&":
+      return handle_query_match(segment, expression, params);
+    default:
+      return handle_simple_match(
+        segment,
+        expression,
+        params,
+        uri,
+        uri_index
+      );
+  }
+}
+function handle_fragment_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (!segment.startsWith("#")) {
+    for (const expr of expression.expressions) {
+      params[expr.name] = "";
+    }
+    return segment === "";
+  }
+  const fragment_content = segment.slice(1);
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = fragment_content;
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = fragment_content.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_reserved_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = segment;
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_simple_match(segment, expression, params, uri, uri_index) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = segment;
+    if (value.includes("/")) {
+      return false;
+    }
+    if (value === "" && uri_index + segment.length === uri.length && uri.endsWith("/")) {
+      return false;
+    }
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (value.includes("/")) {
+        return false;
+      }
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_dot_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (segment === "") {
+    for (const expr of expression.expressions) {
+      params[expr.name] = "";
+    }
+    return true;
+  }
+  const clean_segment = segment.startsWith(".") ? segment.slice(1) : segment;
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    if (expr.explode) {
+      const values = clean_segment.split(".");
+      params[expr.name] = values.map((v) => decodeURIComponent(v));
+    } else {
+      params[expr.name] = decodeURIComponent(clean_segment);
+    }
+    return true;
+  } else {
+    const values = clean_segment.split(".");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_path_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const clean_segment = segment.startsWith("/") ? segment.slice(1) : segment;
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    params[expr.name] = decodeURIComponent(clean_segment);
+    return true;
+  } else {
+    const values = clean_segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_semicolon_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const parts = segment.split(";").filter((p) => p);
+  for (const part of parts) {
+    const eq_index = part.indexOf("=");
+    if (eq_index !== -1) {
+      const key = part.slice(0, eq_index);
+      const value = part.slice(eq_index + 1);
+      const expr = expression.expressions.find((e) => e.name === key);
+      if (expr) {
+        params[expr.name] = decodeURIComponent(value);
+      }
+    }
+  }
+  return true;
+}
+function handle_query_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const clean_segment = segment.replace(/^[?&]/, "");
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    if (expr.explode) {
+      const values = clean_segment.split("&");
+      params[expr.name] = values.map((v) => decodeURIComponent(v));
+    } else {
+      const parts = clean_segment.split("&");
+      for (const part of parts) {
+        const eq_index = part.indexOf("=");
+        if (eq_index !== -1) {
+          const key = part.slice(0, eq_index);
+          const value = part.slice(eq_index + 1);
+          if (key === expr.name) {
+            params[expr.name] = decodeURIComponent(value);
+          }
+        }
+      }
+    }
+  } else {
+    const parts = clean_segment.split("&");
+    for (const part of parts) {
+      const eq_index = part.indexOf("=");
+      if (eq_index !== -1) {
+        const key = part.slice(0, eq_index);
+        const value = part.slice(eq_index + 1);
+        const expr = expression.expressions.find((e) => e.name === key);
+        if (expr) {
+          params[expr.name] = decodeURIComponent(value);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// node_modules/uri-template-matcher/src/matcher.js
+var UriTemplateMatcher = class {
+  /**
+   * Create a new UriTemplateMatcher instance
+   */
+  constructor() {
+    this.templates = [];
+  }
+  /**
+   * Add a URI template to the matcher
+   * @param {string} template - The URI template string to add
+   * @throws {Error} If template is invalid
+   */
+  add(template) {
+    if (typeof template !== "string") {
+      throw new Error("Template must be a string");
+    }
+    if (template !== "" && template.trim() === "") {
+      throw new Error("Template cannot be empty");
+    }
+    try {
+      const parsed = parse_template(template);
+      this.templates.push(parsed);
+    } catch (error) {
+      throw new Error(
+        `Invalid template: ${template} - ${error instanceof Error ? error.message : String(error)}`
+      );
+    }
+  }
+  /**
+   * Match a URI against all registered templates
+   * @param {string} uri - The URI to match
+   * @returns {MatchResult | null} Match result or null if no match found
+   * @throws {Error} If URI is invalid
+   */
+  match(uri) {
+    if (typeof uri !== "string") {
+      throw new Error("URI must be a string");
+    }
+    for (const template of this.templates) {
+      const params = match_uri(uri, template);
+      if (params !== null) {
+        return {
+          template: template.template,
+          params
+        };
+      }
+    }
+    return null;
+  }
+  /**
+   * Clear all registered templates
+   */
+  clear() {
+    this.templates = [];
+  }
+  /**
+   * Get all registered template strings
+   * @returns {string[]} Array of template strings
+   */
+  all() {
+    return this.templates.map((t) => t.template);
+  }
+};
+
+// node_modules/uri-template-matcher/src/expander.js
+function expand_template(template, variables) {
+  try {
+    const parsed = parse_template(template);
+    let result = "";
+    for (const part of parsed.parts) {
+      if (part.type === "literal") {
+        result += part.value;
+      } else if (part.type === "expression") {
+        result += expand_expression(part, variables);
+      }
+    }
+    return result;
+  } catch (error) {
+    throw new Error(
+      `Failed to expand template: ${error instanceof Error ? error.message : error}`
+    );
+  }
+}
+function expand_expression(expression, variables) {
+  const { operator, expressions } = expression;
+  const values = [];
+  for (const varSpec of expressions) {
+    const result = get_variable_value(varSpec, variables);
+    if (result !== void 0) {
+      values.push(result);
+    }
+  }
+  if (values.length === 0) {
+    return "";
+  }
+  return format_values(operator || "", values);
+}
+function get_variable_value(varSpec, variables) {
+  const { name, prefix: prefix2, explode } = varSpec;
+  const value = variables[name];
+  if (value === void 0 || value === null) {
+    return void 0;
+  }
+  if (Array.isArray(value) && value.length === 0) {
+    return void 0;
+  }
+  if (typeof value === "object" && value !== null && Object.keys(value).length === 0) {
+    return void 0;
+  }
+  let processedValue = value;
+  if (typeof value === "string") {
+    if (prefix2 && prefix2 > 0) {
+      processedValue = value.substring(0, prefix2);
+    } else {
+      processedValue = value;
+    }
+  } else if (Array.isArray(value)) {
+    processedValue = value;
+  } else if (typeof value === "object") {
+    processedValue = value;
+  } else {
+    processedValue = String(value);
+  }
+  return { name, value: processedValue, explode };
+}
+function format_values(operator, values) {
+  switch (operator) {
+    case "":
+      return values.map((v) => format_value(v.value, "", v.explode)).join(",");
+    case "+":
+      return values.map((v) => format_value(v.value, "+", v.explode)).join(",");
+    case "#":
+      return "#" + values.map((v) => format_value(v.value, "#", v.explode)).join(",");
+    case ".": {
+      const dot_values = values.map(
+        (v) => format_value(v.value, ".", v.explode)
+      );
+      return dot_values.length > 0 ? "." + dot_values.join(".") : "";
+    }
+    case "/": {
+      const path_values = values.map(
+        (v) => format_value(v.value, "/", v.explode)
+      );
+      return path_values.length > 0 ? "/" + path_values.join("/") : "";
+    }
+    case ";":
+      return values.map(
+        (v) => ";" + format_named_value(v.name, v.value, ";", v.explode)
+      ).join("");
+    case "?":
+      return "?" + values.map(
+        (v) => format_named_value(v.name, v.value, "?", v.explode)
+      ).join("&");
+    case "&":
+      return values.map(
+        (v) => "&" + format_named_value(v.name, v.value, "&", v.explode)
+      ).join("");
+    default:
+      return values.map((v) => format_value(v.value, "", v.explode)).join(",");
+  }
+}
+function format_value(value, operator, explode) {
+  if (typeof value === "string") {
+    if (value === "" && (operator === "." || operator === "/")) {
+      return "";
+    }
+    return encode_value(value, operator);
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      return "";
+    }
+    if (explode) {
+      if (operator === ".") {
+        return value.map((v) => encode_value(String(v), operator)).join(".");
+      } else if (operator === "/") {
+        return value.map((v) => encode_value(String(v), operator)).join("/");
+      }
+    }
+    return value.map((v) => encode_value(String(v), operator)).join(",");
+  }
+  if (typeof value === "object") {
+    if (Object.keys(value).length === 0) {
+      return "";
+    }
+    if (explode) {
+      if (operator === "" || operator === "+" || operator === "#") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join(",");
+      } else if (operator === ".") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join(".");
+      } else if (operator === "/") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join("/");
+      }
+      return Object.entries(value).map(
+        ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+      ).join(",");
+    }
+    return Object.entries(value).map(
+      ([k, v]) => `${encode_value(k, operator)},${encode_value(String(v), operator)}`
+    ).join(",");
+  }
+  return encode_value(String(value), operator);
+}
+function format_named_value(name, value, operator, explode) {
+  let encoded_name = name;
+  if (operator === "?" || operator === "&") {
+    if (!/(%[0-9A-Fa-f]{2})/.test(name)) {
+      encoded_name = encodeURIComponent(name);
+    }
+  } else {
+    encoded_name = encode_value(name, operator);
+  }
+  if (typeof value === "string") {
+    if (value === "") {
+      return operator === ";" ? encoded_name : `${encoded_name}=`;
+    }
+    return `${encoded_name}=${encode_value(value, operator)}`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      if (operator === "?" || operator === "&") {
+        return `${encoded_name}=`;
+      } else if (operator === ";") {
+        return encoded_name;
+      }
+      return "";
+    }
+    if (explode) {
+      return value.map(
+        (v) => `${encoded_name}=${encode_value(String(v), operator)}`
+      ).join(operator === ";" ? ";" : "&");
+    }
+    return `${encoded_name}=${value.map((v) => encode_value(String(v), operator)).join(",")}`;
+  }
+  if (typeof value === "object") {
+    if (Object.keys(value).length === 0) {
+      if (operator === "?" || operator === "&") {
+        return `${encoded_name}=`;
+      } else if (operator === ";") {
+        return encoded_name;
+      }
+      return "";
+    }
+    if (explode) {
+      return Object.entries(value).map(([k, v]) => {
+        let encoded_key = k;
+        if (operator === "?" || operator === "&") {
+          if (!/(%[0-9A-Fa-f]{2})/.test(k)) {
+            encoded_key = encodeURIComponent(k);
+          }
+        } else {
+          encoded_key = encode_value(k, operator);
+        }
+        return `${encoded_key}=${encode_value(String(v), operator)}`;
+      }).join(operator === ";" ? ";" : "&");
+    }
+    return `${encoded_name}=${Object.entries(value).map(
+      ([k, v]) => `${encode_value(k, operator)},${encode_value(String(v), operator)}`
+    ).join(",")}`;
+  }
+  return value === "" ? encoded_name : `${encoded_name}=${encode_value(String(value), operator)}`;
+}
+function encode_value(value, operator) {
+  if (operator === "+" || operator === "#") {
+    return value.replace(/ /g, "%20").replace(/%(?![0-9A-Fa-f]{2})/g, "%25");
+  }
+  return encodeURIComponent(value).replace(/!/g, "%21");
+}
+var UriTemplateExpander = class {
+  /**
+   * Create a new UriTemplateExpander instance
+   * @param {string} template - The URI template string
+   */
+  constructor(template) {
+    this.template = template;
+  }
+  /**
+   * Expand the template with given variables
+   * @param {Record<string, unknown>} variables - Variables to substitute
+   * @returns {string} Expanded URI
+   */
+  expand(variables) {
+    return expand_template(this.template, variables);
+  }
+};
+
+// templates/runtime/resource-templates/index.ts
+var compiled = /* @__PURE__ */ new Map();
+function compiledOf(uriTemplate) {
+  let c = compiled.get(uriTemplate);
+  if (!c) {
+    const matcher = new UriTemplateMatcher();
+    matcher.add(uriTemplate);
+    c = { matcher, expander: new UriTemplateExpander(uriTemplate) };
+    compiled.set(uriTemplate, c);
+  }
+  return c;
+}
+var asciiOnly = (s) => s.replace(/[^\x00-\x7f]+/gu, (c) => encodeURIComponent(c));
+function matchTemplate(uriTemplate, uri) {
+  const { matcher, expander } = compiledOf(uriTemplate);
+  let params;
+  try {
+    const found = matcher.match(uri);
+    if (!found) return void 0;
+    params = found.params;
+  } catch {
+    return void 0;
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (typeof value !== "string" || value === "") return void 0;
+    out[key] = value;
+  }
+  try {
+    return asciiOnly(expander.expand(out)) === asciiOnly(uri) ? out : void 0;
+  } catch {
+    return void 0;
+  }
+}
 
 // templates/kinds/http/handler.ts
 init_types();
@@ -3890,7 +4854,7 @@ async function exchange(req, opts) {
       throw new ToolFault2(`the proxy ${proxyName(via)} answered HTTP 407: it wants credentials`);
     }
     const location = REDIRECT.has(res.statusCode ?? 0) ? res.headers.location ?? null : null;
-    if (location === null) return answer(res, await readBody2(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : void 0));
+    if (location === null) return answer2(res, await readBody2(res, opts.maxBytes, res.headers["content-encoding"] ? await (zlib ??= import("node:zlib")) : void 0));
     res.destroy();
     const status = res.statusCode;
     if (opts.redirects === "none") {
@@ -3934,7 +4898,7 @@ async function sendOnce(url2, via, method, headers, body, signal) {
   }
 }
 var CONNECT_FAILURES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
-function answer(res, body) {
+function answer2(res, body) {
   const headers = res.headers;
   return {
     status: res.statusCode ?? 0,
@@ -6514,11 +7478,11 @@ var TreeInterpreter = class _TreeInterpreter {
     this.runtime = new Runtime(this);
     this._scope = new ScopeChain();
   }
-  withScope(scope) {
+  withScope(scope3) {
     const interpreter = new _TreeInterpreter();
     interpreter.runtime._functionTable = this.runtime._functionTable;
     interpreter._rootValue = this._rootValue;
-    interpreter._scope = this._scope.withScope(scope);
+    interpreter._scope = this._scope.withScope(scope3);
     return interpreter;
   }
   search(node, value) {
@@ -6543,15 +7507,15 @@ var TreeInterpreter = class _TreeInterpreter {
         return value[identifier] ?? null;
       case "LetExpression": {
         const { bindings, expression } = node;
-        let scope = {};
+        let scope3 = {};
         bindings.forEach((binding) => {
           const reference = this.visit(binding, value);
-          scope = {
-            ...scope,
+          scope3 = {
+            ...scope3,
             ...reference
           };
         });
-        return this.withScope(scope).visit(expression, value);
+        return this.withScope(scope3).visit(expression, value);
       }
       case "Binding": {
         const { variable, reference } = node;
@@ -7157,6 +8121,10 @@ var server = {
   tools: [tool],
   startup() {
     startup();
+  },
+  templates: {
+    list: [{ "uriTemplate": "weather://current/{latitude}/{longitude}", "name": "current-weather", "title": "Current weather at a place", "description": "The current temperature, wind speed and WMO weather code at a latitude and longitude, as JSON.", "mimeType": "application/json", "tool": "get_current_weather" }],
+    match: matchTemplate
   }
 };
 runServer(server);

@@ -503,6 +503,131 @@ var init_tools = __esm({
   }
 });
 
+// templates/runtime/template-read.ts
+function notFound(uri, era) {
+  return new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+}
+function typeOf(tool7, name) {
+  const props = tool7.inputSchema.properties;
+  const prop = props && typeof props === "object" ? props[name] : void 0;
+  return prop && typeof prop === "object" ? prop.type : void 0;
+}
+function convert(value, type) {
+  if ((type === "integer" || type === "number") && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value)) return Number(value);
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+function toolArgs(tool7, values) {
+  const args = {};
+  for (const [name, value] of Object.entries(values)) args[name] = convert(value, typeOf(tool7, name));
+  return args;
+}
+function contentOf(body, uri, mimeType, textFrom) {
+  const blocks = Array.isArray(body.content) ? body.content : [];
+  const media = blocks.find((b) => (b.type === "image" || b.type === "audio") && typeof b.data === "string");
+  if (media) return { uri, mimeType: typeof media.mimeType === "string" ? media.mimeType : mimeType, blob: media.data };
+  const value = body.structuredContent;
+  if (textFrom && value && typeof value[textFrom] === "string") return { uri, mimeType, text: value[textFrom] };
+  const first = blocks[0];
+  return { uri, mimeType, text: first && typeof first.text === "string" ? first.text : "" };
+}
+async function readTemplate(template, tool7, vars, uri, era, ctx) {
+  const args = toolArgs(tool7, vars);
+  if (!tool7.validateInput(args)) throw notFound(uri, era);
+  const body = await callTool(tool7, args, ctx);
+  if (body.isError) {
+    const first = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Resource read failed", { uri: clipText(uri), reason: clipText(typeof first?.text === "string" ? first.text : "the read failed") });
+  }
+  return { contents: [contentOf(body, uri, template.mimeType, template.textFrom)], templated: true };
+}
+var RESOURCE_NOT_FOUND_LEGACY;
+var init_template_read = __esm({
+  "templates/runtime/template-read.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_tools();
+    RESOURCE_NOT_FOUND_LEGACY = -32002;
+  }
+});
+
+// templates/runtime/completion.ts
+function hasCompletions(def) {
+  const some = (c) => c !== void 0 && Object.keys(c).length > 0;
+  return (def.prompts?.some((p) => some(p.complete)) ?? false) || (def.templates?.list.some((t) => some(t.complete)) ?? false);
+}
+function sourcesOf(def, ref) {
+  if (!isObject(ref)) return invalid("ref must be an object");
+  if (ref.type === "ref/prompt") {
+    const prompt = typeof ref.name === "string" ? def.prompts?.find((p) => p.name === ref.name) : void 0;
+    if (!prompt) return invalid(`unknown prompt: ${clipText(String(ref.name))}`);
+    return { names: prompt.arguments.map((a) => a.name), complete: prompt.complete ?? {} };
+  }
+  if (ref.type === "ref/resource") {
+    const template = typeof ref.uri === "string" ? def.templates?.list.find((t) => t.uriTemplate === ref.uri) : void 0;
+    if (template) return { names: Object.keys(template.complete ?? {}).concat(variablesOf(template.uriTemplate)), complete: template.complete ?? {} };
+    if (typeof ref.uri === "string" && def.resources?.some((r) => r.uri === ref.uri)) return { names: [], complete: {} };
+    return invalid(`unknown resource template: ${clipText(String(ref.uri))}`);
+  }
+  return invalid("ref.type must be ref/prompt or ref/resource");
+}
+function variablesOf(uriTemplate) {
+  return [...uriTemplate.matchAll(/\{[+#]?([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+}
+function answer(all, value) {
+  const typed = value.toLowerCase();
+  const matching = [...new Set(all)].filter((v) => v.toLowerCase().startsWith(typed));
+  return { completion: { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS } };
+}
+async function toolValues(tool7, textFrom, name, value, context, ctx) {
+  const props = isObject(tool7.inputSchema.properties) ? tool7.inputSchema.properties : {};
+  const given = {};
+  for (const [k, v] of Object.entries({ ...context, [name]: value })) if (Object.hasOwn(props, k)) given[k] = v;
+  const args = toolArgs(tool7, given);
+  if (!tool7.validateInput(args)) return [];
+  const body = await callTool(tool7, args, ctx);
+  if (body.isError) {
+    const first = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Completion failed", { reason: clipText(typeof first?.text === "string" ? first.text : "the command or request failed") });
+  }
+  const text = contentOf(body, "", "text/plain", textFrom).text;
+  return typeof text === "string" ? text.split("\n").map((l) => l.trim()).filter((l) => l !== "") : [];
+}
+function contextArguments(params) {
+  const context = params.context;
+  const args = isObject(context) ? context.arguments : void 0;
+  if (args === void 0) return {};
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === "string")) return invalid("context.arguments must map names to strings");
+  return args;
+}
+async function complete(def, params, scope3) {
+  if (!params) return invalid("ref and argument are required");
+  const { names, complete: sources } = sourcesOf(def, params.ref);
+  const argument = params.argument;
+  if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") return invalid("argument must be {name, value} with string values");
+  if (!names.includes(argument.name)) return invalid(`unknown argument: ${clipText(argument.name)}`);
+  const context = contextArguments(params);
+  const source = sources[argument.name];
+  if (!source) return answer([], argument.value);
+  if ("values" in source) return answer(source.values, argument.value);
+  const tool7 = scope3.tools.get(source.tool);
+  if (!tool7) return answer([], argument.value);
+  return answer(await toolValues(tool7, source.textFrom, argument.name, argument.value, context, scope3.context()), argument.value);
+}
+var MAX_COMPLETIONS, invalid;
+var init_completion = __esm({
+  "templates/runtime/completion.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_template_read();
+    init_tools();
+    MAX_COMPLETIONS = 100;
+    invalid = (message2) => {
+      throw new RpcError(INVALID_PARAMS, `Invalid params: ${message2}`);
+    };
+  }
+});
+
 // templates/runtime/core.ts
 function allTools(def) {
   if (!def.catalog) return def.tools;
@@ -527,7 +652,8 @@ function createCore(def) {
     capabilities(era) {
       const caps = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      if (def.resources) caps.resources = {};
+      if (def.resources || def.templates) caps.resources = {};
+      if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },
@@ -564,6 +690,9 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
+function serverCallContext(core, signal, era) {
+  return new Context(signal, era, core.serverId, void 0);
+}
 function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
@@ -586,6 +715,7 @@ var init_core = __esm({
     init_clip();
     init_jsonrpc();
     init_tools();
+    init_completion();
     Context = class {
       constructor(source, era, server2, progress) {
         this.source = source;
@@ -813,30 +943,30 @@ function renderPrompt(p, args) {
   body.messages = p.messages.map((m) => ({ role: m.role, content: render(m.content, args) }));
   return body;
 }
-function invalid(message2) {
+function invalid2(message2) {
   throw new RpcError(INVALID_PARAMS, message2);
 }
 function promptRequest(def, params) {
   const name = params?.name;
-  if (typeof name !== "string") invalid("Invalid params: name must be a string");
+  if (typeof name !== "string") invalid2("Invalid params: name must be a string");
   const prompt = def.prompts?.find((p) => p.name === name);
-  if (!prompt) invalid(`Unknown prompt: ${clipText(name)}`);
+  if (!prompt) invalid2(`Unknown prompt: ${clipText(name)}`);
   const given = params?.arguments ?? {};
-  if (!isObject(given)) invalid(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
+  if (!isObject(given)) invalid2(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
   const args = {};
   for (const [key2, value] of Object.entries(given)) {
     if (!prompt.arguments.some((a) => a.name === key2)) {
       const known = prompt.arguments.map((a) => a.name);
-      invalid(`Invalid params: prompt "${name}" has no argument "${clipText(key2, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
+      invalid2(`Invalid params: prompt "${name}" has no argument "${clipText(key2, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
     }
-    if (typeof value !== "string") invalid(`Invalid params: argument "${key2}" of prompt "${name}" must be a string`);
+    if (typeof value !== "string") invalid2(`Invalid params: argument "${key2}" of prompt "${name}" must be a string`);
     args[key2] = value;
   }
   return { prompt, args };
 }
 function requireArguments(prompt, args) {
   const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) invalid(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
+  if (missing.length > 0) invalid2(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
 }
 async function getPrompt(def, params, era, principal, modes, elicit) {
   const { prompt, args } = promptRequest(def, params);
@@ -846,7 +976,7 @@ async function getPrompt(def, params, era, principal, modes, elicit) {
   const asked = await modes.askPrompt({ prompt, args, params, era, principal, ...elicit ? { elicit } : {} });
   if (!asked.run) return asked.result;
   for (const q of prompt.ask) {
-    if (typeof asked.args[q.field] !== "string") invalid(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
+    if (typeof asked.args[q.field] !== "string") invalid2(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
   }
   return renderPrompt(prompt, asked.args);
 }
@@ -895,7 +1025,30 @@ function listResources(def, params) {
   const end = offset + RESOURCE_PAGE_SIZE;
   return { resources: all.slice(offset, end), ...end < all.length ? { nextCursor: cursorOf(end) } : {} };
 }
-function readResource(def, params, era) {
+function describeTemplate(t) {
+  const out = { uriTemplate: t.uriTemplate, name: t.name };
+  if (t.title !== void 0) out.title = t.title;
+  if (t.description !== void 0) out.description = t.description;
+  out.mimeType = t.mimeType;
+  return out;
+}
+function listTemplates(def) {
+  let list = templateLists.get(def);
+  if (!list) {
+    list = (def.templates?.list ?? []).map(describeTemplate);
+    templateLists.set(def, list);
+  }
+  return list;
+}
+function readTemplated(def, uri, era, scope3) {
+  for (const template of def.templates?.list ?? []) {
+    const vars = def.templates.match(template.uriTemplate, uri);
+    const tool7 = vars && scope3?.tools.get(template.tool);
+    if (vars && tool7) return readTemplate(template, tool7, vars, uri, era, scope3.context());
+  }
+  throw notFound(uri, era);
+}
+function readResource(def, params, era, scope3) {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
   let index = byUri.get(def);
@@ -904,22 +1057,24 @@ function readResource(def, params, era) {
     byUri.set(def, index);
   }
   const r = index.get(uri);
-  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  if (!r) return readTemplated(def, uri, era, scope3);
   const content = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== void 0) content.blob = r.blob;
   else content.text = r.text ?? "";
   return { contents: [content] };
 }
-var RESOURCE_PAGE_SIZE, RESOURCE_NOT_FOUND_LEGACY, lists2, byUri, cursorOf;
+var RESOURCE_PAGE_SIZE, lists2, byUri, cursorOf, templateLists;
 var init_resources = __esm({
   "templates/runtime/resources.ts"() {
     init_clip();
     init_jsonrpc();
+    init_template_read();
+    init_template_read();
     RESOURCE_PAGE_SIZE = 100;
-    RESOURCE_NOT_FOUND_LEGACY = -32002;
     lists2 = /* @__PURE__ */ new WeakMap();
     byUri = /* @__PURE__ */ new WeakMap();
     cursorOf = (offset) => Buffer.from(String(offset)).toString("base64url");
+    templateLists = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -946,22 +1101,22 @@ var init_client_requests = __esm({
           };
           if (signal.aborted) return onAbort();
           signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.set(id, { owner, take: (answer) => {
+          this.waiting.set(id, { owner, take: (answer2) => {
             signal.removeEventListener("abort", onAbort);
-            if (answer.error !== void 0) {
-              const message2 = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
+            if (answer2.error !== void 0) {
+              const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
               reject(new Error(`the client answered ${method} with an error: ${message2}`));
-            } else resolve2(answer.result);
+            } else resolve2(answer2.result);
           } });
           send2({ jsonrpc: "2.0", id, method, params });
         });
       }
       /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
-      deliver(id, answer, owner) {
+      deliver(id, answer2, owner) {
         const waiter = this.waiting.get(String(id));
         if (!waiter || waiter.owner !== owner) return false;
         this.waiting.delete(String(id));
-        waiter.take(answer);
+        waiter.take(answer2);
         return true;
       }
     };
@@ -969,6 +1124,12 @@ var init_client_requests = __esm({
 });
 
 // templates/runtime/legacy.ts
+function scope(core, signal) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, "2025-11-25") };
+}
+function untag({ templated: _t, ...body }) {
+  return body;
+}
 function serveLegacy(core, method, params, signal, notify, principal = "local", asker) {
   switch (method) {
     case "initialize": {
@@ -995,17 +1156,22 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
-    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
-    case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return readResource(core.def, params, "2025-11-25");
+    case "resources/read": {
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      const read2 = readResource(core.def, params, "2025-11-25", scope(core, signal));
+      return read2 instanceof Promise ? read2.then(untag) : read2;
+    }
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [] };
+      return { resourceTemplates: listTemplates(core.def) };
+    case "completion/complete":
+      if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
+      return complete(core.def, params, scope(core, signal));
     default:
       return methodNotFound(method);
   }
@@ -1015,12 +1181,20 @@ var init_legacy = __esm({
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_client_requests();
     init_core();
   }
 });
 
 // templates/runtime/modern.ts
+function scope2(core, signal, era) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, era) };
+}
+function withHints(body) {
+  const { templated, ...rest } = body;
+  return { ...rest, ...templated ? fresh : cacheable };
+}
 async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
   const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool7) => core.tools.has(tool7))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
@@ -1044,30 +1218,35 @@ async function route(core, method, params, signal, notify, principal, privateToo
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
-    // Static resources only: a server declares resources only when its spec has some.
+    // A server declares resources only when its spec has static resources or templates.
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return { ...listResources(core.def, params), ...cacheable };
     case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      return withHints(await readResource(core.def, params, "2026-07-28", scope2(core, signal, "2026-07-28")));
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [], ...cacheable };
+      return { resourceTemplates: listTemplates(core.def), ...cacheable };
+    case "completion/complete":
+      if (!core.capabilities("2026-07-28").completions) return methodNotFound(method);
+      return complete(core.def, params, scope2(core, signal, "2026-07-28"));
     default:
       return methodNotFound(method);
   }
 }
-var cacheable, personal;
+var cacheable, personal, fresh;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
     personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
+    fresh = { ttlMs: 0, cacheScope: "private" };
   }
 });
 
@@ -1133,7 +1312,6 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
-import { createHash } from "node:crypto";
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1147,7 +1325,7 @@ function beginRequest(res) {
 function principalHash(principal) {
   let hash = hashes.get(principal);
   if (hash === void 0) {
-    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(principal).digest("hex").slice(0, 12);
     if (hashes.size >= 1024) hashes.clear();
     hashes.set(principal, hash);
   }
@@ -1258,8 +1436,8 @@ var init_http_asks = __esm({
         if (!notify || !this.declared.has(principal)) return void 0;
         return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
       }
-      deliver(principal, id, answer) {
-        return this.requests.deliver(id, answer, principal);
+      deliver(principal, id, answer2) {
+        return this.requests.deliver(id, answer2, principal);
       }
     };
   }
@@ -1613,7 +1791,7 @@ data: ${body}
     note.principal = principal.id;
     readBody(req, MAX_BODY_BYTES, (raw) => {
       try {
-        answer(req, res, note, principal, raw);
+        answer2(req, res, note, principal, raw);
       } catch (err) {
         failed(res, err);
       }
@@ -1635,7 +1813,7 @@ data: ${body}
     setTimeout(reply, DRAIN_MS).unref();
     req.resume();
   }
-  function answer(req, res, note, principal, raw) {
+  function answer2(req, res, note, principal, raw) {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
@@ -1743,7 +1921,6 @@ var init_http = __esm({
 });
 
 // templates/runtime/auth/bearer.ts
-import { createHash as createHash2, timingSafeEqual } from "node:crypto";
 function bearerVerifier(tokens, env = process.env) {
   const known = tokens.map((t) => {
     const name = t.env;
@@ -1755,15 +1932,17 @@ function bearerVerifier(tokens, env = process.env) {
   return (token) => {
     const digest = sha256(token);
     let found = null;
+    const { timingSafeEqual } = crypto2();
     for (const k of known) if (timingSafeEqual(k.digest, digest) && found === null) found = k.principal;
     return found;
   };
 }
-var sha256;
+var cryptoModule, crypto2, sha256;
 var init_bearer = __esm({
   "templates/runtime/auth/bearer.ts"() {
     init_types();
-    sha256 = (text) => createHash2("sha256").update(text, "utf8").digest();
+    crypto2 = () => cryptoModule ??= process.getBuiltinModule("node:crypto");
+    sha256 = (text) => crypto2().createHash("sha256").update(text, "utf8").digest();
   }
 });
 
@@ -1983,14 +2162,14 @@ function decode(input) {
   try {
     return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
   } catch (cause) {
-    throw new TypeError(invalid2, { cause });
+    throw new TypeError(invalid3, { cause });
   }
 }
-var invalid2;
+var invalid3;
 var init_base64url = __esm({
   "node_modules/jose/dist/webapi/util/base64url.js"() {
     init_buffer_utils();
-    invalid2 = "The input to be decoded is not correctly encoded.";
+    invalid3 = "The input to be decoded is not correctly encoded.";
   }
 });
 
@@ -3136,9 +3315,22 @@ function startStdio(core) {
   let parts = [];
   let size = 0;
   let discarding = false;
-  const send2 = (line2) => {
-    if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
+  let out = "";
+  let scheduled2 = false;
+  const flush = () => {
+    scheduled2 = false;
+    const text = out;
+    out = "";
+    if (text !== "" && (!isShuttingDown() || process.stdout.writable)) process.stdout.write(text);
   };
+  const send2 = (line2) => {
+    out += line2 + "\n";
+    if (scheduled2) return;
+    scheduled2 = true;
+    setImmediate(flush);
+  };
+  onShutdown(flush);
+  process.on("exit", flush);
   const keyOf = (id) => `${typeof id}:${String(id)}`;
   const refuse = (id, error) => {
     send2(errorMessage(id, error));
@@ -3150,7 +3342,7 @@ function startStdio(core) {
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
-  async function answer(msg, note) {
+  async function answer2(msg, note) {
     const { method, params } = msg;
     const key2 = keyOf(msg.id);
     const call = trackCall();
@@ -3166,7 +3358,7 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out) => send2(JSON.stringify(out)), m, p, call.signal) } : void 0;
+      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out2) => send2(JSON.stringify(out2)), m, p, call.signal) } : void 0;
       return await dispatch(core, msg, { legacy, principal: "stdio", ...asker ? { asker } : {} }, call, notify);
     } finally {
       done = true;
@@ -3181,7 +3373,7 @@ function startStdio(core) {
     note.id = msg.id;
     const name = msg.params?.name;
     if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
-    answer(msg, note).then(
+    answer2(msg, note).then(
       (reply) => {
         send2(replyMessage(msg.id, reply));
         endStdioRequest(note, outcomeOf(reply), "error" in reply && reply.error.code === INTERNAL_ERROR);
@@ -3466,7 +3658,38 @@ function renderMessage(template, args) {
 function inputKey(def) {
   return def.inputKey ?? DEFAULT_INPUT_KEY;
 }
-function confirmRequest(message2) {
+var BOX = { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." };
+function offered(schema) {
+  const from = (s) => {
+    if (!isObject(s)) return void 0;
+    if (Array.isArray(s.enum)) return s.enum;
+    const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : void 0;
+    return list?.map((o) => isObject(o) ? o.const : void 0);
+  };
+  return schema.type === "array" ? from(schema.items) : from(schema);
+}
+function fitsField(schema, value) {
+  const choices = offered(schema);
+  const among = (v) => typeof v === "string" && (!choices || choices.includes(v));
+  switch (schema.type) {
+    case "array":
+      return Array.isArray(value) && value.every(among);
+    case "string":
+      return among(value);
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    default:
+      return typeof value === "boolean";
+  }
+}
+function fieldSchema(field2, args) {
+  const given = args[field2.field];
+  return Object.hasOwn(args, field2.field) && fitsField(field2.schema, given) ? { ...field2.schema, default: given } : field2.schema;
+}
+function confirmRequest(def, message2, args = {}) {
+  const fields = def.fields ?? [];
   return {
     method: "elicitation/create",
     params: {
@@ -3474,14 +3697,20 @@ function confirmRequest(message2) {
       message: message2,
       requestedSchema: {
         type: "object",
-        properties: { confirm: { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." } },
-        required: ["confirm"]
+        properties: { confirm: BOX, ...Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f, args)])) },
+        required: ["confirm", ...fields.filter((f) => f.required).map((f) => f.field)]
       }
     }
   };
 }
 function isConfirmed(response) {
   return isObject(response) && response.action === "accept" && isObject(response.content) && response.content.confirm === true;
+}
+function confirmedValues(def, response) {
+  const content = isObject(response) && isObject(response.content) ? response.content : {};
+  const out = {};
+  for (const f of def.fields ?? []) if (content[f.field] !== void 0 && content[f.field] !== null) out[f.field] = content[f.field];
+  return out;
 }
 function notConfirmed(tool7, response, message2) {
   const action = isObject(response) ? response.action : void 0;
@@ -3531,24 +3760,24 @@ function askedText(ask, args) {
   return kind === "sampling" ? `the client's model (sampling): ${renderMessage(ask.message, args)}` : renderMessage(ask.message, args);
 }
 var ROLES = /* @__PURE__ */ new Set(["user", "assistant"]);
-function readElicitation(ask, answer) {
-  const action = isObject(answer) ? answer.action : void 0;
-  const content = action === "accept" && isObject(answer) && isObject(answer.content) ? answer.content : void 0;
+function readElicitation(ask, answer2) {
+  const action = isObject(answer2) ? answer2.action : void 0;
+  const content = action === "accept" && isObject(answer2) && isObject(answer2.content) ? answer2.content : void 0;
   if (content && Object.hasOwn(content, ask.field) && content[ask.field] !== null && content[ask.field] !== void 0) return { ok: true, value: content[ask.field] };
   return { ok: false, why: action === "decline" ? "the user declined to give it" : action === "cancel" ? "the user dismissed the question" : "the answer did not carry it" };
 }
-function readSampling(answer) {
-  if (!isObject(answer) || typeof answer.model !== "string" || !ROLES.has(answer.role) || !isObject(answer.content) || typeof answer.content.type !== "string") {
+function readSampling(answer2) {
+  if (!isObject(answer2) || typeof answer2.model !== "string" || !ROLES.has(answer2.role) || !isObject(answer2.content) || typeof answer2.content.type !== "string") {
     return { ok: false, why: "the client's answer is not a sampling result (CreateMessageResult: role, content, model)" };
   }
-  const content = answer.content;
+  const content = answer2.content;
   const type = String(content.type);
   if (type !== "text") return { ok: false, why: `the model answered with ${/^[a-z_]{1,20}$/.test(type) ? type : "other"} content, not text` };
   if (typeof content.text !== "string") return { ok: false, why: "the client's answer is not a sampling result (its text content has no text)" };
   return { ok: true, value: content.text };
 }
-function readRoots(ask, answer) {
-  const roots = isObject(answer) && Array.isArray(answer.roots) ? answer.roots : void 0;
+function readRoots(ask, answer2) {
+  const roots = isObject(answer2) && Array.isArray(answer2.roots) ? answer2.roots : void 0;
   const valid = roots?.every((r) => isObject(r) && typeof r.uri === "string" && r.uri.startsWith("file://") && (r.name === void 0 || typeof r.name === "string"));
   if (!roots || !valid) return { ok: false, why: "the client's answer is not a roots list (ListRootsResult: roots, each with a file:// uri)" };
   if (roots.length === 0) return { ok: true };
@@ -3560,14 +3789,14 @@ function readRoots(ask, answer) {
     return { ok: false, why: "the client's first root is not a local file URI" };
   }
 }
-function readAnswer(ask, answer) {
+function readAnswer(ask, answer2) {
   switch (askKind(ask)) {
     case "sampling":
-      return readSampling(answer);
+      return readSampling(answer2);
     case "roots":
-      return readRoots(ask, answer);
+      return readRoots(ask, answer2);
     default:
-      return readElicitation(ask, answer);
+      return readElicitation(ask, answer2);
   }
 }
 
@@ -3617,7 +3846,7 @@ function nextRound(tool7, args, confirmed, skip = NONE) {
   }
   if (tool7.confirm && !confirmed) {
     const shows = shown(tool7.confirm.message);
-    if (!(tool7.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool7.confirm)] = confirmRequest(renderMessage(tool7.confirm.message, args));
+    if (!(tool7.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool7.confirm)] = confirmRequest(tool7.confirm, renderMessage(tool7.confirm.message, args), args);
   }
   return Object.keys(out).length > 0 ? out : void 0;
 }
@@ -3629,17 +3858,18 @@ function settle(tool7, args, asked, answers) {
   const skipped = [];
   let confirmed = false;
   for (const key2 of asked) {
-    const answer = answers[key2];
+    const answer2 = answers[key2];
     const form = (tool7.ask ?? []).filter((a) => askKey(a) === key2 && !Object.hasOwn(args, a.field));
     for (const ask of form) {
-      const read2 = readAnswer(ask, answer);
+      const read2 = readAnswer(ask, answer2);
       if (!read2.ok) return { ok: false, result: notGiven(tool7.name, ask, read2.why, askedText(ask, args)) };
       if (read2.value !== void 0) values[ask.field] = read2.value;
       else if (ask.optional) skipped.push(ask.field);
       else return { ok: false, result: notGiven(tool7.name, ask, "the client lists no roots", askedText(ask, args)) };
     }
     if (form.length === 0 && tool7.confirm && key2 === inputKey(tool7.confirm)) {
-      if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool7.name, answer, renderMessage(tool7.confirm.message, args)) };
+      if (!isConfirmed(answer2)) return { ok: false, result: notConfirmed(tool7.name, answer2, renderMessage(tool7.confirm.message, args)) };
+      Object.assign(values, confirmedValues(tool7.confirm, answer2));
       confirmed = true;
     }
   }
@@ -3669,7 +3899,7 @@ async function askAll(tool7, args, ask, unasked = NONE) {
 }
 
 // templates/runtime/confirm/seal.ts
-import { createCipheriv, createDecipheriv, createHash as createHash3, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 var VERSION = "k1";
 var AAD = Buffer.from("kervan requestState v1");
 function canonicalJson(value) {
@@ -3681,7 +3911,7 @@ function canonicalJson(value) {
   return JSON.stringify(value) ?? "null";
 }
 function argsDigest(args) {
-  return createHash3("sha256").update(canonicalJson(args)).digest("base64url");
+  return createHash("sha256").update(canonicalJson(args)).digest("base64url");
 }
 function parseStateKey(text) {
   const trimmed = text.trim();
@@ -3732,7 +3962,7 @@ function carried(data) {
     skipped: strings(d.skipped)
   };
 }
-async function questionRound({ scope, tool: tool7, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+async function questionRound({ scope: scope3, tool: tool7, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
   const digest = argsDigest(args);
   const unasked = unaskable(tool7, capabilities);
   const issue = (values, confirmed, skipped = []) => {
@@ -3741,11 +3971,11 @@ async function questionRound({ scope, tool: tool7, args, params, principal, key:
     if (!requests) return { run: true, args: merged };
     const data = { values, confirmed, asked: Object.keys(requests), skipped };
     const nonce2 = randomBytes2(16).toString("base64url");
-    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { ...scope, tool: tool7.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { ...scope3, tool: tool7.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
   };
   const state = params?.requestState;
   if (state === void 0) return issue(isObject(params?.inputResponses) ? unsealedValues(tool7, args, params.inputResponses) : {}, false);
-  const opened = openState(key2, state, { ...scope, tool: tool7.name, args: digest, principal, now });
+  const opened = openState(key2, state, { ...scope3, tool: tool7.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;
   if (typeof nonce !== "string" || !await consume(nonce, exp)) {
@@ -5434,7 +5664,7 @@ function seccompProgram(arch = process.arch) {
 }
 
 // templates/kinds/exec/probe-cache.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync3, readlinkSync as readlinkSync3, renameSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
 import { release, tmpdir } from "node:os";
 import { join as join5 } from "node:path";
@@ -5474,7 +5704,7 @@ function probeKey(runner, prlimit, probeArgs) {
     read("/proc/self/attr/current"),
     ...["user/max_user_namespaces", "kernel/unprivileged_userns_clone", "kernel/apparmor_restrict_unprivileged_userns"].map((s) => read(`/proc/sys/${s}`))
   ];
-  return createHash4("sha256").update(parts.join("\n")).digest("hex");
+  return createHash2("sha256").update(parts.join("\n")).digest("hex");
 }
 function cacheDir() {
   const uid = process.getuid?.();
@@ -6460,7 +6690,9 @@ var tool2 = {
   validateInput: validate_git_restore_input,
   validateOutput: validate_git_restore_output,
   maxOutputChars: 2e4,
-  confirm: { "message": "Discard every uncommitted change to {path}? This cannot be undone." },
+  confirm: {
+    message: "Discard every uncommitted change to {path}? This cannot be undone."
+  },
   handler: createExecHandler(config2, { onShutdown })
 };
 function startup2() {

@@ -373,12 +373,12 @@ function lines(errors, data) {
   }
   return all;
 }
-function formatInputErrors(tool4, args, errors) {
-  return [`Invalid arguments for tool "${tool4}"; fix these and call it again:`, ...lines(errors, args)].join("\n");
+function formatInputErrors(tool5, args, errors) {
+  return [`Invalid arguments for tool "${tool5}"; fix these and call it again:`, ...lines(errors, args)].join("\n");
 }
-function formatOutputErrors(tool4, value, errors) {
+function formatOutputErrors(tool5, value, errors) {
   return [
-    `Tool "${tool4}" produced output that failed its own output schema (a fault in the tool, not in your arguments):`,
+    `Tool "${tool5}" produced output that failed its own output schema (a fault in the tool, not in your arguments):`,
     ...lines(errors, value)
   ].join("\n");
 }
@@ -405,8 +405,8 @@ var init_output = __esm({
 });
 
 // templates/runtime/tools.ts
-function needsLegacyWrap(tool4) {
-  return tool4.outputSchema !== void 0 && tool4.outputSchema.type !== "object";
+function needsLegacyWrap(tool5) {
+  return tool5.outputSchema !== void 0 && tool5.outputSchema.type !== "object";
 }
 function wrapOutputSchema(schema) {
   const { $schema, $defs, ...inner } = schema;
@@ -418,15 +418,15 @@ function wrapOutputSchema(schema) {
   if ($defs !== void 0) wrapped.$defs = $defs;
   return wrapped;
 }
-function describeTool(tool4, era) {
-  const out = { name: tool4.name };
-  if (tool4.title !== void 0) out.title = tool4.title;
-  out.description = tool4.description;
-  out.inputSchema = tool4.inputSchema;
-  if (tool4.outputSchema !== void 0) {
-    out.outputSchema = era === "2025-11-25" && needsLegacyWrap(tool4) ? wrapOutputSchema(tool4.outputSchema) : tool4.outputSchema;
+function describeTool(tool5, era) {
+  const out = { name: tool5.name };
+  if (tool5.title !== void 0) out.title = tool5.title;
+  out.description = tool5.description;
+  out.inputSchema = tool5.inputSchema;
+  if (tool5.outputSchema !== void 0) {
+    out.outputSchema = era === "2025-11-25" && needsLegacyWrap(tool5) ? wrapOutputSchema(tool5.outputSchema) : tool5.outputSchema;
   }
-  if (tool4.annotations !== void 0) out.annotations = tool4.annotations;
+  if (tool5.annotations !== void 0) out.annotations = tool5.annotations;
   return out;
 }
 function errorBody(text, max) {
@@ -435,26 +435,26 @@ function errorBody(text, max) {
 function json(value) {
   return JSON.stringify(value) ?? "null";
 }
-function buildResult(tool4, outcome2, era) {
-  const max = tool4.maxOutputChars;
+function buildResult(tool5, outcome2, era) {
+  const max = tool5.maxOutputChars;
   const extra = Array.isArray(outcome2.content) ? outcome2.content : [];
   if (outcome2.isError) {
-    const text2 = outcome2.text ?? (outcome2.value !== void 0 ? json(outcome2.value) : `Tool "${tool4.name}" failed`);
+    const text2 = outcome2.text ?? (outcome2.value !== void 0 ? json(outcome2.value) : `Tool "${tool5.name}" failed`);
     const body2 = { content: [{ type: "text", text: capText(text2, max) }, ...extra], isError: true };
-    if (outcome2.value !== void 0 && tool4.outputSchema !== void 0 && tool4.validateOutput?.(outcome2.value)) {
-      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool4) ? { result: outcome2.value } : outcome2.value;
+    if (outcome2.value !== void 0 && tool5.outputSchema !== void 0 && tool5.validateOutput?.(outcome2.value)) {
+      body2.structuredContent = era === "2025-11-25" && needsLegacyWrap(tool5) ? { result: outcome2.value } : outcome2.value;
     }
     return body2;
   }
   let structured;
-  if (tool4.outputSchema !== void 0) {
+  if (tool5.outputSchema !== void 0) {
     if (outcome2.value === void 0) {
-      throw new ToolFault(`Tool "${tool4.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
+      throw new ToolFault(`Tool "${tool5.name}" produced no structured value although it declares an output schema (a fault in the tool).`);
     }
-    if (tool4.validateOutput && !tool4.validateOutput(outcome2.value)) {
-      throw new ToolFault(formatOutputErrors(tool4.name, outcome2.value, tool4.validateOutput.errors));
+    if (tool5.validateOutput && !tool5.validateOutput(outcome2.value)) {
+      throw new ToolFault(formatOutputErrors(tool5.name, outcome2.value, tool5.validateOutput.errors));
     }
-    structured = era === "2025-11-25" && needsLegacyWrap(tool4) ? { result: outcome2.value } : outcome2.value;
+    structured = era === "2025-11-25" && needsLegacyWrap(tool5) ? { result: outcome2.value } : outcome2.value;
   }
   const content = [];
   const text = outcome2.text ?? (structured !== void 0 ? json(structured) : outcome2.value !== void 0 ? json(outcome2.value) : void 0);
@@ -464,32 +464,32 @@ function buildResult(tool4, outcome2, era) {
   if (structured !== void 0) body.structuredContent = structured;
   return body;
 }
-async function callTool(tool4, args, ctx, throwFaults = false) {
+async function callTool(tool5, args, ctx, throwFaults = false) {
   const fault = (text) => {
     if (throwFaults) throw new ToolFault(text);
-    return errorBody(text, tool4.maxOutputChars);
+    return errorBody(text, tool5.maxOutputChars);
   };
-  if (!tool4.validateInput(args)) {
-    return errorBody(formatInputErrors(tool4.name, args, tool4.validateInput.errors), tool4.maxOutputChars);
+  if (!tool5.validateInput(args)) {
+    return errorBody(formatInputErrors(tool5.name, args, tool5.validateInput.errors), tool5.maxOutputChars);
   }
   let outcome2;
   try {
-    outcome2 = await tool4.handler(args, ctx);
+    outcome2 = await tool5.handler(args, ctx);
   } catch (err) {
-    log(`tool ${tool4.name} failed: ${describeError(err)}`);
-    if (ctx.signal.aborted) return errorBody(`Tool "${tool4.name}" was cancelled.`, tool4.maxOutputChars);
+    log(`tool ${tool5.name} failed: ${describeError(err)}`);
+    if (ctx.signal.aborted) return errorBody(`Tool "${tool5.name}" was cancelled.`, tool5.maxOutputChars);
     const message2 = err instanceof Error ? err.message : String(err);
-    return fault(`Tool "${tool4.name}" failed: ${message2}`);
+    return fault(`Tool "${tool5.name}" failed: ${message2}`);
   }
   if (outcome2 === null || typeof outcome2 !== "object") {
-    return fault(`Tool "${tool4.name}" returned no outcome (a fault in the tool).`);
+    return fault(`Tool "${tool5.name}" returned no outcome (a fault in the tool).`);
   }
   try {
-    return buildResult(tool4, outcome2, ctx.era);
+    return buildResult(tool5, outcome2, ctx.era);
   } catch (err) {
     if (err instanceof ToolFault) return fault(err.message);
-    log(`tool ${tool4.name} result could not be built: ${describeError(err)}`);
-    return fault(`Tool "${tool4.name}" produced a result that could not be serialized.`);
+    log(`tool ${tool5.name} result could not be built: ${describeError(err)}`);
+    return fault(`Tool "${tool5.name}" produced a result that could not be serialized.`);
   }
 }
 var ToolFault;
@@ -503,6 +503,131 @@ var init_tools = __esm({
   }
 });
 
+// templates/runtime/template-read.ts
+function notFound(uri, era) {
+  return new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+}
+function typeOf(tool5, name) {
+  const props = tool5.inputSchema.properties;
+  const prop = props && typeof props === "object" ? props[name] : void 0;
+  return prop && typeof prop === "object" ? prop.type : void 0;
+}
+function convert(value, type) {
+  if ((type === "integer" || type === "number") && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value)) return Number(value);
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+function toolArgs(tool5, values) {
+  const args = {};
+  for (const [name, value] of Object.entries(values)) args[name] = convert(value, typeOf(tool5, name));
+  return args;
+}
+function contentOf(body, uri, mimeType, textFrom) {
+  const blocks = Array.isArray(body.content) ? body.content : [];
+  const media = blocks.find((b) => (b.type === "image" || b.type === "audio") && typeof b.data === "string");
+  if (media) return { uri, mimeType: typeof media.mimeType === "string" ? media.mimeType : mimeType, blob: media.data };
+  const value = body.structuredContent;
+  if (textFrom && value && typeof value[textFrom] === "string") return { uri, mimeType, text: value[textFrom] };
+  const first = blocks[0];
+  return { uri, mimeType, text: first && typeof first.text === "string" ? first.text : "" };
+}
+async function readTemplate(template, tool5, vars, uri, era, ctx) {
+  const args = toolArgs(tool5, vars);
+  if (!tool5.validateInput(args)) throw notFound(uri, era);
+  const body = await callTool(tool5, args, ctx);
+  if (body.isError) {
+    const first = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Resource read failed", { uri: clipText(uri), reason: clipText(typeof first?.text === "string" ? first.text : "the read failed") });
+  }
+  return { contents: [contentOf(body, uri, template.mimeType, template.textFrom)], templated: true };
+}
+var RESOURCE_NOT_FOUND_LEGACY;
+var init_template_read = __esm({
+  "templates/runtime/template-read.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_tools();
+    RESOURCE_NOT_FOUND_LEGACY = -32002;
+  }
+});
+
+// templates/runtime/completion.ts
+function hasCompletions(def) {
+  const some = (c) => c !== void 0 && Object.keys(c).length > 0;
+  return (def.prompts?.some((p) => some(p.complete)) ?? false) || (def.templates?.list.some((t) => some(t.complete)) ?? false);
+}
+function sourcesOf(def, ref) {
+  if (!isObject(ref)) return invalid("ref must be an object");
+  if (ref.type === "ref/prompt") {
+    const prompt = typeof ref.name === "string" ? def.prompts?.find((p) => p.name === ref.name) : void 0;
+    if (!prompt) return invalid(`unknown prompt: ${clipText(String(ref.name))}`);
+    return { names: prompt.arguments.map((a) => a.name), complete: prompt.complete ?? {} };
+  }
+  if (ref.type === "ref/resource") {
+    const template = typeof ref.uri === "string" ? def.templates?.list.find((t) => t.uriTemplate === ref.uri) : void 0;
+    if (template) return { names: Object.keys(template.complete ?? {}).concat(variablesOf(template.uriTemplate)), complete: template.complete ?? {} };
+    if (typeof ref.uri === "string" && def.resources?.some((r) => r.uri === ref.uri)) return { names: [], complete: {} };
+    return invalid(`unknown resource template: ${clipText(String(ref.uri))}`);
+  }
+  return invalid("ref.type must be ref/prompt or ref/resource");
+}
+function variablesOf(uriTemplate) {
+  return [...uriTemplate.matchAll(/\{[+#]?([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+}
+function answer(all, value) {
+  const typed = value.toLowerCase();
+  const matching = [...new Set(all)].filter((v) => v.toLowerCase().startsWith(typed));
+  return { completion: { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS } };
+}
+async function toolValues(tool5, textFrom, name, value, context, ctx) {
+  const props = isObject(tool5.inputSchema.properties) ? tool5.inputSchema.properties : {};
+  const given = {};
+  for (const [k, v] of Object.entries({ ...context, [name]: value })) if (Object.hasOwn(props, k)) given[k] = v;
+  const args = toolArgs(tool5, given);
+  if (!tool5.validateInput(args)) return [];
+  const body = await callTool(tool5, args, ctx);
+  if (body.isError) {
+    const first = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Completion failed", { reason: clipText(typeof first?.text === "string" ? first.text : "the command or request failed") });
+  }
+  const text = contentOf(body, "", "text/plain", textFrom).text;
+  return typeof text === "string" ? text.split("\n").map((l) => l.trim()).filter((l) => l !== "") : [];
+}
+function contextArguments(params) {
+  const context = params.context;
+  const args = isObject(context) ? context.arguments : void 0;
+  if (args === void 0) return {};
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === "string")) return invalid("context.arguments must map names to strings");
+  return args;
+}
+async function complete(def, params, scope3) {
+  if (!params) return invalid("ref and argument are required");
+  const { names, complete: sources } = sourcesOf(def, params.ref);
+  const argument = params.argument;
+  if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") return invalid("argument must be {name, value} with string values");
+  if (!names.includes(argument.name)) return invalid(`unknown argument: ${clipText(argument.name)}`);
+  const context = contextArguments(params);
+  const source = sources[argument.name];
+  if (!source) return answer([], argument.value);
+  if ("values" in source) return answer(source.values, argument.value);
+  const tool5 = scope3.tools.get(source.tool);
+  if (!tool5) return answer([], argument.value);
+  return answer(await toolValues(tool5, source.textFrom, argument.name, argument.value, context, scope3.context()), argument.value);
+}
+var MAX_COMPLETIONS, invalid;
+var init_completion = __esm({
+  "templates/runtime/completion.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_template_read();
+    init_tools();
+    MAX_COMPLETIONS = 100;
+    invalid = (message2) => {
+      throw new RpcError(INVALID_PARAMS, `Invalid params: ${message2}`);
+    };
+  }
+});
+
 // templates/runtime/core.ts
 function allTools(def) {
   if (!def.catalog) return def.tools;
@@ -511,9 +636,9 @@ function allTools(def) {
 function createCore(def) {
   const all = allTools(def);
   const always = new Set(def.catalog?.always ?? []);
-  const listed = def.catalog ? (tool4) => tool4.catalog !== void 0 || always.has(tool4.name) : () => true;
+  const listed = def.catalog ? (tool5) => tool5.catalog !== void 0 || always.has(tool5.name) : () => true;
   const tools = /* @__PURE__ */ new Map();
-  for (const tool4 of all) tools.set(tool4.name, tool4);
+  for (const tool5 of all) tools.set(tool5.name, tool5);
   const serverInfo = { name: def.name, version: def.version };
   if (def.title !== void 0) serverInfo.title = def.title;
   const lists3 = /* @__PURE__ */ new Map();
@@ -527,14 +652,15 @@ function createCore(def) {
     capabilities(era) {
       const caps = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      if (def.resources) caps.resources = {};
+      if (def.resources || def.templates) caps.resources = {};
+      if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },
     listTools(era) {
       let list = lists3.get(era);
       if (!list) {
-        list = all.filter(listed).map((tool4) => describeTool(tool4, era));
+        list = all.filter(listed).map((tool5) => describeTool(tool5, era));
         lists3.set(era, list);
       }
       return list;
@@ -564,18 +690,21 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
+function serverCallContext(core, signal, era) {
+  return new Context(signal, era, core.serverId, void 0);
+}
 function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
-  const tool4 = core.tools.get(name);
-  if (!tool4) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  const tool5 = core.tools.get(name);
+  if (!tool5) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const args = params?.arguments ?? {};
   if (!isObject(args)) throw new RpcError(INVALID_PARAMS, `Invalid params: arguments for tool "${name}" must be an object`);
   const progress = progressReporter(params, notify);
   const ctx = new Context(signal, era, core.serverId, progress);
-  if (tool4.catalog !== void 0) return core.def.catalog.serve(core, tool4, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
-  if (core.modes && (tool4.task !== void 0 || tool4.confirm !== void 0 || tool4.ask !== void 0)) return core.modes.run({ tool: tool4, args, params, ctx, principal, ...asker ? { asker } : {} });
-  return callTool(tool4, args, ctx);
+  if (tool5.catalog !== void 0) return core.def.catalog.serve(core, tool5, params, args, ctx, (p) => handleCall(core, p, era, signal, notify, principal, asker));
+  if (core.modes && (tool5.task !== void 0 || tool5.confirm !== void 0 || tool5.ask !== void 0)) return core.modes.run({ tool: tool5, args, params, ctx, principal, ...asker ? { asker } : {} });
+  return callTool(tool5, args, ctx);
 }
 function methodNotFound(method) {
   throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`, void 0, 404);
@@ -586,6 +715,7 @@ var init_core = __esm({
     init_clip();
     init_jsonrpc();
     init_tools();
+    init_completion();
     Context = class {
       constructor(source, era, server2, progress) {
         this.source = source;
@@ -813,30 +943,30 @@ function renderPrompt(p, args) {
   body.messages = p.messages.map((m) => ({ role: m.role, content: render(m.content, args) }));
   return body;
 }
-function invalid(message2) {
+function invalid2(message2) {
   throw new RpcError(INVALID_PARAMS, message2);
 }
 function promptRequest(def, params) {
   const name = params?.name;
-  if (typeof name !== "string") invalid("Invalid params: name must be a string");
+  if (typeof name !== "string") invalid2("Invalid params: name must be a string");
   const prompt = def.prompts?.find((p) => p.name === name);
-  if (!prompt) invalid(`Unknown prompt: ${clipText(name)}`);
+  if (!prompt) invalid2(`Unknown prompt: ${clipText(name)}`);
   const given = params?.arguments ?? {};
-  if (!isObject(given)) invalid(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
+  if (!isObject(given)) invalid2(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
   const args = {};
   for (const [key2, value] of Object.entries(given)) {
     if (!prompt.arguments.some((a) => a.name === key2)) {
       const known = prompt.arguments.map((a) => a.name);
-      invalid(`Invalid params: prompt "${name}" has no argument "${clipText(key2, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
+      invalid2(`Invalid params: prompt "${name}" has no argument "${clipText(key2, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
     }
-    if (typeof value !== "string") invalid(`Invalid params: argument "${key2}" of prompt "${name}" must be a string`);
+    if (typeof value !== "string") invalid2(`Invalid params: argument "${key2}" of prompt "${name}" must be a string`);
     args[key2] = value;
   }
   return { prompt, args };
 }
 function requireArguments(prompt, args) {
   const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) invalid(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
+  if (missing.length > 0) invalid2(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
 }
 async function getPrompt(def, params, era, principal, modes, elicit) {
   const { prompt, args } = promptRequest(def, params);
@@ -846,7 +976,7 @@ async function getPrompt(def, params, era, principal, modes, elicit) {
   const asked = await modes.askPrompt({ prompt, args, params, era, principal, ...elicit ? { elicit } : {} });
   if (!asked.run) return asked.result;
   for (const q of prompt.ask) {
-    if (typeof asked.args[q.field] !== "string") invalid(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
+    if (typeof asked.args[q.field] !== "string") invalid2(`Invalid params: the answer for argument "${q.field}" of prompt "${prompt.name}" must be a string`);
   }
   return renderPrompt(prompt, asked.args);
 }
@@ -895,7 +1025,30 @@ function listResources(def, params) {
   const end = offset + RESOURCE_PAGE_SIZE;
   return { resources: all.slice(offset, end), ...end < all.length ? { nextCursor: cursorOf(end) } : {} };
 }
-function readResource(def, params, era) {
+function describeTemplate(t) {
+  const out = { uriTemplate: t.uriTemplate, name: t.name };
+  if (t.title !== void 0) out.title = t.title;
+  if (t.description !== void 0) out.description = t.description;
+  out.mimeType = t.mimeType;
+  return out;
+}
+function listTemplates(def) {
+  let list = templateLists.get(def);
+  if (!list) {
+    list = (def.templates?.list ?? []).map(describeTemplate);
+    templateLists.set(def, list);
+  }
+  return list;
+}
+function readTemplated(def, uri, era, scope3) {
+  for (const template of def.templates?.list ?? []) {
+    const vars = def.templates.match(template.uriTemplate, uri);
+    const tool5 = vars && scope3?.tools.get(template.tool);
+    if (vars && tool5) return readTemplate(template, tool5, vars, uri, era, scope3.context());
+  }
+  throw notFound(uri, era);
+}
+function readResource(def, params, era, scope3) {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
   let index = byUri.get(def);
@@ -904,22 +1057,24 @@ function readResource(def, params, era) {
     byUri.set(def, index);
   }
   const r = index.get(uri);
-  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  if (!r) return readTemplated(def, uri, era, scope3);
   const content = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== void 0) content.blob = r.blob;
   else content.text = r.text ?? "";
   return { contents: [content] };
 }
-var RESOURCE_PAGE_SIZE, RESOURCE_NOT_FOUND_LEGACY, lists2, byUri, cursorOf;
+var RESOURCE_PAGE_SIZE, lists2, byUri, cursorOf, templateLists;
 var init_resources = __esm({
   "templates/runtime/resources.ts"() {
     init_clip();
     init_jsonrpc();
+    init_template_read();
+    init_template_read();
     RESOURCE_PAGE_SIZE = 100;
-    RESOURCE_NOT_FOUND_LEGACY = -32002;
     lists2 = /* @__PURE__ */ new WeakMap();
     byUri = /* @__PURE__ */ new WeakMap();
     cursorOf = (offset) => Buffer.from(String(offset)).toString("base64url");
+    templateLists = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -946,22 +1101,22 @@ var init_client_requests = __esm({
           };
           if (signal.aborted) return onAbort();
           signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.set(id, { owner, take: (answer) => {
+          this.waiting.set(id, { owner, take: (answer2) => {
             signal.removeEventListener("abort", onAbort);
-            if (answer.error !== void 0) {
-              const message2 = isObject(answer.error) && typeof answer.error.message === "string" ? answer.error.message : "error";
+            if (answer2.error !== void 0) {
+              const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
               reject(new Error(`the client answered ${method} with an error: ${message2}`));
-            } else resolve2(answer.result);
+            } else resolve2(answer2.result);
           } });
           send2({ jsonrpc: "2.0", id, method, params });
         });
       }
       /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
-      deliver(id, answer, owner) {
+      deliver(id, answer2, owner) {
         const waiter = this.waiting.get(String(id));
         if (!waiter || waiter.owner !== owner) return false;
         this.waiting.delete(String(id));
-        waiter.take(answer);
+        waiter.take(answer2);
         return true;
       }
     };
@@ -969,6 +1124,12 @@ var init_client_requests = __esm({
 });
 
 // templates/runtime/legacy.ts
+function scope(core, signal) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, "2025-11-25") };
+}
+function untag({ templated: _t, ...body }) {
+  return body;
+}
 function serveLegacy(core, method, params, signal, notify, principal = "local", asker) {
   switch (method) {
     case "initialize": {
@@ -995,17 +1156,22 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
-    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
-    case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return readResource(core.def, params, "2025-11-25");
+    case "resources/read": {
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      const read2 = readResource(core.def, params, "2025-11-25", scope(core, signal));
+      return read2 instanceof Promise ? read2.then(untag) : read2;
+    }
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [] };
+      return { resourceTemplates: listTemplates(core.def) };
+    case "completion/complete":
+      if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
+      return complete(core.def, params, scope(core, signal));
     default:
       return methodNotFound(method);
   }
@@ -1015,14 +1181,22 @@ var init_legacy = __esm({
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_client_requests();
     init_core();
   }
 });
 
 // templates/runtime/modern.ts
+function scope2(core, signal, era) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, era) };
+}
+function withHints(body) {
+  const { templated, ...rest } = body;
+  return { ...rest, ...templated ? fresh : cacheable };
+}
 async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
-  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool4) => core.tools.has(tool4))) ?? await route(core, method, params, signal, notify, principal, privateTools);
+  const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool5) => core.tools.has(tool5))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
 }
 async function route(core, method, params, signal, notify, principal, privateTools) {
@@ -1044,30 +1218,35 @@ async function route(core, method, params, signal, notify, principal, privateToo
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
-    // Static resources only: a server declares resources only when its spec has some.
+    // A server declares resources only when its spec has static resources or templates.
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return { ...listResources(core.def, params), ...cacheable };
     case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      return withHints(await readResource(core.def, params, "2026-07-28", scope2(core, signal, "2026-07-28")));
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [], ...cacheable };
+      return { resourceTemplates: listTemplates(core.def), ...cacheable };
+    case "completion/complete":
+      if (!core.capabilities("2026-07-28").completions) return methodNotFound(method);
+      return complete(core.def, params, scope2(core, signal, "2026-07-28"));
     default:
       return methodNotFound(method);
   }
 }
-var cacheable, personal;
+var cacheable, personal, fresh;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
     personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
+    fresh = { ttlMs: 0, cacheScope: "private" };
   }
 });
 
@@ -1075,9 +1254,9 @@ var init_modern = __esm({
 function callTarget(core, params) {
   const name = params?.name;
   if (typeof name !== "string") return void 0;
-  const tool4 = core.tools.get(name);
-  if (!tool4) return void 0;
-  if (tool4.catalog !== "call") return name;
+  const tool5 = core.tools.get(name);
+  if (!tool5) return void 0;
+  if (tool5.catalog !== "call") return name;
   const args = params?.arguments;
   const op = typeof args?.name === "string" ? core.tools.get(args.name) : void 0;
   return op && op.catalog === void 0 ? op.name : name;
@@ -1133,7 +1312,6 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
-import { createHash } from "node:crypto";
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1147,7 +1325,7 @@ function beginRequest(res) {
 function principalHash(principal) {
   let hash = hashes.get(principal);
   if (hash === void 0) {
-    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(principal).digest("hex").slice(0, 12);
     if (hashes.size >= 1024) hashes.clear();
     hashes.set(principal, hash);
   }
@@ -1258,8 +1436,8 @@ var init_http_asks = __esm({
         if (!notify || !this.declared.has(principal)) return void 0;
         return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
       }
-      deliver(principal, id, answer) {
-        return this.requests.deliver(id, answer, principal);
+      deliver(principal, id, answer2) {
+        return this.requests.deliver(id, answer2, principal);
       }
     };
   }
@@ -1321,12 +1499,12 @@ function sameValue(header, body) {
 }
 function createHeaderValidator(core) {
   const params = /* @__PURE__ */ new Map();
-  const paramsOf = (tool4) => {
-    let list = params.get(tool4);
+  const paramsOf = (tool5) => {
+    let list = params.get(tool5);
     if (!list) {
       list = [];
-      collectParams(core.tools.get(tool4)?.inputSchema, [], list);
-      params.set(tool4, list);
+      collectParams(core.tools.get(tool5)?.inputSchema, [], list);
+      params.set(tool5, list);
     }
     return list;
   };
@@ -1613,7 +1791,7 @@ data: ${body}
     note.principal = principal.id;
     readBody(req, MAX_BODY_BYTES, (raw) => {
       try {
-        answer(req, res, note, principal, raw);
+        answer2(req, res, note, principal, raw);
       } catch (err) {
         failed(res, err);
       }
@@ -1635,7 +1813,7 @@ data: ${body}
     setTimeout(reply, DRAIN_MS).unref();
     req.resume();
   }
-  function answer(req, res, note, principal, raw) {
+  function answer2(req, res, note, principal, raw) {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
@@ -1743,7 +1921,6 @@ var init_http = __esm({
 });
 
 // templates/runtime/auth/bearer.ts
-import { createHash as createHash2, timingSafeEqual } from "node:crypto";
 function bearerVerifier(tokens, env = process.env) {
   const known = tokens.map((t) => {
     const name = t.env;
@@ -1755,21 +1932,23 @@ function bearerVerifier(tokens, env = process.env) {
   return (token) => {
     const digest = sha256(token);
     let found = null;
+    const { timingSafeEqual } = crypto2();
     for (const k of known) if (timingSafeEqual(k.digest, digest) && found === null) found = k.principal;
     return found;
   };
 }
-var sha256;
+var cryptoModule, crypto2, sha256;
 var init_bearer = __esm({
   "templates/runtime/auth/bearer.ts"() {
     init_types();
-    sha256 = (text) => createHash2("sha256").update(text, "utf8").digest();
+    crypto2 = () => cryptoModule ??= process.getBuiltinModule("node:crypto");
+    sha256 = (text) => crypto2().createHash("sha256").update(text, "utf8").digest();
   }
 });
 
 // templates/runtime/auth/scopes.ts
-function permitted(tool4, held) {
-  return (tool4.scopes ?? []).every((s) => held.has(s));
+function permitted(tool5, held) {
+  return (tool5.scopes ?? []).every((s) => held.has(s));
 }
 function scopeViews(core, serverScopes) {
   const all = [.../* @__PURE__ */ new Set([...serverScopes, ...core.all.flatMap((t) => t.scopes ?? [])])].sort();
@@ -1983,14 +2162,14 @@ function decode(input) {
   try {
     return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
   } catch (cause) {
-    throw new TypeError(invalid2, { cause });
+    throw new TypeError(invalid3, { cause });
   }
 }
-var invalid2;
+var invalid3;
 var init_base64url = __esm({
   "node_modules/jose/dist/webapi/util/base64url.js"() {
     init_buffer_utils();
-    invalid2 = "The input to be decoded is not correctly encoded.";
+    invalid3 = "The input to be decoded is not correctly encoded.";
   }
 });
 
@@ -3136,9 +3315,22 @@ function startStdio(core) {
   let parts = [];
   let size = 0;
   let discarding = false;
-  const send2 = (line2) => {
-    if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line2 + "\n");
+  let out = "";
+  let scheduled2 = false;
+  const flush = () => {
+    scheduled2 = false;
+    const text = out;
+    out = "";
+    if (text !== "" && (!isShuttingDown() || process.stdout.writable)) process.stdout.write(text);
   };
+  const send2 = (line2) => {
+    out += line2 + "\n";
+    if (scheduled2) return;
+    scheduled2 = true;
+    setImmediate(flush);
+  };
+  onShutdown(flush);
+  process.on("exit", flush);
   const keyOf = (id) => `${typeof id}:${String(id)}`;
   const refuse = (id, error) => {
     send2(errorMessage(id, error));
@@ -3150,7 +3342,7 @@ function startStdio(core) {
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
-  async function answer(msg, note) {
+  async function answer2(msg, note) {
     const { method, params } = msg;
     const key2 = keyOf(msg.id);
     const call = trackCall();
@@ -3166,7 +3358,7 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out) => send2(JSON.stringify(out)), m, p, call.signal) } : void 0;
+      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out2) => send2(JSON.stringify(out2)), m, p, call.signal) } : void 0;
       return await dispatch(core, msg, { legacy, principal: "stdio", ...asker ? { asker } : {} }, call, notify);
     } finally {
       done = true;
@@ -3181,7 +3373,7 @@ function startStdio(core) {
     note.id = msg.id;
     const name = msg.params?.name;
     if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
-    answer(msg, note).then(
+    answer2(msg, note).then(
       (reply) => {
         send2(replyMessage(msg.id, reply));
         endStdioRequest(note, outcomeOf(reply), "error" in reply && reply.error.code === INTERNAL_ERROR);
@@ -3466,7 +3658,38 @@ function renderMessage(template, args) {
 function inputKey(def) {
   return def.inputKey ?? DEFAULT_INPUT_KEY;
 }
-function confirmRequest(message2) {
+var BOX = { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." };
+function offered(schema) {
+  const from = (s) => {
+    if (!isObject(s)) return void 0;
+    if (Array.isArray(s.enum)) return s.enum;
+    const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : void 0;
+    return list?.map((o) => isObject(o) ? o.const : void 0);
+  };
+  return schema.type === "array" ? from(schema.items) : from(schema);
+}
+function fitsField(schema, value) {
+  const choices = offered(schema);
+  const among = (v) => typeof v === "string" && (!choices || choices.includes(v));
+  switch (schema.type) {
+    case "array":
+      return Array.isArray(value) && value.every(among);
+    case "string":
+      return among(value);
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    default:
+      return typeof value === "boolean";
+  }
+}
+function fieldSchema(field2, args) {
+  const given = args[field2.field];
+  return Object.hasOwn(args, field2.field) && fitsField(field2.schema, given) ? { ...field2.schema, default: given } : field2.schema;
+}
+function confirmRequest(def, message2, args = {}) {
+  const fields = def.fields ?? [];
   return {
     method: "elicitation/create",
     params: {
@@ -3474,8 +3697,8 @@ function confirmRequest(message2) {
       message: message2,
       requestedSchema: {
         type: "object",
-        properties: { confirm: { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." } },
-        required: ["confirm"]
+        properties: { confirm: BOX, ...Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f, args)])) },
+        required: ["confirm", ...fields.filter((f) => f.required).map((f) => f.field)]
       }
     }
   };
@@ -3483,10 +3706,16 @@ function confirmRequest(message2) {
 function isConfirmed(response) {
   return isObject(response) && response.action === "accept" && isObject(response.content) && response.content.confirm === true;
 }
-function notConfirmed(tool4, response, message2) {
+function confirmedValues(def, response) {
+  const content = isObject(response) && isObject(response.content) ? response.content : {};
+  const out = {};
+  for (const f of def.fields ?? []) if (content[f.field] !== void 0 && content[f.field] !== null) out[f.field] = content[f.field];
+  return out;
+}
+function notConfirmed(tool5, response, message2) {
   const action = isObject(response) ? response.action : void 0;
   const why = action === "decline" ? "the user declined" : action === "cancel" ? "the user dismissed the question" : "the answer did not confirm";
-  return { content: [{ type: "text", text: `${tool4} did not run: ${why} (asked: ${message2}).` }], isError: true };
+  return { content: [{ type: "text", text: `${tool5} did not run: ${why} (asked: ${message2}).` }], isError: true };
 }
 
 // templates/runtime/confirm/answers.ts
@@ -3531,24 +3760,24 @@ function askedText(ask, args) {
   return kind === "sampling" ? `the client's model (sampling): ${renderMessage(ask.message, args)}` : renderMessage(ask.message, args);
 }
 var ROLES = /* @__PURE__ */ new Set(["user", "assistant"]);
-function readElicitation(ask, answer) {
-  const action = isObject(answer) ? answer.action : void 0;
-  const content = action === "accept" && isObject(answer) && isObject(answer.content) ? answer.content : void 0;
+function readElicitation(ask, answer2) {
+  const action = isObject(answer2) ? answer2.action : void 0;
+  const content = action === "accept" && isObject(answer2) && isObject(answer2.content) ? answer2.content : void 0;
   if (content && Object.hasOwn(content, ask.field) && content[ask.field] !== null && content[ask.field] !== void 0) return { ok: true, value: content[ask.field] };
   return { ok: false, why: action === "decline" ? "the user declined to give it" : action === "cancel" ? "the user dismissed the question" : "the answer did not carry it" };
 }
-function readSampling(answer) {
-  if (!isObject(answer) || typeof answer.model !== "string" || !ROLES.has(answer.role) || !isObject(answer.content) || typeof answer.content.type !== "string") {
+function readSampling(answer2) {
+  if (!isObject(answer2) || typeof answer2.model !== "string" || !ROLES.has(answer2.role) || !isObject(answer2.content) || typeof answer2.content.type !== "string") {
     return { ok: false, why: "the client's answer is not a sampling result (CreateMessageResult: role, content, model)" };
   }
-  const content = answer.content;
+  const content = answer2.content;
   const type = String(content.type);
   if (type !== "text") return { ok: false, why: `the model answered with ${/^[a-z_]{1,20}$/.test(type) ? type : "other"} content, not text` };
   if (typeof content.text !== "string") return { ok: false, why: "the client's answer is not a sampling result (its text content has no text)" };
   return { ok: true, value: content.text };
 }
-function readRoots(ask, answer) {
-  const roots = isObject(answer) && Array.isArray(answer.roots) ? answer.roots : void 0;
+function readRoots(ask, answer2) {
+  const roots = isObject(answer2) && Array.isArray(answer2.roots) ? answer2.roots : void 0;
   const valid = roots?.every((r) => isObject(r) && typeof r.uri === "string" && r.uri.startsWith("file://") && (r.name === void 0 || typeof r.name === "string"));
   if (!roots || !valid) return { ok: false, why: "the client's answer is not a roots list (ListRootsResult: roots, each with a file:// uri)" };
   if (roots.length === 0) return { ok: true };
@@ -3560,14 +3789,14 @@ function readRoots(ask, answer) {
     return { ok: false, why: "the client's first root is not a local file URI" };
   }
 }
-function readAnswer(ask, answer) {
+function readAnswer(ask, answer2) {
   switch (askKind(ask)) {
     case "sampling":
-      return readSampling(answer);
+      return readSampling(answer2);
     case "roots":
-      return readRoots(ask, answer);
+      return readRoots(ask, answer2);
     default:
-      return readElicitation(ask, answer);
+      return readElicitation(ask, answer2);
   }
 }
 
@@ -3581,85 +3810,86 @@ function shown(message2) {
 function askKey(ask) {
   return ask.inputKey ?? ask.field;
 }
-function hasQuestions(tool4) {
-  return tool4.confirm !== void 0 || (tool4.ask?.length ?? 0) > 0;
+function hasQuestions(tool5) {
+  return tool5.confirm !== void 0 || (tool5.ask?.length ?? 0) > 0;
 }
 var NONE = /* @__PURE__ */ new Set();
-function unaskable(tool4, capabilities) {
-  return new Set((tool4.ask ?? []).filter((a) => a.optional && !canAnswer(askKind(a), capabilities)).map((a) => a.field));
+function unaskable(tool5, capabilities) {
+  return new Set((tool5.ask ?? []).filter((a) => a.optional && !canAnswer(askKind(a), capabilities)).map((a) => a.field));
 }
-function missingCapabilities(tool4, args, capabilities) {
+function missingCapabilities(tool5, args, capabilities) {
   const required = {};
   const what = [];
-  for (const a of tool4.ask ?? []) {
+  for (const a of tool5.ask ?? []) {
     const kind = askKind(a);
     if (a.optional || Object.hasOwn(args, a.field) || canAnswer(kind, capabilities)) continue;
     Object.assign(required, capabilityOf(kind));
     what.push(`${a.field} from ${SOURCE[kind]} (${kind})`);
   }
-  if (tool4.confirm && !canElicit(capabilities)) {
+  if (tool5.confirm && !canElicit(capabilities)) {
     Object.assign(required, capabilityOf("elicitation"));
     what.push("a confirmation from the user (elicitation)");
   }
   return what.length ? { required, what } : void 0;
 }
 var SOURCE = { elicitation: "the user", sampling: "the client's model", roots: "the client's roots" };
-function nextRound(tool4, args, confirmed, skip = NONE) {
-  const left = (tool4.ask ?? []).filter((a) => !Object.hasOwn(args, a.field) && !skip.has(a.field));
+function nextRound(tool5, args, confirmed, skip = NONE) {
+  const left = (tool5.ask ?? []).filter((a) => !Object.hasOwn(args, a.field) && !skip.has(a.field));
   const waiting = new Set(left.map((a) => a.field));
   const ready = left.filter((a) => ![...shown(a.message)].some((f) => f !== a.field && waiting.has(f)));
   const now = ready.length > 0 ? ready : left;
-  const missing = tool4.questions === "one-at-a-time" ? now.filter((a) => askKey(a) === askKey(now[0])) : now;
+  const missing = tool5.questions === "one-at-a-time" ? now.filter((a) => askKey(a) === askKey(now[0])) : now;
   const out = {};
   for (const a of missing) {
     const key2 = askKey(a);
     if (!Object.hasOwn(out, key2)) out[key2] = askRequest(a, args, missing.filter((b) => askKey(b) === key2));
   }
-  if (tool4.confirm && !confirmed) {
-    const shows = shown(tool4.confirm.message);
-    if (!(tool4.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool4.confirm)] = confirmRequest(renderMessage(tool4.confirm.message, args));
+  if (tool5.confirm && !confirmed) {
+    const shows = shown(tool5.confirm.message);
+    if (!(tool5.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool5.confirm)] = confirmRequest(tool5.confirm, renderMessage(tool5.confirm.message, args), args);
   }
   return Object.keys(out).length > 0 ? out : void 0;
 }
-function notGiven(tool4, ask, why, asked) {
-  return { content: [{ type: "text", text: `${tool4} did not run: it needs ${ask.field} from ${SOURCE[askKind(ask)]}, and ${why} (asked: ${asked}).` }], isError: true };
+function notGiven(tool5, ask, why, asked) {
+  return { content: [{ type: "text", text: `${tool5} did not run: it needs ${ask.field} from ${SOURCE[askKind(ask)]}, and ${why} (asked: ${asked}).` }], isError: true };
 }
-function settle(tool4, args, asked, answers) {
+function settle(tool5, args, asked, answers) {
   const values = {};
   const skipped = [];
   let confirmed = false;
   for (const key2 of asked) {
-    const answer = answers[key2];
-    const form = (tool4.ask ?? []).filter((a) => askKey(a) === key2 && !Object.hasOwn(args, a.field));
+    const answer2 = answers[key2];
+    const form = (tool5.ask ?? []).filter((a) => askKey(a) === key2 && !Object.hasOwn(args, a.field));
     for (const ask of form) {
-      const read2 = readAnswer(ask, answer);
-      if (!read2.ok) return { ok: false, result: notGiven(tool4.name, ask, read2.why, askedText(ask, args)) };
+      const read2 = readAnswer(ask, answer2);
+      if (!read2.ok) return { ok: false, result: notGiven(tool5.name, ask, read2.why, askedText(ask, args)) };
       if (read2.value !== void 0) values[ask.field] = read2.value;
       else if (ask.optional) skipped.push(ask.field);
-      else return { ok: false, result: notGiven(tool4.name, ask, "the client lists no roots", askedText(ask, args)) };
+      else return { ok: false, result: notGiven(tool5.name, ask, "the client lists no roots", askedText(ask, args)) };
     }
-    if (form.length === 0 && tool4.confirm && key2 === inputKey(tool4.confirm)) {
-      if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool4.name, answer, renderMessage(tool4.confirm.message, args)) };
+    if (form.length === 0 && tool5.confirm && key2 === inputKey(tool5.confirm)) {
+      if (!isConfirmed(answer2)) return { ok: false, result: notConfirmed(tool5.name, answer2, renderMessage(tool5.confirm.message, args)) };
+      Object.assign(values, confirmedValues(tool5.confirm, answer2));
       confirmed = true;
     }
   }
   return { ok: true, values, confirmed, skipped };
 }
-function unsealedValues(tool4, args, answers) {
+function unsealedValues(tool5, args, answers) {
   const values = {};
-  for (const ask of tool4.ask ?? []) {
+  for (const ask of tool5.ask ?? []) {
     if (Object.hasOwn(args, ask.field)) continue;
     const read2 = readAnswer(ask, answers[askKey(ask)]);
     if (read2.ok && read2.value !== void 0) values[ask.field] = read2.value;
   }
   return values;
 }
-async function askAll(tool4, args, ask, unasked = NONE) {
+async function askAll(tool5, args, ask, unasked = NONE) {
   let merged = args;
   let confirmed = false;
   const skip = new Set(unasked);
-  for (let round = nextRound(tool4, merged, confirmed, skip); round; round = nextRound(tool4, merged, confirmed, skip)) {
-    const settled = settle(tool4, merged, Object.keys(round), await ask(round));
+  for (let round = nextRound(tool5, merged, confirmed, skip); round; round = nextRound(tool5, merged, confirmed, skip)) {
+    const settled = settle(tool5, merged, Object.keys(round), await ask(round));
     if (!settled.ok) return settled;
     merged = { ...merged, ...settled.values };
     confirmed ||= settled.confirmed;
@@ -3669,7 +3899,7 @@ async function askAll(tool4, args, ask, unasked = NONE) {
 }
 
 // templates/runtime/confirm/seal.ts
-import { createCipheriv, createDecipheriv, createHash as createHash3, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 var VERSION = "k1";
 var AAD = Buffer.from("kervan requestState v1");
 function canonicalJson(value) {
@@ -3681,7 +3911,7 @@ function canonicalJson(value) {
   return JSON.stringify(value) ?? "null";
 }
 function argsDigest(args) {
-  return createHash3("sha256").update(canonicalJson(args)).digest("base64url");
+  return createHash("sha256").update(canonicalJson(args)).digest("base64url");
 }
 function parseStateKey(text) {
   const trimmed = text.trim();
@@ -3732,20 +3962,20 @@ function carried(data) {
     skipped: strings(d.skipped)
   };
 }
-async function questionRound({ scope, tool: tool4, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+async function questionRound({ scope: scope3, tool: tool5, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
   const digest = argsDigest(args);
-  const unasked = unaskable(tool4, capabilities);
+  const unasked = unaskable(tool5, capabilities);
   const issue = (values, confirmed, skipped = []) => {
     const merged = { ...args, ...values };
-    const requests = nextRound(tool4, merged, confirmed, /* @__PURE__ */ new Set([...unasked, ...skipped]));
+    const requests = nextRound(tool5, merged, confirmed, /* @__PURE__ */ new Set([...unasked, ...skipped]));
     if (!requests) return { run: true, args: merged };
     const data = { values, confirmed, asked: Object.keys(requests), skipped };
     const nonce2 = randomBytes2(16).toString("base64url");
-    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { ...scope, tool: tool4.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { ...scope3, tool: tool5.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
   };
   const state = params?.requestState;
-  if (state === void 0) return issue(isObject(params?.inputResponses) ? unsealedValues(tool4, args, params.inputResponses) : {}, false);
-  const opened = openState(key2, state, { ...scope, tool: tool4.name, args: digest, principal, now });
+  if (state === void 0) return issue(isObject(params?.inputResponses) ? unsealedValues(tool5, args, params.inputResponses) : {}, false);
+  const opened = openState(key2, state, { ...scope3, tool: tool5.name, args: digest, principal, now });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;
   if (typeof nonce !== "string" || !await consume(nonce, exp)) {
@@ -3754,7 +3984,7 @@ async function questionRound({ scope, tool: tool4, args, params, principal, key:
   const so_far = carried(opened.claims.data);
   const responses = isObject(params?.inputResponses) ? params.inputResponses : {};
   if (so_far.asked.length === 0 || so_far.asked.some((k) => !Object.hasOwn(responses, k))) return issue(so_far.values, so_far.confirmed, so_far.skipped);
-  const settled = settle(tool4, { ...args, ...so_far.values }, so_far.asked, responses);
+  const settled = settle(tool5, { ...args, ...so_far.values }, so_far.asked, responses);
   if (!settled.ok) return { run: false, result: settled.result };
   return issue({ ...so_far.values, ...settled.values }, so_far.confirmed || settled.confirmed, [...so_far.skipped, ...settled.skipped]);
 }
@@ -3811,9 +4041,9 @@ var DEFAULT_CAPS = { perPrincipal: 100, total: 1e3, maxResultBytes: 262144 };
 // templates/runtime/tasks/manager.ts
 var TaskCapError = class extends Error {
 };
-function capMessage(tool4, passed, settings) {
+function capMessage(tool5, passed, settings) {
   const keep = `finished tasks count until they expire, ${Math.round(settings.ttlMs / 1e3)} s after they start`;
-  return passed === "principal" ? `${tool4} did not run: this caller already keeps ${settings.caps.perPrincipal} tasks, the most one caller may (${keep}).` : `${tool4} did not run: the server already keeps ${settings.caps.total} tasks, the most it keeps at once (${keep}); try again later.`;
+  return passed === "principal" ? `${tool5} did not run: this caller already keeps ${settings.caps.perPrincipal} tasks, the most one caller may (${keep}).` : `${tool5} did not run: the server already keeps ${settings.caps.total} tasks, the most it keeps at once (${keep}); try again later.`;
 }
 function resultTooLarge(bytes, cap) {
   return { code: INTERNAL_ERROR, message: `The task's result was ${bytes} bytes of JSON, more than the ${cap} the task store keeps; it was dropped.` };
@@ -3840,12 +4070,12 @@ var TaskManager = class {
   running = /* @__PURE__ */ new Map();
   closing = false;
   /** Creates the task (durable before this resolves) and starts its work in the background. */
-  async start(tool4, owner, work) {
+  async start(tool5, owner, work) {
     const now = (/* @__PURE__ */ new Date()).toISOString();
     const record = {
       taskId: randomUUID(),
       owner,
-      tool: tool4,
+      tool: tool5,
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
@@ -3854,7 +4084,7 @@ var TaskManager = class {
       runner: this.store.replicaId
     };
     const passed = await this.store.create(record, this.settings.caps);
-    if (passed) throw new TaskCapError(capMessage(tool4, passed, this.settings));
+    if (passed) throw new TaskCapError(capMessage(tool5, passed, this.settings));
     const controller = new AbortController();
     let wake = () => {
     };
@@ -4016,65 +4246,65 @@ async function serveTaskMethod(tasks, method, params, principal, mayUse = () => 
 }
 
 // templates/runtime/tasks/call-modes.ts
-async function askClient(tool4, args, asker, unasked) {
-  if (!nextRound(tool4, args, false, unasked)) return { ok: true, args };
-  if (!asker) return { ok: false, result: cannotAsk(tool4, ["answers from the client"], void 0) };
+async function askClient(tool5, args, asker, unasked) {
+  if (!nextRound(tool5, args, false, unasked)) return { ok: true, args };
+  if (!asker) return { ok: false, result: cannotAsk(tool5, ["answers from the client"], void 0) };
   try {
-    return await askAll(tool4, args, async (requests) => {
+    return await askAll(tool5, args, async (requests) => {
       const answers = {};
       for (const [key2, request] of Object.entries(requests)) answers[key2] = await asker.request(request.method, request.params);
       return answers;
     }, unasked);
   } catch (err) {
-    return { ok: false, result: { content: [{ type: "text", text: `${tool4.name} did not run: the question could not be asked (${err instanceof Error ? err.message : String(err)}).` }], isError: true } };
+    return { ok: false, result: { content: [{ type: "text", text: `${tool5.name} did not run: the question could not be asked (${err instanceof Error ? err.message : String(err)}).` }], isError: true } };
   }
 }
-function cannotAsk(tool4, what, asker, capabilities = []) {
+function cannotAsk(tool5, what, asker, capabilities = []) {
   const why = asker ? `the client declared no ${capabilities.join(" or ")} capability at initialize` : "this connection cannot carry the question (over HTTP the call must accept an event stream)";
-  return { content: [{ type: "text", text: `${tool4.name} did not run: it needs ${what.join(", ")}, and ${why}.` }], isError: true };
+  return { content: [{ type: "text", text: `${tool5.name} did not run: it needs ${what.join(", ")}, and ${why}.` }], isError: true };
 }
-async function runCall(modes, { tool: tool4, args, params, ctx, principal, asker }) {
+async function runCall(modes, { tool: tool5, args, params, ctx, principal, asker }) {
   const modern = ctx.era === "2026-07-28";
-  const asTask = modern && tool4.task !== void 0 && modes.tasks !== void 0 && declaresTasks(params);
-  if (tool4.task === "required" && !asTask) throw tasksRequired();
+  const asTask = modern && tool5.task !== void 0 && modes.tasks !== void 0 && declaresTasks(params);
+  if (tool5.task === "required" && !asTask) throw tasksRequired();
   const capabilities = modern ? clientCapabilities(params) : asker?.capabilities;
-  const missing = hasQuestions(tool4) ? missingCapabilities(tool4, args, capabilities) : void 0;
-  if (missing && modern) throw missingCapability(missing.required, `${tool4.name} needs ${missing.what.join(", ")}`);
-  if ((hasQuestions(tool4) || asTask) && !tool4.validateInput(args)) return callTool(tool4, args, ctx);
-  if (missing) return cannotAsk(tool4, missing.what, asker, Object.keys(missing.required));
-  if (!hasQuestions(tool4)) return asTask ? startTask(modes.tasks, tool4, args, ctx, principal, void 0) : callTool(tool4, args, ctx);
-  const unasked = unaskable(tool4, capabilities);
-  if (asTask && tool4.questions !== "before-task") return startTask(modes.tasks, tool4, args, ctx, principal, unasked);
+  const missing = hasQuestions(tool5) ? missingCapabilities(tool5, args, capabilities) : void 0;
+  if (missing && modern) throw missingCapability(missing.required, `${tool5.name} needs ${missing.what.join(", ")}`);
+  if ((hasQuestions(tool5) || asTask) && !tool5.validateInput(args)) return callTool(tool5, args, ctx);
+  if (missing) return cannotAsk(tool5, missing.what, asker, Object.keys(missing.required));
+  if (!hasQuestions(tool5)) return asTask ? startTask(modes.tasks, tool5, args, ctx, principal, void 0) : callTool(tool5, args, ctx);
+  const unasked = unaskable(tool5, capabilities);
+  if (asTask && tool5.questions !== "before-task") return startTask(modes.tasks, tool5, args, ctx, principal, unasked);
   let ready;
   if (modern) {
-    const round = await questionRound({ scope: modes.sealScope, tool: tool4, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
+    const round = await questionRound({ scope: modes.sealScope, tool: tool5, args, params, principal, key: modes.stateKey, consume: modes.consumeState, capabilities, ...modes.confirmTtlMs ? { ttlMs: modes.confirmTtlMs } : {} });
     if (!round.run) return round.result;
     ready = round.args;
   } else {
-    const asked = await askClient(tool4, args, asker, unasked);
+    const asked = await askClient(tool5, args, asker, unasked);
     if (!asked.ok) return asked.result;
     ready = asked.args;
   }
-  return asTask ? startTask(modes.tasks, tool4, ready, ctx, principal, void 0) : callTool(tool4, ready, ctx);
+  return asTask ? startTask(modes.tasks, tool5, ready, ctx, principal, void 0) : callTool(tool5, ready, ctx);
 }
-async function startTask(tasks, tool4, args, ctx, principal, unasked) {
+async function startTask(tasks, tool5, args, ctx, principal, unasked) {
   try {
-    return await createTask(tasks, tool4, args, ctx, principal, unasked);
+    return await createTask(tasks, tool5, args, ctx, principal, unasked);
   } catch (err) {
     if (err instanceof TaskCapError) return { content: [{ type: "text", text: err.message }], isError: true };
     throw err;
   }
 }
-async function createTask(tasks, tool4, args, ctx, principal, unasked) {
-  const record = await tasks.start(tool4.name, principal, async (work) => {
+async function createTask(tasks, tool5, args, ctx, principal, unasked) {
+  const record = await tasks.start(tool5.name, principal, async (work) => {
     let ready = args;
     if (unasked) {
-      const asked = await askAll(tool4, args, (requests) => work.ask(requests), unasked);
+      const asked = await askAll(tool5, args, (requests) => work.ask(requests), unasked);
       if (!asked.ok) return asked.result;
       ready = asked.args;
     }
     try {
-      return await callTool(tool4, ready, { era: ctx.era, signal: work.signal, ...ctx.server ? { server: ctx.server } : {} }, true);
+      return await callTool(tool5, ready, { era: ctx.era, signal: work.signal, ...ctx.server ? { server: ctx.server } : {} }, true);
     } catch (err) {
       if (err instanceof ToolFault) throw new RpcError(INTERNAL_ERROR, err.message);
       throw err;
@@ -4321,6 +4551,778 @@ var callModes = async (def) => {
     }
   };
 };
+
+// node_modules/uri-template-matcher/src/parser.js
+function parse_template(template) {
+  const parts = [];
+  let current_literal = "";
+  let i = 0;
+  while (i < template.length) {
+    const char = template[i];
+    if (char === "{") {
+      if (current_literal) {
+        parts.push({ type: "literal", value: current_literal });
+        current_literal = "";
+      }
+      const expression_start = i + 1;
+      let expression_end = expression_start;
+      let brace_count = 1;
+      while (expression_end < template.length && brace_count > 0) {
+        if (template[expression_end] === "{") {
+          brace_count++;
+        } else if (template[expression_end] === "}") {
+          brace_count--;
+        }
+        expression_end++;
+      }
+      if (brace_count > 0) {
+        throw new Error(`Unclosed expression in template: ${template}`);
+      }
+      const expression_content = template.slice(
+        expression_start,
+        expression_end - 1
+      );
+      const parsed_expression = parse_expression(expression_content);
+      parts.push(parsed_expression);
+      i = expression_end;
+    } else {
+      current_literal += char;
+      i++;
+    }
+  }
+  if (current_literal) {
+    parts.push({ type: "literal", value: current_literal });
+  }
+  return { template, parts };
+}
+function parse_expression(content) {
+  if (!content.trim()) {
+    throw new Error("Empty expression");
+  }
+  const first_char = content[0];
+  const operators = ["+", "#", ".", "/", ";", "?", "&"];
+  let operator = void 0;
+  let variables_part = content;
+  if (operators.includes(first_char)) {
+    operator = first_char;
+    variables_part = content.slice(1);
+  }
+  const variable_names = split_variables(variables_part);
+  const expressions = variable_names.map(parse_variable);
+  return {
+    type: "expression",
+    expressions,
+    operator
+  };
+}
+function split_variables(variables) {
+  const result = [];
+  let current = "";
+  let i = 0;
+  while (i < variables.length) {
+    const char = variables[i];
+    if (char === ",") {
+      if (current.trim()) {
+        result.push(current.trim());
+        current = "";
+      }
+    } else {
+      current += char;
+    }
+    i++;
+  }
+  if (current.trim()) {
+    result.push(current.trim());
+  }
+  return result;
+}
+function parse_variable(variable) {
+  let name = variable;
+  let prefix2 = void 0;
+  let explode = false;
+  if (name.endsWith("*")) {
+    explode = true;
+    name = name.slice(0, -1);
+  }
+  const colon_index = name.indexOf(":");
+  if (colon_index !== -1) {
+    const prefix_str = name.slice(colon_index + 1);
+    prefix2 = parseInt(prefix_str, 10);
+    if (isNaN(prefix2) || prefix2 < 0) {
+      throw new Error(`Invalid prefix length: ${prefix_str}`);
+    }
+    name = name.slice(0, colon_index);
+  }
+  if (!name) {
+    throw new Error("Empty variable name");
+  }
+  return { name, prefix: prefix2, explode };
+}
+function match_uri(uri, parsed_template) {
+  const params = {};
+  const result = match_parts(uri, 0, parsed_template.parts, 0, params);
+  if (!result || result.uri_index !== uri.length) {
+    return null;
+  }
+  return params;
+}
+function match_parts(uri, uri_index, parts, part_index, params) {
+  if (part_index >= parts.length) {
+    return { uri_index };
+  }
+  const part = parts[part_index];
+  if (part.type === "literal") {
+    if (!uri.slice(uri_index).startsWith(part.value)) {
+      return null;
+    }
+    return match_parts(
+      uri,
+      uri_index + part.value.length,
+      parts,
+      part_index + 1,
+      params
+    );
+  } else {
+    const next_part = parts[part_index + 1];
+    const boundaries = find_expression_boundaries(
+      uri,
+      uri_index,
+      next_part
+    );
+    const sorted_boundaries = boundaries.sort((a, b) => {
+      if (next_part && next_part.type === "expression" && !next_part.operator) {
+        return b - a;
+      }
+      return a - b;
+    });
+    for (const boundary of sorted_boundaries) {
+      const segment = uri.slice(uri_index, boundary);
+      const temp_params = { ...params };
+      const match_result = match_simple_expression(
+        segment,
+        part,
+        temp_params,
+        uri,
+        uri_index
+      );
+      if (match_result) {
+        const rest_result = match_parts(
+          uri,
+          boundary,
+          parts,
+          part_index + 1,
+          temp_params
+        );
+        if (rest_result) {
+          Object.assign(params, temp_params);
+          return rest_result;
+        }
+      }
+    }
+    return null;
+  }
+}
+function find_expression_boundaries(uri, start_index, next_part) {
+  const boundaries = [];
+  if (next_part && next_part.type === "literal") {
+    let search_index = start_index;
+    while (search_index < uri.length) {
+      const found_index = uri.indexOf(next_part.value, search_index);
+      if (found_index === -1) break;
+      boundaries.push(found_index);
+      search_index = found_index + 1;
+    }
+    if (boundaries.length === 0) {
+      return [];
+    }
+  } else if (next_part && next_part.type === "expression") {
+    const next_expr = (
+      /** @type {ExpressionPart} */
+      next_part
+    );
+    if (next_expr.operator === ".") {
+      for (let i = start_index; i < uri.length; i++) {
+        if (uri[i] === ".") {
+          boundaries.push(i);
+        }
+      }
+      boundaries.push(uri.length);
+    } else if (next_expr.operator === "/") {
+      for (let i = start_index; i < uri.length; i++) {
+        if (uri[i] === "/") {
+          boundaries.push(i);
+        }
+      }
+    } else {
+      for (let i = start_index; i <= uri.length; i++) {
+        boundaries.push(i);
+      }
+    }
+  } else {
+    boundaries.push(uri.length);
+  }
+  return boundaries.sort((a, b) => a - b);
+}
+function match_simple_expression(segment, expression, params, uri, uri_index) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const operator = expression.operator;
+  switch (operator) {
+    case "+":
+      return handle_reserved_match(segment, expression, params);
+    case "#":
+      return handle_fragment_match(segment, expression, params);
+    case ".":
+      return handle_dot_match(segment, expression, params);
+    case "/":
+      return handle_path_match(segment, expression, params);
+    case ";":
+      return handle_semicolon_match(segment, expression, params);
+    case "?":
+    case "&":
+      return handle_query_match(segment, expression, params);
+    default:
+      return handle_simple_match(
+        segment,
+        expression,
+        params,
+        uri,
+        uri_index
+      );
+  }
+}
+function handle_fragment_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (!segment.startsWith("#")) {
+    for (const expr of expression.expressions) {
+      params[expr.name] = "";
+    }
+    return segment === "";
+  }
+  const fragment_content = segment.slice(1);
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = fragment_content;
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = fragment_content.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_reserved_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = segment;
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_simple_match(segment, expression, params, uri, uri_index) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    let value = segment;
+    if (value.includes("/")) {
+      return false;
+    }
+    if (value === "" && uri_index + segment.length === uri.length && uri.endsWith("/")) {
+      return false;
+    }
+    if (expr.prefix && value.length > expr.prefix) {
+      value = value.slice(0, expr.prefix);
+    }
+    params[expr.name] = decodeURIComponent(value);
+    return true;
+  } else {
+    const values = segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (value.includes("/")) {
+        return false;
+      }
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_dot_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  if (segment === "") {
+    for (const expr of expression.expressions) {
+      params[expr.name] = "";
+    }
+    return true;
+  }
+  const clean_segment = segment.startsWith(".") ? segment.slice(1) : segment;
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    if (expr.explode) {
+      const values = clean_segment.split(".");
+      params[expr.name] = values.map((v) => decodeURIComponent(v));
+    } else {
+      params[expr.name] = decodeURIComponent(clean_segment);
+    }
+    return true;
+  } else {
+    const values = clean_segment.split(".");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_path_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const clean_segment = segment.startsWith("/") ? segment.slice(1) : segment;
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    params[expr.name] = decodeURIComponent(clean_segment);
+    return true;
+  } else {
+    const values = clean_segment.split(",");
+    for (let i = 0; i < expression.expressions.length; i++) {
+      const expr = expression.expressions[i];
+      let value = values[i] || "";
+      if (expr.prefix && value.length > expr.prefix) {
+        value = value.slice(0, expr.prefix);
+      }
+      params[expr.name] = decodeURIComponent(value);
+    }
+    return true;
+  }
+}
+function handle_semicolon_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const parts = segment.split(";").filter((p) => p);
+  for (const part of parts) {
+    const eq_index = part.indexOf("=");
+    if (eq_index !== -1) {
+      const key2 = part.slice(0, eq_index);
+      const value = part.slice(eq_index + 1);
+      const expr = expression.expressions.find((e) => e.name === key2);
+      if (expr) {
+        params[expr.name] = decodeURIComponent(value);
+      }
+    }
+  }
+  return true;
+}
+function handle_query_match(segment, expression, params) {
+  if (expression.type !== "expression") {
+    return false;
+  }
+  const clean_segment = segment.replace(/^[?&]/, "");
+  if (expression.expressions.length === 1) {
+    const expr = expression.expressions[0];
+    if (expr.explode) {
+      const values = clean_segment.split("&");
+      params[expr.name] = values.map((v) => decodeURIComponent(v));
+    } else {
+      const parts = clean_segment.split("&");
+      for (const part of parts) {
+        const eq_index = part.indexOf("=");
+        if (eq_index !== -1) {
+          const key2 = part.slice(0, eq_index);
+          const value = part.slice(eq_index + 1);
+          if (key2 === expr.name) {
+            params[expr.name] = decodeURIComponent(value);
+          }
+        }
+      }
+    }
+  } else {
+    const parts = clean_segment.split("&");
+    for (const part of parts) {
+      const eq_index = part.indexOf("=");
+      if (eq_index !== -1) {
+        const key2 = part.slice(0, eq_index);
+        const value = part.slice(eq_index + 1);
+        const expr = expression.expressions.find((e) => e.name === key2);
+        if (expr) {
+          params[expr.name] = decodeURIComponent(value);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// node_modules/uri-template-matcher/src/matcher.js
+var UriTemplateMatcher = class {
+  /**
+   * Create a new UriTemplateMatcher instance
+   */
+  constructor() {
+    this.templates = [];
+  }
+  /**
+   * Add a URI template to the matcher
+   * @param {string} template - The URI template string to add
+   * @throws {Error} If template is invalid
+   */
+  add(template) {
+    if (typeof template !== "string") {
+      throw new Error("Template must be a string");
+    }
+    if (template !== "" && template.trim() === "") {
+      throw new Error("Template cannot be empty");
+    }
+    try {
+      const parsed = parse_template(template);
+      this.templates.push(parsed);
+    } catch (error) {
+      throw new Error(
+        `Invalid template: ${template} - ${error instanceof Error ? error.message : String(error)}`
+      );
+    }
+  }
+  /**
+   * Match a URI against all registered templates
+   * @param {string} uri - The URI to match
+   * @returns {MatchResult | null} Match result or null if no match found
+   * @throws {Error} If URI is invalid
+   */
+  match(uri) {
+    if (typeof uri !== "string") {
+      throw new Error("URI must be a string");
+    }
+    for (const template of this.templates) {
+      const params = match_uri(uri, template);
+      if (params !== null) {
+        return {
+          template: template.template,
+          params
+        };
+      }
+    }
+    return null;
+  }
+  /**
+   * Clear all registered templates
+   */
+  clear() {
+    this.templates = [];
+  }
+  /**
+   * Get all registered template strings
+   * @returns {string[]} Array of template strings
+   */
+  all() {
+    return this.templates.map((t) => t.template);
+  }
+};
+
+// node_modules/uri-template-matcher/src/expander.js
+function expand_template(template, variables) {
+  try {
+    const parsed = parse_template(template);
+    let result = "";
+    for (const part of parsed.parts) {
+      if (part.type === "literal") {
+        result += part.value;
+      } else if (part.type === "expression") {
+        result += expand_expression(part, variables);
+      }
+    }
+    return result;
+  } catch (error) {
+    throw new Error(
+      `Failed to expand template: ${error instanceof Error ? error.message : error}`
+    );
+  }
+}
+function expand_expression(expression, variables) {
+  const { operator, expressions } = expression;
+  const values = [];
+  for (const varSpec of expressions) {
+    const result = get_variable_value(varSpec, variables);
+    if (result !== void 0) {
+      values.push(result);
+    }
+  }
+  if (values.length === 0) {
+    return "";
+  }
+  return format_values(operator || "", values);
+}
+function get_variable_value(varSpec, variables) {
+  const { name, prefix: prefix2, explode } = varSpec;
+  const value = variables[name];
+  if (value === void 0 || value === null) {
+    return void 0;
+  }
+  if (Array.isArray(value) && value.length === 0) {
+    return void 0;
+  }
+  if (typeof value === "object" && value !== null && Object.keys(value).length === 0) {
+    return void 0;
+  }
+  let processedValue = value;
+  if (typeof value === "string") {
+    if (prefix2 && prefix2 > 0) {
+      processedValue = value.substring(0, prefix2);
+    } else {
+      processedValue = value;
+    }
+  } else if (Array.isArray(value)) {
+    processedValue = value;
+  } else if (typeof value === "object") {
+    processedValue = value;
+  } else {
+    processedValue = String(value);
+  }
+  return { name, value: processedValue, explode };
+}
+function format_values(operator, values) {
+  switch (operator) {
+    case "":
+      return values.map((v) => format_value(v.value, "", v.explode)).join(",");
+    case "+":
+      return values.map((v) => format_value(v.value, "+", v.explode)).join(",");
+    case "#":
+      return "#" + values.map((v) => format_value(v.value, "#", v.explode)).join(",");
+    case ".": {
+      const dot_values = values.map(
+        (v) => format_value(v.value, ".", v.explode)
+      );
+      return dot_values.length > 0 ? "." + dot_values.join(".") : "";
+    }
+    case "/": {
+      const path_values = values.map(
+        (v) => format_value(v.value, "/", v.explode)
+      );
+      return path_values.length > 0 ? "/" + path_values.join("/") : "";
+    }
+    case ";":
+      return values.map(
+        (v) => ";" + format_named_value(v.name, v.value, ";", v.explode)
+      ).join("");
+    case "?":
+      return "?" + values.map(
+        (v) => format_named_value(v.name, v.value, "?", v.explode)
+      ).join("&");
+    case "&":
+      return values.map(
+        (v) => "&" + format_named_value(v.name, v.value, "&", v.explode)
+      ).join("");
+    default:
+      return values.map((v) => format_value(v.value, "", v.explode)).join(",");
+  }
+}
+function format_value(value, operator, explode) {
+  if (typeof value === "string") {
+    if (value === "" && (operator === "." || operator === "/")) {
+      return "";
+    }
+    return encode_value(value, operator);
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      return "";
+    }
+    if (explode) {
+      if (operator === ".") {
+        return value.map((v) => encode_value(String(v), operator)).join(".");
+      } else if (operator === "/") {
+        return value.map((v) => encode_value(String(v), operator)).join("/");
+      }
+    }
+    return value.map((v) => encode_value(String(v), operator)).join(",");
+  }
+  if (typeof value === "object") {
+    if (Object.keys(value).length === 0) {
+      return "";
+    }
+    if (explode) {
+      if (operator === "" || operator === "+" || operator === "#") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join(",");
+      } else if (operator === ".") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join(".");
+      } else if (operator === "/") {
+        return Object.entries(value).map(
+          ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+        ).join("/");
+      }
+      return Object.entries(value).map(
+        ([k, v]) => `${encode_value(k, operator)}=${encode_value(String(v), operator)}`
+      ).join(",");
+    }
+    return Object.entries(value).map(
+      ([k, v]) => `${encode_value(k, operator)},${encode_value(String(v), operator)}`
+    ).join(",");
+  }
+  return encode_value(String(value), operator);
+}
+function format_named_value(name, value, operator, explode) {
+  let encoded_name = name;
+  if (operator === "?" || operator === "&") {
+    if (!/(%[0-9A-Fa-f]{2})/.test(name)) {
+      encoded_name = encodeURIComponent(name);
+    }
+  } else {
+    encoded_name = encode_value(name, operator);
+  }
+  if (typeof value === "string") {
+    if (value === "") {
+      return operator === ";" ? encoded_name : `${encoded_name}=`;
+    }
+    return `${encoded_name}=${encode_value(value, operator)}`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      if (operator === "?" || operator === "&") {
+        return `${encoded_name}=`;
+      } else if (operator === ";") {
+        return encoded_name;
+      }
+      return "";
+    }
+    if (explode) {
+      return value.map(
+        (v) => `${encoded_name}=${encode_value(String(v), operator)}`
+      ).join(operator === ";" ? ";" : "&");
+    }
+    return `${encoded_name}=${value.map((v) => encode_value(String(v), operator)).join(",")}`;
+  }
+  if (typeof value === "object") {
+    if (Object.keys(value).length === 0) {
+      if (operator === "?" || operator === "&") {
+        return `${encoded_name}=`;
+      } else if (operator === ";") {
+        return encoded_name;
+      }
+      return "";
+    }
+    if (explode) {
+      return Object.entries(value).map(([k, v]) => {
+        let encoded_key = k;
+        if (operator === "?" || operator === "&") {
+          if (!/(%[0-9A-Fa-f]{2})/.test(k)) {
+            encoded_key = encodeURIComponent(k);
+          }
+        } else {
+          encoded_key = encode_value(k, operator);
+        }
+        return `${encoded_key}=${encode_value(String(v), operator)}`;
+      }).join(operator === ";" ? ";" : "&");
+    }
+    return `${encoded_name}=${Object.entries(value).map(
+      ([k, v]) => `${encode_value(k, operator)},${encode_value(String(v), operator)}`
+    ).join(",")}`;
+  }
+  return value === "" ? encoded_name : `${encoded_name}=${encode_value(String(value), operator)}`;
+}
+function encode_value(value, operator) {
+  if (operator === "+" || operator === "#") {
+    return value.replace(/ /g, "%20").replace(/%(?![0-9A-Fa-f]{2})/g, "%25");
+  }
+  return encodeURIComponent(value).replace(/!/g, "%21");
+}
+var UriTemplateExpander = class {
+  /**
+   * Create a new UriTemplateExpander instance
+   * @param {string} template - The URI template string
+   */
+  constructor(template) {
+    this.template = template;
+  }
+  /**
+   * Expand the template with given variables
+   * @param {Record<string, unknown>} variables - Variables to substitute
+   * @returns {string} Expanded URI
+   */
+  expand(variables) {
+    return expand_template(this.template, variables);
+  }
+};
+
+// templates/runtime/resource-templates/index.ts
+var compiled = /* @__PURE__ */ new Map();
+function compiledOf(uriTemplate) {
+  let c = compiled.get(uriTemplate);
+  if (!c) {
+    const matcher = new UriTemplateMatcher();
+    matcher.add(uriTemplate);
+    c = { matcher, expander: new UriTemplateExpander(uriTemplate) };
+    compiled.set(uriTemplate, c);
+  }
+  return c;
+}
+var asciiOnly = (s) => s.replace(/[^\x00-\x7f]+/gu, (c) => encodeURIComponent(c));
+function matchTemplate(uriTemplate, uri) {
+  const { matcher, expander } = compiledOf(uriTemplate);
+  let params;
+  try {
+    const found = matcher.match(uri);
+    if (!found) return void 0;
+    params = found.params;
+  } catch {
+    return void 0;
+  }
+  const out = {};
+  for (const [key2, value] of Object.entries(params)) {
+    if (typeof value !== "string" || value === "") return void 0;
+    out[key2] = value;
+  }
+  try {
+    return asciiOnly(expander.expand(out)) === asciiOnly(uri) ? out : void 0;
+  } catch {
+    return void 0;
+  }
+}
 
 // templates/kinds/exec/index.ts
 init_shutdown();
@@ -4916,7 +5918,7 @@ function renderArgv(argv, fields, args, optional = []) {
 }
 
 // templates/kinds/exec/result.ts
-function refusal(tool4, reason, timedOut = false) {
+function refusal(tool5, reason, timedOut = false) {
   const value = {
     exitCode: null,
     stdout: "",
@@ -4925,7 +5927,7 @@ function refusal(tool4, reason, timedOut = false) {
     stdoutTruncated: false,
     stderrTruncated: false
   };
-  return { isError: true, text: `${tool4}: ${reason}`, value };
+  return { isError: true, text: `${tool5}: ${reason}`, value };
 }
 function section(name, text, truncated, maxBytes) {
   const note = truncated ? ` (truncated: only the first ${maxBytes} bytes were kept)` : "";
@@ -5434,7 +6436,7 @@ function seccompProgram(arch = process.arch) {
 }
 
 // templates/kinds/exec/probe-cache.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { lstatSync as lstatSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync3, readlinkSync as readlinkSync3, renameSync, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
 import { release, tmpdir } from "node:os";
 import { join as join5 } from "node:path";
@@ -5474,7 +6476,7 @@ function probeKey(runner, prlimit, probeArgs) {
     read("/proc/self/attr/current"),
     ...["user/max_user_namespaces", "kernel/unprivileged_userns_clone", "kernel/apparmor_restrict_unprivileged_userns"].map((s) => read(`/proc/sys/${s}`))
   ];
-  return createHash4("sha256").update(parts.join("\n")).digest("hex");
+  return createHash2("sha256").update(parts.join("\n")).digest("hex");
 }
 function cacheDir() {
   const uid = process.getuid?.();
@@ -5892,7 +6894,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
   const live = /* @__PURE__ */ new Set();
   const running = /* @__PURE__ */ new Set();
   let stopped = false;
-  const startup4 = () => checkExecStartup(cfg);
+  const startup5 = () => checkExecStartup(cfg);
   const shutdown2 = async () => {
     stopped = true;
     if (live.size === 0) return;
@@ -5907,7 +6909,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
   hooks2.onShutdown?.(shutdown2);
   const call = async (args, ctx) => {
     const started = performance.now();
-    startup4();
+    startup5();
     const { cwd, env, policy, sandbox } = PREPARED.get(cfg);
     let bound;
     try {
@@ -5971,7 +6973,7 @@ function createExecHandler(cfg, hooks2 = { onShutdown }) {
       release2();
     }
   };
-  return Object.assign(call, { startup: startup4, shutdown: shutdown2 });
+  return Object.assign(call, { startup: startup5, shutdown: shutdown2 });
 }
 
 // out/repo-explorer/src/validators.mjs
@@ -6189,11 +7191,45 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_read_file_input = validate22;
+var validate_list_paths_input = validate22;
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
   const evaluated0 = validate22.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_read_file_input = validate23;
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate23.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6241,15 +7277,15 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate23.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var validate_search_text_input = validate23;
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate23.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_search_text_input = validate24;
+function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate24.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -6328,10 +7364,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
-validate23.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate24.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var validate_list_paths_output = validate_list_files_output;
 var validate_read_file_output = validate_list_files_output;
 var validate_search_text_output = validate_list_files_output;
 
@@ -6393,8 +7430,75 @@ function startup() {
   checkExecStartup(config);
 }
 
-// out/repo-explorer/src/tools/read_file.ts
+// out/repo-explorer/src/tools/list_paths.ts
 var config2 = {
+  tool: "list_paths",
+  argv: [
+    ["find"],
+    ["."],
+    ["("],
+    ["-name"],
+    [".git"],
+    ["-o"],
+    ["-name"],
+    ["node_modules"],
+    [")"],
+    ["-prune"],
+    ["-o"],
+    ["-type"],
+    ["f"],
+    ["-printf"],
+    ["%P\n"]
+  ],
+  fields: {},
+  env: { pass: [], set: { LC_ALL: "C" } },
+  timeoutMs: 1e4,
+  killGraceMs: 2e3,
+  maxOutputBytes: 262144,
+  concurrency: 4,
+  queue: 16,
+  progressIntervalMs: 1e3,
+  okExitCodes: [0],
+  sandbox: {
+    mode: "bubblewrap",
+    visible: [],
+    writable: [],
+    network: false,
+    processes: 256,
+    fileSizeBytes: 1073741824,
+    cpuSeconds: 600,
+    memoryBytes: 2147483648,
+    tmpBytes: 268435456
+  }
+};
+var tool2 = {
+  name: "list_paths",
+  title: "List every file path",
+  description: "Print the path of every file in the repository, one per line, relative to the root (find; .git and node_modules folders are skipped). Use it to find a file by name before reading it.",
+  inputSchema: {
+    type: "object",
+    properties: {},
+    additionalProperties: false
+  },
+  outputSchema: EXEC_OUTPUT_SCHEMA,
+  annotations: {
+    title: "List every file path",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false
+  },
+  validateInput: validate_list_paths_input,
+  validateOutput: validate_list_paths_output,
+  maxOutputChars: 2e4,
+  handler: createExecHandler(config2, { onShutdown })
+};
+function startup2() {
+  checkExecStartup(config2);
+}
+
+// out/repo-explorer/src/tools/read_file.ts
+var config3 = {
   tool: "read_file",
   argv: [["cat"], ["--"], [{ field: "path" }]],
   fields: { path: "string" },
@@ -6419,7 +7523,7 @@ var config2 = {
     tmpBytes: 268435456
   }
 };
-var tool2 = {
+var tool3 = {
   name: "read_file",
   title: "Read a file",
   description: "Print the contents of one text file of the repository. Use list_files or search_text first to find the right path; large files are cut at the output limit.",
@@ -6445,14 +7549,14 @@ var tool2 = {
   validateInput: validate_read_file_input,
   validateOutput: validate_read_file_output,
   maxOutputChars: 2e4,
-  handler: createExecHandler(config2, { onShutdown })
+  handler: createExecHandler(config3, { onShutdown })
 };
-function startup2() {
-  checkExecStartup(config2);
+function startup3() {
+  checkExecStartup(config3);
 }
 
 // out/repo-explorer/src/tools/search_text.ts
-var config3 = {
+var config4 = {
   tool: "search_text",
   argv: [
     ["grep"],
@@ -6492,7 +7596,7 @@ var config3 = {
     tmpBytes: 268435456
   }
 };
-var tool3 = {
+var tool4 = {
   name: "search_text",
   title: "Search text",
   description: "Search the files under a directory for lines matching a regular expression (grep -rnE), printing file:line:text for each match. Use it to find definitions and usages.",
@@ -6527,10 +7631,10 @@ var tool3 = {
   validateInput: validate_search_text_input,
   validateOutput: validate_search_text_output,
   maxOutputChars: 2e4,
-  handler: createExecHandler(config3, { onShutdown })
+  handler: createExecHandler(config4, { onShutdown })
 };
-function startup3() {
-  checkExecStartup(config3);
+function startup4() {
+  checkExecStartup(config4);
 }
 
 // out/repo-explorer/src/server.ts
@@ -6539,13 +7643,18 @@ var server = {
   version: "0.1.0",
   title: "Repository explorer",
   instructions: "Read-only access to the source tree the server runs in. Start with list_files to see what is there, read_file to read one file, and search_text to find where something is defined. Paths are relative to the repository root; .git and .env files are off limits.",
-  tools: [tool, tool2, tool3],
+  tools: [tool, tool2, tool3, tool4],
   startup() {
     startup();
     startup2();
     startup3();
+    startup4();
   },
-  prompts: [{ "name": "explain_file", "title": "Explain a file", "description": "Ask the model to read one file of the repository and explain what it does.", "arguments": [{ "name": "path", "description": "The file to explain, relative to the repository root.", "required": true }, { "name": "audience", "description": "Who the explanation is for (say, a new contributor).", "required": false }], "messages": [{ "role": "user", "content": { "type": "text", "text": "Read {path} with read_file and explain what it does, how it fits the rest of the repository (use search_text to find its callers), and anything surprising in it. Write for this audience: {audience}." } }] }, { "name": "find_definition", "title": "Find where something is defined", "description": "Ask the model to find where a name is defined, asking the user for the name when it is left out.", "arguments": [{ "name": "name", "description": "The function, type or setting to find.", "required": false }], "messages": [{ "role": "user", "content": { "type": "text", "text": "Find where {name} is defined in this repository with search_text, read the definition with read_file, and summarize it with its path and line." } }], "ask": [{ "field": "name", "message": "Which name should be looked up?", "schema": { "type": "string", "description": "The function, type or setting to find." } }] }],
+  prompts: [{ "name": "explain_file", "title": "Explain a file", "description": "Ask the model to read one file of the repository and explain what it does.", "arguments": [{ "name": "path", "description": "The file to explain, relative to the repository root.", "required": true }, { "name": "audience", "description": "Who the explanation is for (say, a new contributor).", "required": false }], "messages": [{ "role": "user", "content": { "type": "text", "text": "Read {path} with read_file and explain what it does, how it fits the rest of the repository (use search_text to find its callers), and anything surprising in it. Write for this audience: {audience}." } }], "complete": { "path": { "tool": "list_paths", "textFrom": "stdout" } } }, { "name": "find_definition", "title": "Find where something is defined", "description": "Ask the model to find where a name is defined, asking the user for the name when it is left out.", "arguments": [{ "name": "name", "description": "The function, type or setting to find.", "required": false }], "messages": [{ "role": "user", "content": { "type": "text", "text": "Find where {name} is defined in this repository with search_text, read the definition with read_file, and summarize it with its path and line." } }], "ask": [{ "field": "name", "message": "Which name should be looked up?", "schema": { "type": "string", "description": "The function, type or setting to find." } }] }],
+  templates: {
+    list: [{ "uriTemplate": "repo://files/{+path}", "name": "file", "title": "Repository file", "description": "One text file of the repository, by its path relative to the root (.git and .env excluded).", "mimeType": "text/plain", "tool": "read_file", "textFrom": "stdout", "complete": { "path": { "tool": "list_paths", "textFrom": "stdout" } } }],
+    match: matchTemplate
+  },
   modes: callModes
 };
 runServer(server);

@@ -502,6 +502,131 @@ var init_tools = __esm({
   }
 });
 
+// templates/runtime/template-read.ts
+function notFound(uri, era) {
+  return new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+}
+function typeOf(tool2, name) {
+  const props = tool2.inputSchema.properties;
+  const prop = props && typeof props === "object" ? props[name] : void 0;
+  return prop && typeof prop === "object" ? prop.type : void 0;
+}
+function convert(value, type) {
+  if ((type === "integer" || type === "number") && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value)) return Number(value);
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+function toolArgs(tool2, values) {
+  const args = {};
+  for (const [name, value] of Object.entries(values)) args[name] = convert(value, typeOf(tool2, name));
+  return args;
+}
+function contentOf(body, uri, mimeType, textFrom) {
+  const blocks = Array.isArray(body.content) ? body.content : [];
+  const media = blocks.find((b) => (b.type === "image" || b.type === "audio") && typeof b.data === "string");
+  if (media) return { uri, mimeType: typeof media.mimeType === "string" ? media.mimeType : mimeType, blob: media.data };
+  const value = body.structuredContent;
+  if (textFrom && value && typeof value[textFrom] === "string") return { uri, mimeType, text: value[textFrom] };
+  const first = blocks[0];
+  return { uri, mimeType, text: first && typeof first.text === "string" ? first.text : "" };
+}
+async function readTemplate(template, tool2, vars, uri, era, ctx) {
+  const args = toolArgs(tool2, vars);
+  if (!tool2.validateInput(args)) throw notFound(uri, era);
+  const body = await callTool(tool2, args, ctx);
+  if (body.isError) {
+    const first = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Resource read failed", { uri: clipText(uri), reason: clipText(typeof first?.text === "string" ? first.text : "the read failed") });
+  }
+  return { contents: [contentOf(body, uri, template.mimeType, template.textFrom)], templated: true };
+}
+var RESOURCE_NOT_FOUND_LEGACY;
+var init_template_read = __esm({
+  "templates/runtime/template-read.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_tools();
+    RESOURCE_NOT_FOUND_LEGACY = -32002;
+  }
+});
+
+// templates/runtime/completion.ts
+function hasCompletions(def) {
+  const some = (c) => c !== void 0 && Object.keys(c).length > 0;
+  return (def.prompts?.some((p) => some(p.complete)) ?? false) || (def.templates?.list.some((t) => some(t.complete)) ?? false);
+}
+function sourcesOf(def, ref) {
+  if (!isObject(ref)) return invalid("ref must be an object");
+  if (ref.type === "ref/prompt") {
+    const prompt = typeof ref.name === "string" ? def.prompts?.find((p) => p.name === ref.name) : void 0;
+    if (!prompt) return invalid(`unknown prompt: ${clipText(String(ref.name))}`);
+    return { names: prompt.arguments.map((a) => a.name), complete: prompt.complete ?? {} };
+  }
+  if (ref.type === "ref/resource") {
+    const template = typeof ref.uri === "string" ? def.templates?.list.find((t) => t.uriTemplate === ref.uri) : void 0;
+    if (template) return { names: Object.keys(template.complete ?? {}).concat(variablesOf(template.uriTemplate)), complete: template.complete ?? {} };
+    if (typeof ref.uri === "string" && def.resources?.some((r) => r.uri === ref.uri)) return { names: [], complete: {} };
+    return invalid(`unknown resource template: ${clipText(String(ref.uri))}`);
+  }
+  return invalid("ref.type must be ref/prompt or ref/resource");
+}
+function variablesOf(uriTemplate) {
+  return [...uriTemplate.matchAll(/\{[+#]?([A-Za-z0-9_]+)\}/g)].map((m) => m[1]);
+}
+function answer(all, value) {
+  const typed = value.toLowerCase();
+  const matching = [...new Set(all)].filter((v) => v.toLowerCase().startsWith(typed));
+  return { completion: { values: matching.slice(0, MAX_COMPLETIONS), total: matching.length, hasMore: matching.length > MAX_COMPLETIONS } };
+}
+async function toolValues(tool2, textFrom, name, value, context, ctx) {
+  const props = isObject(tool2.inputSchema.properties) ? tool2.inputSchema.properties : {};
+  const given = {};
+  for (const [k, v] of Object.entries({ ...context, [name]: value })) if (Object.hasOwn(props, k)) given[k] = v;
+  const args = toolArgs(tool2, given);
+  if (!tool2.validateInput(args)) return [];
+  const body = await callTool(tool2, args, ctx);
+  if (body.isError) {
+    const first = Array.isArray(body.content) ? body.content[0] : void 0;
+    throw new RpcError(INTERNAL_ERROR, "Completion failed", { reason: clipText(typeof first?.text === "string" ? first.text : "the command or request failed") });
+  }
+  const text = contentOf(body, "", "text/plain", textFrom).text;
+  return typeof text === "string" ? text.split("\n").map((l) => l.trim()).filter((l) => l !== "") : [];
+}
+function contextArguments(params) {
+  const context = params.context;
+  const args = isObject(context) ? context.arguments : void 0;
+  if (args === void 0) return {};
+  if (!isObject(args) || !Object.values(args).every((v) => typeof v === "string")) return invalid("context.arguments must map names to strings");
+  return args;
+}
+async function complete(def, params, scope3) {
+  if (!params) return invalid("ref and argument are required");
+  const { names, complete: sources } = sourcesOf(def, params.ref);
+  const argument = params.argument;
+  if (!isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") return invalid("argument must be {name, value} with string values");
+  if (!names.includes(argument.name)) return invalid(`unknown argument: ${clipText(argument.name)}`);
+  const context = contextArguments(params);
+  const source = sources[argument.name];
+  if (!source) return answer([], argument.value);
+  if ("values" in source) return answer(source.values, argument.value);
+  const tool2 = scope3.tools.get(source.tool);
+  if (!tool2) return answer([], argument.value);
+  return answer(await toolValues(tool2, source.textFrom, argument.name, argument.value, context, scope3.context()), argument.value);
+}
+var MAX_COMPLETIONS, invalid;
+var init_completion = __esm({
+  "templates/runtime/completion.ts"() {
+    init_clip();
+    init_jsonrpc();
+    init_template_read();
+    init_tools();
+    MAX_COMPLETIONS = 100;
+    invalid = (message2) => {
+      throw new RpcError(INVALID_PARAMS, `Invalid params: ${message2}`);
+    };
+  }
+});
+
 // templates/runtime/core.ts
 function allTools(def) {
   if (!def.catalog) return def.tools;
@@ -526,7 +651,8 @@ function createCore(def) {
     capabilities(era) {
       const caps = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      if (def.resources) caps.resources = {};
+      if (def.resources || def.templates) caps.resources = {};
+      if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },
@@ -563,6 +689,9 @@ function progressReporter(params, notify) {
     notify({ jsonrpc: "2.0", method: "notifications/progress", params: p });
   };
 }
+function serverCallContext(core, signal, era) {
+  return new Context(signal, era, core.serverId, void 0);
+}
 function handleCall(core, params, era, signal, notify, principal = "local", asker) {
   const name = params?.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: name must be a string");
@@ -585,6 +714,7 @@ var init_core = __esm({
     init_clip();
     init_jsonrpc();
     init_tools();
+    init_completion();
     Context = class {
       constructor(source, era, server2, progress) {
         this.source = source;
@@ -812,30 +942,30 @@ function renderPrompt(p, args) {
   body.messages = p.messages.map((m) => ({ role: m.role, content: render(m.content, args) }));
   return body;
 }
-function invalid(message2) {
+function invalid2(message2) {
   throw new RpcError(INVALID_PARAMS, message2);
 }
 function promptRequest(def, params) {
   const name = params?.name;
-  if (typeof name !== "string") invalid("Invalid params: name must be a string");
+  if (typeof name !== "string") invalid2("Invalid params: name must be a string");
   const prompt = def.prompts?.find((p) => p.name === name);
-  if (!prompt) invalid(`Unknown prompt: ${clipText(name)}`);
+  if (!prompt) invalid2(`Unknown prompt: ${clipText(name)}`);
   const given = params?.arguments ?? {};
-  if (!isObject(given)) invalid(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
+  if (!isObject(given)) invalid2(`Invalid params: arguments for prompt "${name}" must be an object of strings`);
   const args = {};
   for (const [key, value] of Object.entries(given)) {
     if (!prompt.arguments.some((a) => a.name === key)) {
       const known = prompt.arguments.map((a) => a.name);
-      invalid(`Invalid params: prompt "${name}" has no argument "${clipText(key, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
+      invalid2(`Invalid params: prompt "${name}" has no argument "${clipText(key, 64)}"${known.length ? ` (its arguments: ${known.join(", ")})` : " (it takes none)"}`);
     }
-    if (typeof value !== "string") invalid(`Invalid params: argument "${key}" of prompt "${name}" must be a string`);
+    if (typeof value !== "string") invalid2(`Invalid params: argument "${key}" of prompt "${name}" must be a string`);
     args[key] = value;
   }
   return { prompt, args };
 }
 function requireArguments(prompt, args) {
   const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) invalid(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
+  if (missing.length > 0) invalid2(`Invalid params: prompt "${prompt.name}" needs ${missing.length === 1 ? "the argument" : "the arguments"} ${missing.join(", ")}`);
 }
 async function getPrompt(def, params, era, principal, modes, elicit) {
   const { prompt, args } = promptRequest(def, params);
@@ -845,7 +975,7 @@ async function getPrompt(def, params, era, principal, modes, elicit) {
   const asked = await modes.askPrompt({ prompt, args, params, era, principal, ...elicit ? { elicit } : {} });
   if (!asked.run) return asked.result;
   for (const q3 of prompt.ask) {
-    if (typeof asked.args[q3.field] !== "string") invalid(`Invalid params: the answer for argument "${q3.field}" of prompt "${prompt.name}" must be a string`);
+    if (typeof asked.args[q3.field] !== "string") invalid2(`Invalid params: the answer for argument "${q3.field}" of prompt "${prompt.name}" must be a string`);
   }
   return renderPrompt(prompt, asked.args);
 }
@@ -894,7 +1024,30 @@ function listResources(def, params) {
   const end = offset + RESOURCE_PAGE_SIZE;
   return { resources: all.slice(offset, end), ...end < all.length ? { nextCursor: cursorOf(end) } : {} };
 }
-function readResource(def, params, era) {
+function describeTemplate(t) {
+  const out = { uriTemplate: t.uriTemplate, name: t.name };
+  if (t.title !== void 0) out.title = t.title;
+  if (t.description !== void 0) out.description = t.description;
+  out.mimeType = t.mimeType;
+  return out;
+}
+function listTemplates(def) {
+  let list = templateLists.get(def);
+  if (!list) {
+    list = (def.templates?.list ?? []).map(describeTemplate);
+    templateLists.set(def, list);
+  }
+  return list;
+}
+function readTemplated(def, uri, era, scope3) {
+  for (const template of def.templates?.list ?? []) {
+    const vars = def.templates.match(template.uriTemplate, uri);
+    const tool2 = vars && scope3?.tools.get(template.tool);
+    if (vars && tool2) return readTemplate(template, tool2, vars, uri, era, scope3.context());
+  }
+  throw notFound(uri, era);
+}
+function readResource(def, params, era, scope3) {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
   let index = byUri.get(def);
@@ -903,22 +1056,24 @@ function readResource(def, params, era) {
     byUri.set(def, index);
   }
   const r = index.get(uri);
-  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  if (!r) return readTemplated(def, uri, era, scope3);
   const content = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== void 0) content.blob = r.blob;
   else content.text = r.text ?? "";
   return { contents: [content] };
 }
-var RESOURCE_PAGE_SIZE, RESOURCE_NOT_FOUND_LEGACY, lists2, byUri, cursorOf;
+var RESOURCE_PAGE_SIZE, lists2, byUri, cursorOf, templateLists;
 var init_resources = __esm({
   "templates/runtime/resources.ts"() {
     init_clip();
     init_jsonrpc();
+    init_template_read();
+    init_template_read();
     RESOURCE_PAGE_SIZE = 100;
-    RESOURCE_NOT_FOUND_LEGACY = -32002;
     lists2 = /* @__PURE__ */ new WeakMap();
     byUri = /* @__PURE__ */ new WeakMap();
     cursorOf = (offset) => Buffer.from(String(offset)).toString("base64url");
+    templateLists = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -945,22 +1100,22 @@ var init_client_requests = __esm({
           };
           if (signal.aborted) return onAbort();
           signal.addEventListener("abort", onAbort, { once: true });
-          this.waiting.set(id, { owner, take: (answer2) => {
+          this.waiting.set(id, { owner, take: (answer3) => {
             signal.removeEventListener("abort", onAbort);
-            if (answer2.error !== void 0) {
-              const message2 = isObject(answer2.error) && typeof answer2.error.message === "string" ? answer2.error.message : "error";
+            if (answer3.error !== void 0) {
+              const message2 = isObject(answer3.error) && typeof answer3.error.message === "string" ? answer3.error.message : "error";
               reject(new Error(`the client answered ${method} with an error: ${message2}`));
-            } else resolve(answer2.result);
+            } else resolve(answer3.result);
           } });
           send2({ jsonrpc: "2.0", id, method, params });
         });
       }
       /** Hands a client's response to the request waiting for it; false when none is (or another principal was asked). */
-      deliver(id, answer2, owner) {
+      deliver(id, answer3, owner) {
         const waiter = this.waiting.get(String(id));
         if (!waiter || waiter.owner !== owner) return false;
         this.waiting.delete(String(id));
-        waiter.take(answer2);
+        waiter.take(answer3);
         return true;
       }
     };
@@ -968,6 +1123,12 @@ var init_client_requests = __esm({
 });
 
 // templates/runtime/legacy.ts
+function scope(core, signal) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, "2025-11-25") };
+}
+function untag({ templated: _t, ...body }) {
+  return body;
+}
 function serveLegacy(core, method, params, signal, notify, principal = "local", asker) {
   switch (method) {
     case "initialize": {
@@ -994,17 +1155,22 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
-    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
-    case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return readResource(core.def, params, "2025-11-25");
+    case "resources/read": {
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      const read = readResource(core.def, params, "2025-11-25", scope(core, signal));
+      return read instanceof Promise ? read.then(untag) : read;
+    }
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [] };
+      return { resourceTemplates: listTemplates(core.def) };
+    case "completion/complete":
+      if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
+      return complete(core.def, params, scope(core, signal));
     default:
       return methodNotFound(method);
   }
@@ -1014,12 +1180,20 @@ var init_legacy = __esm({
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_client_requests();
     init_core();
   }
 });
 
 // templates/runtime/modern.ts
+function scope2(core, signal, era) {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, era) };
+}
+function withHints(body) {
+  const { templated, ...rest } = body;
+  return { ...rest, ...templated ? fresh : cacheable };
+}
 async function serveModern(core, method, params, signal, notify, principal = "local", privateTools = false) {
   const body = (core.modes && await core.modes.serveTaskMethod(method, params, principal, (tool2) => core.tools.has(tool2))) ?? await route(core, method, params, signal, notify, principal, privateTools);
   return { resultType: "complete", ...body, _meta: { [META_SERVER_INFO]: { name: core.def.name, version: core.def.version } } };
@@ -1043,30 +1217,35 @@ async function route(core, method, params, signal, notify, principal, privateToo
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2026-07-28", principal, core.modes);
-    // Static resources only: a server declares resources only when its spec has some.
+    // A server declares resources only when its spec has static resources or templates.
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return { ...listResources(core.def, params), ...cacheable };
     case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return { ...readResource(core.def, params, "2026-07-28"), ...cacheable };
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      return withHints(await readResource(core.def, params, "2026-07-28", scope2(core, signal, "2026-07-28")));
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [], ...cacheable };
+      return { resourceTemplates: listTemplates(core.def), ...cacheable };
+    case "completion/complete":
+      if (!core.capabilities("2026-07-28").completions) return methodNotFound(method);
+      return complete(core.def, params, scope2(core, signal, "2026-07-28"));
     default:
       return methodNotFound(method);
   }
 }
-var cacheable, personal;
+var cacheable, personal, fresh;
 var init_modern = __esm({
   "templates/runtime/modern.ts"() {
     init_protocol();
     init_prompts();
     init_resources();
+    init_completion();
     init_core();
     cacheable = { ttlMs: CACHE_TTL_MS, cacheScope: "public" };
     personal = { ttlMs: CACHE_TTL_MS, cacheScope: "private" };
+    fresh = { ttlMs: 0, cacheScope: "private" };
   }
 });
 
@@ -1132,7 +1311,6 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
-import { createHash } from "node:crypto";
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1146,7 +1324,7 @@ function beginRequest(res) {
 function principalHash(principal) {
   let hash = hashes.get(principal);
   if (hash === void 0) {
-    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(principal).digest("hex").slice(0, 12);
     if (hashes.size >= 1024) hashes.clear();
     hashes.set(principal, hash);
   }
@@ -1257,8 +1435,8 @@ var init_http_asks = __esm({
         if (!notify || !this.declared.has(principal)) return void 0;
         return { capabilities: this.declared.get(principal), request: (method, params) => this.requests.ask(notify, method, params, call.signal, principal) };
       }
-      deliver(principal, id, answer2) {
-        return this.requests.deliver(id, answer2, principal);
+      deliver(principal, id, answer3) {
+        return this.requests.deliver(id, answer3, principal);
       }
     };
   }
@@ -1612,7 +1790,7 @@ data: ${body}
     note.principal = principal.id;
     readBody(req, MAX_BODY_BYTES, (raw) => {
       try {
-        answer2(req, res, note, principal, raw);
+        answer3(req, res, note, principal, raw);
       } catch (err) {
         failed(res, err);
       }
@@ -1634,7 +1812,7 @@ data: ${body}
     setTimeout(reply, DRAIN_MS).unref();
     req.resume();
   }
-  function answer2(req, res, note, principal, raw) {
+  function answer3(req, res, note, principal, raw) {
     if (raw === "aborted") {
       if (!reported.has(req.socket)) log("request aborted by the client before its body was complete");
       return;
@@ -1742,7 +1920,6 @@ var init_http = __esm({
 });
 
 // templates/runtime/auth/bearer.ts
-import { createHash as createHash2, timingSafeEqual } from "node:crypto";
 function bearerVerifier(tokens, env = process.env) {
   const known = tokens.map((t) => {
     const name = t.env;
@@ -1754,15 +1931,17 @@ function bearerVerifier(tokens, env = process.env) {
   return (token) => {
     const digest = sha256(token);
     let found2 = null;
+    const { timingSafeEqual } = crypto2();
     for (const k of known) if (timingSafeEqual(k.digest, digest) && found2 === null) found2 = k.principal;
     return found2;
   };
 }
-var sha256;
+var cryptoModule, crypto2, sha256;
 var init_bearer = __esm({
   "templates/runtime/auth/bearer.ts"() {
     init_types();
-    sha256 = (text) => createHash2("sha256").update(text, "utf8").digest();
+    crypto2 = () => cryptoModule ??= process.getBuiltinModule("node:crypto");
+    sha256 = (text) => crypto2().createHash("sha256").update(text, "utf8").digest();
   }
 });
 
@@ -1982,14 +2161,14 @@ function decode(input) {
   try {
     return decodeBase64(typeof input == "string" ? input : decoder.decode(input), true);
   } catch (cause) {
-    throw new TypeError(invalid2, { cause });
+    throw new TypeError(invalid3, { cause });
   }
 }
-var invalid2;
+var invalid3;
 var init_base64url = __esm({
   "node_modules/jose/dist/webapi/util/base64url.js"() {
     init_buffer_utils();
-    invalid2 = "The input to be decoded is not correctly encoded.";
+    invalid3 = "The input to be decoded is not correctly encoded.";
   }
 });
 
@@ -3135,9 +3314,22 @@ function startStdio(core) {
   let parts = [];
   let size = 0;
   let discarding = false;
-  const send2 = (line3) => {
-    if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line3 + "\n");
+  let out = "";
+  let scheduled2 = false;
+  const flush = () => {
+    scheduled2 = false;
+    const text = out;
+    out = "";
+    if (text !== "" && (!isShuttingDown() || process.stdout.writable)) process.stdout.write(text);
   };
+  const send2 = (line3) => {
+    out += line3 + "\n";
+    if (scheduled2) return;
+    scheduled2 = true;
+    setImmediate(flush);
+  };
+  onShutdown(flush);
+  process.on("exit", flush);
   const keyOf = (id) => `${typeof id}:${String(id)}`;
   const refuse = (id, error) => {
     send2(errorMessage(id, error));
@@ -3149,7 +3341,7 @@ function startStdio(core) {
   const maybeExit = () => {
     if (ended && pending2.size === 0) void shutdown(0);
   };
-  async function answer2(msg, note) {
+  async function answer3(msg, note) {
     const { method, params } = msg;
     const key = keyOf(msg.id);
     const call = trackCall();
@@ -3165,7 +3357,7 @@ function startStdio(core) {
         legacyVersion = negotiateLegacy(params?.protocolVersion);
         legacyCaps = params?.capabilities;
       }
-      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out) => send2(JSON.stringify(out)), m, p, call.signal) } : void 0;
+      const asker = legacy ? { capabilities: legacyCaps, request: (m, p) => asks.ask((out2) => send2(JSON.stringify(out2)), m, p, call.signal) } : void 0;
       return await dispatch(core, msg, { legacy, principal: "stdio", ...asker ? { asker } : {} }, call, notify);
     } finally {
       done = true;
@@ -3180,7 +3372,7 @@ function startStdio(core) {
     note.id = msg.id;
     const name = msg.params?.name;
     if (msg.method === "tools/call" && typeof name === "string" && core.tools.has(name)) note.tool = callTarget(core, msg.params);
-    answer2(msg, note).then(
+    answer3(msg, note).then(
       (reply) => {
         send2(replyMessage(msg.id, reply));
         endStdioRequest(note, outcomeOf(reply), "error" in reply && reply.error.code === INTERNAL_ERROR);
@@ -3454,7 +3646,6 @@ var VALIDATE_JSON_OUTPUT_SCHEMA = {
 
 // templates/kinds/validate_json/handler.ts
 init_clip();
-import { isMainThread } from "node:worker_threads";
 
 // templates/kinds/validate_json/extract.ts
 init_clip();
@@ -3700,11 +3891,9 @@ function extractJson(output) {
   return { ok: false, feedback: `Not JSON: the output holds no JSON value, fenced code block or JSON object/array; it starts ${JSON.stringify(clipText(t, 60))}.` };
 }
 
-// templates/kinds/validate_json/matcher/pool.ts
-import { Worker } from "node:worker_threads";
-
 // templates/kinds/validate_json/matcher/protocol.ts
 var MATCHER_ROLE = "regex-matcher";
+var MATCHER_ARG = "--kervan-role=regex-matcher";
 var STATE_BYTES = 16;
 function stateViews(sab) {
   return { deadline: new Float64Array(sab, 0, 1), pattern: new Int32Array(sab, 8, 1) };
@@ -3740,7 +3929,8 @@ var MatcherPool = class {
   }
   spawn() {
     const sab = new SharedArrayBuffer(STATE_BYTES);
-    const worker = new Worker(this.options.script(), { workerData: { kervanRole: MATCHER_ROLE, state: sab } });
+    const { Worker } = process.getBuiltinModule("node:worker_threads");
+    const worker = new Worker(this.options.script(), { argv: [MATCHER_ARG], workerData: { kervanRole: MATCHER_ROLE, state: sab } });
     worker.unref();
     this.live.add(worker);
     const ready = new Promise((resolve, reject) => {
@@ -5328,7 +5518,7 @@ function prepareSchema(schema, defaultDraft = 2020) {
 
 // templates/kinds/validate_json/handler.ts
 var SCHEMA_CACHE_SIZE = 64;
-function answer(valid, feedback) {
+function answer2(valid, feedback) {
   const value = { valid, feedback };
   return { value, text: JSON.stringify(value) };
 }
@@ -5339,7 +5529,12 @@ function createValidateJsonHandler(options = {}) {
   const budget = options.budgetMs ?? PATTERN_BUDGET_MS;
   const script = () => options.workerScript ?? new URL(import.meta.url);
   const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers, maxWaiting: options.maxWaiting });
-  if (options.prewarm !== false && isMainThread && !String(script()).endsWith(".ts")) pool.warm();
+  let closed = false;
+  let warm = options.prewarm !== false && !String(script()).endsWith(".ts");
+  const warmSoon = () => {
+    warm = false;
+    setImmediate(() => closed || pool.warm());
+  };
   const cache2 = /* @__PURE__ */ new Map();
   let clock = 0;
   const prepare = (schema) => {
@@ -5377,6 +5572,7 @@ function createValidateJsonHandler(options = {}) {
     return prepared;
   };
   const handler = async (args, ctx) => {
+    if (warm) warmSoon();
     const { output, schema } = args;
     if (typeof output !== "string") return refusal("Refused: output must be a string holding the text to validate.");
     if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
@@ -5385,7 +5581,7 @@ function createValidateJsonHandler(options = {}) {
     const prepared = prepare(schema);
     if (prepared instanceof SchemaRefusal) return refusal(prepared.sentence);
     const extracted = extractJson(output);
-    if (!extracted.ok) return answer(false, extracted.feedback);
+    if (!extracted.ok) return answer2(false, extracted.feedback);
     try {
       const outcome = validateDocument(prepared, extracted.value, pool, budget, prepared.patterns.length > 0 ? ctx.signal : void 0);
       const result = outcome instanceof Promise ? await outcome : outcome;
@@ -5400,17 +5596,21 @@ function createValidateJsonHandler(options = {}) {
         return refusal(`Refused: the pattern matcher is busy (${n} already waiting for it); nothing was validated, call again shortly.`);
       }
       if (result.kind === "failed") return refusal(`Refused: pattern matching failed (${result.message}).`);
-      return result.valid ? answer(true, null) : answer(false, formatFeedback(result.errors));
+      return result.valid ? answer2(true, null) : answer2(false, formatFeedback(result.errors));
     } catch (e) {
       if (e instanceof SchemaRefusal) return refusal(e.sentence);
       throw e;
     }
   };
-  return Object.assign(handler, { close: () => pool.close() });
+  return Object.assign(handler, {
+    close: () => {
+      closed = true;
+      return pool.close();
+    }
+  });
 }
 
 // templates/kinds/validate_json/matcher/worker.ts
-import { isMainThread as isMainThread2, parentPort, workerData } from "node:worker_threads";
 var MAX_CACHED = 512;
 function serve(port, sab) {
   const state = stateViews(sab);
@@ -5455,8 +5655,10 @@ function serve(port, sab) {
   port.postMessage({ kind: "ready" });
 }
 function runWorkerRoleIfAny() {
+  if (!process.argv.includes(MATCHER_ARG)) return false;
+  const { isMainThread, parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
   const data = workerData;
-  if (isMainThread2 || !parentPort || data?.kervanRole !== MATCHER_ROLE || !data.state) return false;
+  if (isMainThread || !parentPort || data?.kervanRole !== MATCHER_ROLE || !data.state) return false;
   serve(parentPort, data.state);
   return true;
 }

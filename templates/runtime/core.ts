@@ -3,6 +3,7 @@ import type { Telemetry } from "./telemetry-hook.js";
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, isObject, METHOD_NOT_FOUND, RpcError } from "./jsonrpc.js";
 import { callTool, describeTool } from "./tools.js";
+import { hasCompletions } from "./completion.js";
 import type { CallContext, ClientAsker, Era, Modes, ServerDef, SignalSource, ToolDef } from "./types.js";
 
 /** Sends a notification tied to the request being served (progress); transports drop it after the reply. */
@@ -55,8 +56,9 @@ export function createCore(def: ServerDef): Core {
     capabilities(era) {
       const caps: Record<string, unknown> = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      // Static resources: never changed, so neither subscribe nor listChanged is declared.
-      if (def.resources) caps.resources = {};
+      // Resources never change (docs/resources.md): neither subscribe nor listChanged is declared.
+      if (def.resources || def.templates) caps.resources = {};
+      if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
     },
@@ -115,6 +117,11 @@ class Context implements CallContext {
   get signal(): AbortSignal {
     return this.source.signal;
   }
+}
+
+/** The context of a call the server makes itself (a resource read, a completion): no progress to report. */
+export function serverCallContext(core: Core, signal: SignalSource, era: Era): CallContext {
+  return new Context(signal, era, core.serverId, undefined);
 }
 
 export function handleCall(

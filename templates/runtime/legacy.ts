@@ -2,11 +2,22 @@
 import { negotiateLegacy } from "./protocol.js";
 import type { ClientAsker, SignalSource } from "./types.js";
 import { getPrompt, listPrompts } from "./prompts.js";
-import { listResources, readResource } from "./resources.js";
+import { listResources, listTemplates, readResource, type ReadScope } from "./resources.js";
+import { complete } from "./completion.js";
 import { canElicit } from "./client-requests.js";
-import { handleCall, methodNotFound, rejectCursor, type Core, type Notify } from "./core.js";
+import { handleCall, methodNotFound, rejectCursor, serverCallContext, type Core, type Notify } from "./core.js";
 
 type Params = Record<string, unknown> | undefined;
+
+/** What a templated read or a completion runs its tool with. */
+function scope(core: Core, signal: SignalSource): ReadScope {
+  return { tools: core.tools, context: () => serverCallContext(core, signal, "2025-11-25") };
+}
+
+/** The read's body without the runtime's own mark of a templated read. */
+function untag({ templated: _t, ...body }: Record<string, unknown>): Record<string, unknown> {
+  return body;
+}
 
 /** The result, or a promise of it (tools/call); may throw an RpcError at once: callers await it inside their try. */
 export function serveLegacy(core: Core, method: string, params: Params, signal: SignalSource, notify?: Notify, principal = "local", asker?: ClientAsker): Record<string, unknown> | Promise<Record<string, unknown>> {
@@ -36,17 +47,22 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
       if (!core.def.prompts) return methodNotFound(method);
       // A prompt asks the user only (elicitation/create), where the client declared it.
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : undefined);
-    // Static resources never change: resources/subscribe is not offered (the capability says subscribe: absent).
+    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
-    case "resources/read":
-      if (!core.def.resources) return methodNotFound(method);
-      return readResource(core.def, params, "2025-11-25");
+    case "resources/read": {
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
+      const read = readResource(core.def, params, "2025-11-25", scope(core, signal));
+      return read instanceof Promise ? read.then(untag) : read;
+    }
     case "resources/templates/list":
-      if (!core.def.resources) return methodNotFound(method);
+      if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
-      return { resourceTemplates: [] };
+      return { resourceTemplates: listTemplates(core.def) };
+    case "completion/complete":
+      if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
+      return complete(core.def, params, scope(core, signal));
     default:
       return methodNotFound(method);
   }

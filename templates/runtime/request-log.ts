@@ -4,7 +4,6 @@
 // Both transports write the same fields; HTTP adds the request line, the status and the principal hash.
 // Cost matters here: a line below the level is decided from the status and outcome alone, before any
 // string is built, and a request's note is a plain object with a fixed shape.
-import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { writeStderr } from "./log.js";
 import type { LogFormat, LogLevel } from "./serving-flags.js";
@@ -49,7 +48,8 @@ const hashes = new Map<string, string>();
 export function principalHash(principal: string): string {
   let hash = hashes.get(principal);
   if (hash === undefined) {
-    hash = createHash("sha256").update(principal).digest("hex").slice(0, 12);
+    // node:crypto on first use (HTTP with a principal), not at every start: stdio servers never need it.
+    hash = process.getBuiltinModule("node:crypto").createHash("sha256").update(principal).digest("hex").slice(0, 12);
     if (hashes.size >= 1024) hashes.clear();
     hashes.set(principal, hash);
   }

@@ -1,17 +1,18 @@
-// MCP resources, static only: resources/list (paginated), resources/read and resources/templates/list
-// (always empty), the same for both eras (2026-07-28 adds resultType, _meta and cache hints in the
-// dispatcher). Every resource was read at build time and never changes: no subscriptions, no
-// list_changed notifications. An unknown uri is the era's resource-not-found error, with the uri in
-// its data: -32602 in 2026-07-28 (server/resources "Error Handling"), -32002 in 2025-11-25.
+// MCP resources: resources/list (paginated), resources/templates/list and resources/read, the same for
+// both eras (2026-07-28 adds resultType, _meta and cache hints in the dispatcher). A static resource
+// was read at build time; a templated one is read by its tool (template-read.ts). Neither is watched:
+// no subscriptions, no list_changed notifications (docs/resources.md). A uri that is neither a static
+// resource nor one a template expands to is the era's resource-not-found error, with the uri in its
+// data: -32602 in 2026-07-28 (server/resources "Error Handling"), -32002 in 2025-11-25.
 import { clipText, quoteValue } from "./clip.js";
 import { INVALID_PARAMS, RpcError } from "./jsonrpc.js";
-import type { Era, ResourceDef, ServerDef } from "./types.js";
+import { notFound, readTemplate } from "./template-read.js";
+import type { CallContext, Era, ResourceDef, ResourceTemplateDef, ServerDef, ToolDef } from "./types.js";
+
+export { RESOURCE_NOT_FOUND_LEGACY } from "./template-read.js";
 
 /** The page size of resources/list (server/utilities/pagination: the server decides it). */
 export const RESOURCE_PAGE_SIZE = 100;
-
-/** 2025-11-25's resource-not-found code (server/resources "Error Handling"); 2026-07-28 uses -32602. */
-export const RESOURCE_NOT_FOUND_LEGACY = -32002;
 
 const lists = new WeakMap<ServerDef, Record<string, unknown>[]>();
 const byUri = new WeakMap<ServerDef, Map<string, ResourceDef>>();
@@ -60,8 +61,43 @@ export function listResources(def: ServerDef, params: Record<string, unknown> | 
   return { resources: all.slice(offset, end), ...(end < all.length ? { nextCursor: cursorOf(end) } : {}) };
 }
 
-/** resources/read: the resource's one content item, text or base64 blob. */
-export function readResource(def: ServerDef, params: Record<string, unknown> | undefined, era: Era): Record<string, unknown> {
+export function describeTemplate(t: ResourceTemplateDef): Record<string, unknown> {
+  const out: Record<string, unknown> = { uriTemplate: t.uriTemplate, name: t.name };
+  if (t.title !== undefined) out.title = t.title;
+  if (t.description !== undefined) out.description = t.description;
+  out.mimeType = t.mimeType;
+  return out;
+}
+
+const templateLists = new WeakMap<ServerDef, Record<string, unknown>[]>();
+
+/** resources/templates/list: every template, in one page (the generator sorted them by uriTemplate). */
+export function listTemplates(def: ServerDef): Record<string, unknown>[] {
+  let list = templateLists.get(def);
+  if (!list) {
+    list = (def.templates?.list ?? []).map(describeTemplate);
+    templateLists.set(def, list);
+  }
+  return list;
+}
+
+/** What a templated read needs from the server: its tools, and a context for the call. */
+export interface ReadScope {
+  tools: Map<string, ToolDef>;
+  context: () => CallContext;
+}
+
+function readTemplated(def: ServerDef, uri: string, era: Era, scope: ReadScope | undefined): Promise<Record<string, unknown>> {
+  for (const template of def.templates?.list ?? []) {
+    const vars = def.templates!.match(template.uriTemplate, uri);
+    const tool = vars && scope?.tools.get(template.tool);
+    if (vars && tool) return readTemplate(template, tool, vars, uri, era, scope!.context());
+  }
+  throw notFound(uri, era);
+}
+
+/** resources/read: the resource's one content item, text or base64 blob; a templated one once its tool has run. */
+export function readResource(def: ServerDef, params: Record<string, unknown> | undefined, era: Era, scope?: ReadScope): Record<string, unknown> | Promise<Record<string, unknown>> {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
   let index = byUri.get(def);
@@ -70,7 +106,7 @@ export function readResource(def: ServerDef, params: Record<string, unknown> | u
     byUri.set(def, index);
   }
   const r = index.get(uri);
-  if (!r) throw new RpcError(era === "2026-07-28" ? INVALID_PARAMS : RESOURCE_NOT_FOUND_LEGACY, "Resource not found", { uri: clipText(uri) });
+  if (!r) return readTemplated(def, uri, era, scope);
   const content: Record<string, unknown> = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== undefined) content.blob = r.blob;
   else content.text = r.text ?? "";

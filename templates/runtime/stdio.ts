@@ -5,7 +5,7 @@ import { hasModernMeta, negotiateLegacy } from "./protocol.js";
 import { dispatch } from "./dispatch.js";
 import { ClientRequests } from "./client-requests.js";
 import { log } from "./log.js";
-import { isShuttingDown, releaseCall, shutdown, trackCall, type CallHandle } from "./shutdown.js";
+import { isShuttingDown, onShutdown, releaseCall, shutdown, trackCall, type CallHandle } from "./shutdown.js";
 import type { Core } from "./core.js";
 import { callTarget } from "./call-target.js";
 import { endStdioRequest, outcomeOf, RequestNote } from "./request-log.js";
@@ -29,9 +29,25 @@ export function startStdio(core: Core): void {
   let size = 0;
   let discarding = false;
 
-  const send = (line: string) => {
-    if (!isShuttingDown() || process.stdout.writable) process.stdout.write(line + "\n");
+  // Messages are gathered and written once per event-loop turn, in the order they were sent: one write
+  // per answer cost more than answering a cheap call once many calls are in flight. What is pending
+  // is written before the process exits (a shutdown hook, and the exit event for any other exit).
+  let out = "";
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const text = out;
+    out = "";
+    if (text !== "" && (!isShuttingDown() || process.stdout.writable)) process.stdout.write(text);
   };
+  const send = (line: string) => {
+    out += line + "\n";
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  onShutdown(flush);
+  process.on("exit", flush);
   const keyOf = (id: unknown) => `${typeof id}:${String(id)}`;
   /** Answers a message that could not be served with an error, and logs it (no method known, or the id). */
   const refuse = (id: JsonRpcRequest["id"] | undefined, error: RpcError) => {

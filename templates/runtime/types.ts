@@ -128,6 +128,19 @@ export interface ConfirmDef {
   message: string;
   /** The id of the confirmation's input request (default "confirm"). */
   inputKey?: string;
+  /**
+   * Inputs the form shows beside the tick box, each with the caller's value as its default; the
+   * answer's values replace those arguments (then validated with the rest).
+   */
+  fields?: ConfirmFieldDef[];
+}
+
+export interface ConfirmFieldDef {
+  field: string;
+  /** The property's schema as the form carries it (form-schema rules, as for an asked input). */
+  schema: Record<string, unknown>;
+  /** The input schema requires it, so the form does. */
+  required?: true;
 }
 
 /** One prompt argument (MCP PromptArgument): every value is a string. */
@@ -154,6 +167,42 @@ export interface PromptDef {
   messages: { role: "user" | "assistant"; content: PromptContentDef }[];
   /** Arguments the user is asked for (a form elicitation each) when the caller leaves them out. */
   ask?: AskDef[];
+  /** completion/complete sources by argument name; absent when none of its arguments completes. */
+  complete?: Record<string, CompletionDef>;
+}
+
+/**
+ * Where completion/complete finds the candidates of one prompt argument or template variable: a fixed
+ * list (the spec's list, or the enum of the input it fills), or the output lines of one of the
+ * server's tools (its own caps bound it). The runtime keeps those that start with the typed value.
+ */
+export type CompletionDef = { values: string[] } | { tool: string; textFrom?: string };
+
+/**
+ * A resource template (spec `resourceTemplates:`): an RFC 6570 level 1-2 URI template whose reads run
+ * one of the server's tools with the URI's variables as its arguments (its kind's templating,
+ * sandbox, secrets, redaction and caps), and serve its text as the resource's content.
+ */
+export interface ResourceTemplateDef {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType: string;
+  /** The tool a read runs. */
+  tool: string;
+  /** The structured value's string property that holds the content (exec: stdout); absent: the result's text. */
+  textFrom?: string;
+  /** completion/complete sources by variable name. */
+  complete?: Record<string, CompletionDef>;
+}
+
+/** The resource templates, and the URI matcher (@kervan/resource-templates) that only servers with templates bundle. */
+export interface TemplatesDef {
+  /** Sorted by uriTemplate by the generator. */
+  list: ResourceTemplateDef[];
+  /** The template's variables when `uri` is exactly one it expands to, decoded; undefined otherwise. */
+  match: (uriTemplate: string, uri: string) => Record<string, string> | undefined;
 }
 
 /**
@@ -208,8 +257,10 @@ export interface ServerDef {
   tools: ToolDef[];
   /** The spec's prompts, sorted by name; absent when it has none (no prompts capability). */
   prompts?: PromptDef[];
-  /** The spec's static resources, sorted by uri; absent when it has none (no resources capability). */
+  /** The spec's static resources, sorted by uri; absent when it has none. */
   resources?: ResourceDef[];
+  /** The spec's resource templates; absent when it has none. Resources or templates: the resources capability. */
+  templates?: TemplatesDef;
   /** Streamable HTTP settings from the spec (flags and environment override them at start). */
   http?: { auth?: AuthDef };
   /** OpenTelemetry (spec server.telemetry: otlp): the bundled SDK's factory; absent otherwise. */

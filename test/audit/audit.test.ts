@@ -42,9 +42,9 @@ describe("AUDIT.md golden files", () => {
 });
 
 describe("audit facts", () => {
-  it("repo-explorer: three read-only commands, no host, PATH only, paths confined", () => {
+  it("repo-explorer: four read-only commands, no host, PATH only, paths confined", () => {
     const m = manifest("repo-explorer");
-    expect(m.capabilities).toEqual({ commands: ["cat", "grep", "ls"], hosts: [], env: ["PATH"], secrets: [], pathRoots: ["."], shellTools: [] });
+    expect(m.capabilities).toEqual({ commands: ["cat", "find", "grep", "ls"], hosts: [], env: ["PATH"], secrets: [], pathRoots: ["."], shellTools: [] });
     const read = tool("repo-explorer", "read_file");
     expect(read.facts).toMatchObject({ argv: ["cat", "--", "{path}"], paths: { fields: ["path"], allow: ["."], deny: [".env", ".git"] } });
     expect(read.effects).toMatchObject({ commands: ["cat"], shell: false, pathRoots: ["."], pathDenied: [".env", ".git"] });
@@ -67,6 +67,12 @@ describe("audit facts", () => {
     expect(audit("repo-explorer")).toContain("- Enforced by the operating system (sandbox): bubblewrap, for the command and every descendant: visible read-only `.` plus /usr, /bin, /lib* and a few /etc files; writable a private /tmp of 268435456 bytes; masked `.env`, `.git` (their folders in writable roots cannot be renamed); network off;");
     expect(tool("repo-explorer", "search_text").facts!.okExitCodes).toEqual([0, 1]);
     expect(audit("repo-explorer")).toContain("| Not read-only | none |");
+    // Its files as a resource template: a read is a read_file call, so it reaches what that tool reaches.
+    expect(m.resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: "repo://files/{+path}", tool: "read_file", variables: ["path"], commands: ["cat"], hosts: [], complete: { path: "output lines of tool list_paths" } }),
+    ]);
+    expect(audit("repo-explorer")).toContain("- Reads through tool `read_file` (variables `path`): commands `cat`; hosts none");
+    expect(audit("repo-explorer")).toContain("| Completes | `explain_file.path`, `repo://files/{+path} path` |");
   });
 
   it("project-checks: environment passed and set, limits, no filesystem policy where no path", () => {
@@ -98,6 +104,11 @@ describe("audit facts", () => {
     expect(t.facts!.limits).toMatchObject({ maxResponseBytes: 262144, timeoutMs: 10000 });
     expect(t.outputSchema).toBeDefined();
     expect(audit("open-meteo")).toContain(`- Output schema sha256: \`${t.outputSchemaSha256}\``);
+    // The current weather as a resource template: a read is a get_current_weather call, to the same host.
+    expect(manifest("open-meteo").resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: "weather://current/{latitude}/{longitude}", tool: "get_current_weather", variables: ["latitude", "longitude"], commands: [], hosts: ["api.open-meteo.com"] }),
+    ]);
+    expect(audit("open-meteo")).toContain("- Reads through tool `get_current_weather` (variables `latitude`, `longitude`): commands none; hosts `api.open-meteo.com`");
   });
 
   it("validator: nothing outside its arguments", () => {

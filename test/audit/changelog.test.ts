@@ -193,6 +193,7 @@ describe("kervan changelog", () => {
     };
     expect(why((t) => delete t.confirm)).toEqual(["Confirmation: confirmation removed: the tool now runs without asking the user"]);
     expect(why((t) => void (t.confirm = { message: "Really delete note {id}?" }))).toEqual(["Confirmation: not breaking"]);
+    expect(why((t) => void (t.confirm = { message: "Delete note {id}?", fields: ["id"] }))).toEqual(["Confirmation fields: not breaking"]);
     expect(why((t) => void (t.task = "optional"))).toEqual(["Task: not breaking"]);
     expect(why((t) => void (t.task = "required"))).toEqual(["Task: tasks now required: clients without the tasks extension are refused (-32021)"]);
     const [plain, asking] = variant((t) => void (tool(t, "delete_note").confirm = { message: "Delete?" }));

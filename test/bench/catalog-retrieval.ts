@@ -2,8 +2,10 @@
 // (fixtures/catalog/*.json), each with the operations that satisfy it, against the catalog index the
 // generator builds for the imported API, scored by the runtime's own rank(); and, in the same run, a
 // plain BM25 baseline (minisearch over each operation's name and summary). Even-numbered phrasings
-// are the tuning half, odd-numbered ones were held out while tuning; both halves are reported.
-// `node bin/run-ts.mjs test/bench/catalog-retrieval.ts [--half tune|held-out|both]` prints the table.
+// are the tuning half, odd-numbered ones were held out while tuning; a third set, fresh
+// (fixtures/catalog/*-fresh.json), was written before the index was tuned against it and is never
+// tuned to. `node bin/run-ts.mjs test/bench/catalog-retrieval.ts [--half tune|held-out|fresh|all]
+// [--corpus KEY] [--misses]` prints the table.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -26,6 +28,8 @@ export interface Corpus {
   /** The API description, written to a file for `kervan import`. */
   document: () => string;
   tasks: string;
+  /** The fresh set's file, every entry held out. */
+  fresh: string;
 }
 
 const corpus = (id: string) => () => {
@@ -35,9 +39,9 @@ const corpus = (id: string) => () => {
 };
 
 export const CORPORA: Corpus[] = [
-  { key: "github", document: () => gunzipSync(readFileSync(join(REPO, "test/fixtures/openapi/corpus/api.github.com.json.gz"))).toString("utf8"), tasks: "github.json" },
-  { key: "asana", document: corpus("asana.com"), tasks: "asana.json" },
-  { key: "calendar", document: corpus("googleapis.com/calendar"), tasks: "calendar.json" },
+  { key: "github", document: () => gunzipSync(readFileSync(join(REPO, "test/fixtures/openapi/corpus/api.github.com.json.gz"))).toString("utf8"), tasks: "github.json", fresh: "github-fresh.json" },
+  { key: "asana", document: corpus("asana.com"), tasks: "asana.json", fresh: "asana-fresh.json" },
+  { key: "calendar", document: corpus("googleapis.com/calendar"), tasks: "calendar.json", fresh: "calendar-fresh.json" },
 ];
 
 /** Imports the document with --exposure catalog and builds its index as `kervan gen` would. */
@@ -56,8 +60,17 @@ function importCorpus(c: Corpus, doc: string, spec: string): void {
   if (run.status !== 0) throw new Error(`kervan import of ${c.key} failed: ${run.stderr}`);
 }
 
-function tasksOf(c: Corpus): Task[] {
-  return (JSON.parse(readFileSync(join(REPO, "test/bench/fixtures/catalog", c.tasks), "utf8")) as { tasks: Task[] }).tasks;
+export type Half = "tune" | "held-out" | "fresh";
+export const HALVES: Half[] = ["tune", "held-out", "fresh"];
+
+function tasksOf(file: string): Task[] {
+  return (JSON.parse(readFileSync(join(REPO, "test/bench/fixtures/catalog", file), "utf8")) as { tasks: Task[] }).tasks;
+}
+
+/** The phrasings of one half: even entries of the first set tune, odd ones are held out; the fresh set whole. */
+export function halfOf(c: Corpus, half: Half): Task[] {
+  if (half === "fresh") return tasksOf(c.fresh);
+  return tasksOf(c.tasks).filter((_, i) => (i % 2 === 0) === (half === "tune"));
 }
 
 /** A plain BM25 over name + summary (minisearch's defaults), the floor to beat. */
@@ -90,18 +103,17 @@ function recall(tasks: Task[], search: (q: string) => string[]): Recall {
 
 export interface RetrievalRow {
   corpus: string;
-  half: "tune" | "held-out";
+  half: Half;
   ours: Recall;
   bm25: Recall;
   operations: number;
 }
 
-export function retrieval(c: Corpus, index: CatalogIndex, halves: ("tune" | "held-out")[]): RetrievalRow[] {
-  const all = tasksOf(c);
+export function retrieval(c: Corpus, index: CatalogIndex, halves: Half[]): RetrievalRow[] {
   const bm25 = baseline(index);
   const ours = (q: string) => rank(index, q, () => true).slice(0, 10).map((i) => index.ops[i][0]);
   return halves.map((half) => {
-    const tasks = all.filter((_, i) => (i % 2 === 0) === (half === "tune"));
+    const tasks = halfOf(c, half);
     return { corpus: c.key, half, ours: recall(tasks, ours), bm25: recall(tasks, bm25), operations: index.ops.length };
   });
 }
@@ -115,8 +127,8 @@ export function formatRow(r: RetrievalRow): string {
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith("catalog-retrieval.ts")) {
   const at = process.argv.indexOf("--half");
-  const half = at > 0 ? process.argv[at + 1] : "both";
-  const halves: ("tune" | "held-out")[] = half === "tune" ? ["tune"] : half === "held-out" ? ["held-out"] : ["tune", "held-out"];
+  const half = at > 0 ? process.argv[at + 1] : "all";
+  const halves = HALVES.filter((h) => half === "all" || h === half);
   const only = process.argv.indexOf("--corpus") > 0 ? process.argv[process.argv.indexOf("--corpus") + 1] : undefined;
   console.log("| corpus | half | phrasings | search_operations recall@1/5/10 | BM25 name+summary recall@1/5/10 |\n|---|---|---|---|---|");
   const misses: string[] = [];

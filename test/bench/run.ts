@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { benchColdStart, benchRoundTrip, buildBench10, buildOpenApi10 } from "./startup.bench.js";
 import { benchGenerate } from "./generate.bench.js";
 import { benchImport } from "./import.bench.js";
+import { benchFloor, FLOOR_PARTS } from "./floor.bench.js";
 import { openApiGeneratorVersion } from "./fixtures/openapi-project.js";
 import { merge, readResults, RESULTS, toResult, writeResults, type Machine } from "./results.js";
 import { REPO, cleanupTemp, met, ms, table, targetFromDetail, type BenchRow, type Row, type Target } from "./util.js";
@@ -29,8 +30,9 @@ const tagRows = () => rows.forEach((r) => groupOf.has(r) || groupOf.set(r, group
 const progress = (s: string) => process.stderr.write(`bench: ${s}\n`);
 
 // `npm run bench -- --only import,generate` runs just those sections (keys: startup, exec, sandbox,
-// http, validate-json, hardening, tasks, serving, generate, import, catalog); without it, every section runs.
-const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "generate", "import", "catalog"];
+// http, validate-json, hardening, tasks, serving, resources, generate, import, catalog, floor); without it, every section runs.
+// floor: issue 26's table (`--parts start,stdio,...` runs some of its rows, a trial that writes no results).
+const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "resources", "generate", "import", "catalog", "floor"];
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt > 0 ? new Set((process.argv[onlyAt + 1] ?? "").split(",").filter(Boolean)) : undefined;
 for (const key of only ?? []) {
@@ -40,6 +42,14 @@ for (const key of only ?? []) {
   }
 }
 const wanted = (key: string) => !only || only.has(key);
+const partsAt = process.argv.indexOf("--parts");
+const parts = partsAt > 0 ? (process.argv[partsAt + 1] ?? "").split(",").filter(Boolean) : undefined;
+for (const p of parts ?? []) {
+  if (!FLOOR_PARTS.includes(p)) {
+    console.error(`bench: unknown part ${JSON.stringify(p)} for --parts; the parts are ${FLOOR_PARTS.join(", ")}`);
+    process.exit(2);
+  }
+}
 // `--rounds N`: rounds of the import section (default 2), for a steadier median on a busy machine.
 const roundsAt = process.argv.indexOf("--rounds");
 const roundsOption = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : undefined;
@@ -152,6 +162,7 @@ await external("hardening.bench.ts", "benchHardening", "validate_json pattern bu
 await external("tasks.bench.ts", "benchTasks", "Tasks: tasks/get round trip vs a bare Redis GET; task-augmented vs plain call", undefined);
 await external("catalog.bench.ts", "benchCatalog", "Catalog exposure: retrieval, search, call_operation, cold start (about three minutes)", undefined);
 await external("serving.bench.ts", "benchServing", "Streamable HTTP serving (1/16/64 connections) vs node:http echo and the official SDK", undefined);
+await external("resources.bench.ts", "benchResources", "Resources and completion: resources/read and completion/complete vs a cheap tools/call", undefined);
 
 group = "generate";
 if (wanted("generate")) await section("generation + bundling (10, 100, 1,000 tools; about two minutes)", async () => {
@@ -167,6 +178,12 @@ if (wanted("import")) await section("OpenAPI import of GitHub's REST description
   const r = await benchImport(roundsOption ?? undefined);
   rows.push(...r.rows);
   notes.push(...r.notes);
+});
+tagRows();
+
+group = "floor";
+if (wanted("floor")) await section("issue 26: every row against its floor or peer (about ten minutes)", async () => {
+  rows.push(...(await benchFloor(parts, progress)));
 });
 tagRows();
 
@@ -195,7 +212,7 @@ if (failures.length) {
  * `--no-results` leaves both files alone (a trial run).
  */
 function saveResults(): void {
-  if (process.argv.includes("--no-results")) return;
+  if (process.argv.includes("--no-results") || parts) return;
   const date = new Date().toISOString().slice(0, 10);
   const machine: Machine = { node: process.version, os: `${platform()} ${release()}`, cpus: `${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"}`, load: Number(startLoad.toFixed(2)) };
   const groups = SECTIONS.filter((g) => !failedGroups.has(g) && rows.some((r) => groupOf.get(r) === g));

@@ -15,7 +15,8 @@ export interface BenchRow {
 }
 
 export interface Target {
-  op: "≤" | "<";
+  /** ≥: a rate ratio (higher is better) with a floor. */
+  op: "≤" | "<" | "≥";
   value: number;
   /** Where the target comes from, when it is not issue 2. */
   note?: string;
@@ -47,7 +48,7 @@ export function median(xs: number[]): number {
 
 export function met(ratio: number, t: Target | undefined): boolean | undefined {
   if (!t || !Number.isFinite(ratio)) return undefined;
-  return t.op === "≤" ? ratio <= t.value : ratio < t.value;
+  return t.op === "≤" ? ratio <= t.value : t.op === "≥" ? ratio >= t.value : ratio < t.value;
 }
 
 export const ms = (x: number): string =>
@@ -162,7 +163,7 @@ export function answer(line: string, id: number): Record<string, unknown> {
 
 /** Pulls "target ≤ 1.2×" out of a bench module's detail text, so its own target is shown. */
 export function targetFromDetail(detail: string): Target | undefined {
-  const m = /target\s*([≤<])\s*([\d.]+)\s*×/.exec(detail);
+  const m = /target\s*([≤<≥])\s*([\d.]+)\s*×/.exec(detail);
   return m ? { op: m[1] as Target["op"], value: Number(m[2]) } : undefined;
 }
 

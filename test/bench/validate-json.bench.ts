@@ -15,7 +15,7 @@ export interface BenchRow {
   detail: string;
 }
 
-const SCHEMA = {
+export const SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
   required: ["orderId", "customer", "items", "status"],
@@ -46,14 +46,14 @@ const SCHEMA = {
   },
 };
 
-const DOC = {
+export const DOC = {
   orderId: "ABC-1234",
   status: "paid",
   customer: { name: "Ada Lovelace", email: "ada@example.org" },
   items: Array.from({ length: 20 }, (_, i) => ({ sku: `part-${i}`, qty: i + 1, price: Math.round((9.99 + i) * 100) / 100, tags: ["a", "b", `t${i}`] })),
   notes: null,
 };
-const BAD_DOC = { ...DOC, items: DOC.items.map((it, i) => (i === 7 ? { ...it, qty: 0 } : it)) };
+export const BAD_DOC = { ...DOC, items: DOC.items.map((it, i) => (i === 7 ? { ...it, qty: 0 } : it)) };
 
 /** Calls per second of `fn`, measured for about `ms` milliseconds. */
 async function rate(fn: () => unknown | Promise<unknown>, ms: number): Promise<number> {

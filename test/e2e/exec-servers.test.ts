@@ -26,7 +26,7 @@ for (const transport of ["stdio", "http"] as const) {
 
       it("lists the spec's tools, sorted, with schemas and annotations", async () => {
         const { tools } = await conn.client.listTools();
-        expect(tools.map((t) => t.name)).toEqual(["list_files", "read_file", "search_text"]);
+        expect(tools.map((t) => t.name)).toEqual(["list_files", "list_paths", "read_file", "search_text"]);
         const read = tools.find((t) => t.name === "read_file")!;
         expect(read.inputSchema).toMatchObject({ type: "object", required: ["path"], additionalProperties: false });
         expect(read.outputSchema).toMatchObject({ type: "object", required: expect.arrayContaining(["exitCode", "stdout"]) });

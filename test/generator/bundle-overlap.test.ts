@@ -4,13 +4,13 @@
 // fail the bundle with a plain error, never an unhandled rejection.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { load } from "../../generator/load.js";
 import { normalize } from "../../generator/normalize.js";
 import { planServer } from "../../generator/plan.js";
 import { emitServer, startEmit } from "../../generator/emit/index.js";
-import { bundleServer, bundleTarget } from "../../generator/bundle.js";
-import { bundleSomewhere, prestartBundleWorker } from "../../generator/bundle-off-thread.js";
+import { bundleServer } from "../../generator/bundle.js";
+import { openBuild } from "../../generator/pipeline.js";
 import { validatorsPath } from "../../generator/emit/validators.js";
 import type { EmittedFile, LaterFile } from "../../generator/model/output.js";
 import { PACKAGE_ROOT } from "../../generator/paths.js";
@@ -45,9 +45,16 @@ async function until(check: () => boolean): Promise<void> {
 
 describe("the bundle overlaps the emit", () => {
   const plan = planOf("github-issues.yaml");
+  // This thread's build, and one whose pool takes every job however small (a large spec's path).
+  const here = openBuild();
+  const pooled = openBuild({ offThread: 0 });
+  afterAll(() => {
+    here.close();
+    pooled.close();
+  });
 
   it("waits for the validators it imports and gives the bytes of a bundle of finished files", async () => {
-    const files = await emitServer(plan);
+    const files = await emitServer(plan, here);
     const whole = await bundleServer(plan, files);
     const validators = files.find((f) => f.path === validatorsPath(plan.dir))!;
     const h = held(validators);
@@ -61,7 +68,7 @@ describe("the bundle overlaps the emit", () => {
   });
 
   it("fails with a plain error, and nothing unhandled, when a file it waits for fails to emit", async () => {
-    const files = await emitServer(plan);
+    const files = await emitServer(plan, here);
     const validators = files.find((f) => f.path === validatorsPath(plan.dir))!;
     const h = held(validators);
     const bundling = bundleServer(plan, files.map((f) => (f === validators ? h.later : f)));
@@ -71,37 +78,34 @@ describe("the bundle overlaps the emit", () => {
   });
 
   it("on the worker a large spec gets, gives the same bytes, waiting for a file sent later", async () => {
-    const files = await emitServer(plan);
+    const files = await emitServer(plan, here);
     const whole = await bundleServer(plan, files);
     const validators = files.find((f) => f.path === validatorsPath(plan.dir))!;
     let release: (s: string) => void = () => {};
     const later = { path: validators.path, contents: new Promise<string>((resolve) => (release = resolve)) };
-    prestartBundleWorker();
-    const bundling = bundleSomewhere(bundleTarget(plan), files.map((f) => (f === validators ? later : f)));
+    const bundling = bundleServer(plan, files.map((f) => (f === validators ? later : f)), pooled.pool);
     release(validators.contents);
-    const there = await bundling;
-    expect(there).toEqual(whole);
+    expect(await bundling).toEqual(whole);
   });
 
   it("on the worker, fails with a plain error when a file it waits for fails to emit", async () => {
-    const files = await emitServer(plan);
+    const files = await emitServer(plan, here);
     const validators = files.find((f) => f.path === validatorsPath(plan.dir))!;
     let fail: (e: Error) => void = () => {};
     const later = { path: validators.path, contents: new Promise<string>((_, reject) => (fail = reject)) };
     later.contents.catch(() => {});
-    prestartBundleWorker();
-    const bundling = bundleSomewhere(bundleTarget(plan), files.map((f) => (f === validators ? later : f)));
+    const bundling = bundleServer(plan, files.map((f) => (f === validators ? later : f)), pooled.pool);
     fail(new Error("the emit failed"));
     await expect(bundling).rejects.toThrow(/the emit of .*validators\.mjs failed/);
   });
 
   it("startEmit hands over the entry and the tool modules at once, and every file when done", async () => {
-    const emission = startEmit(plan);
+    const emission = startEmit(plan, here);
     const ready = emission.files.filter((f): f is EmittedFile => typeof f.contents === "string").map((f) => f.path);
     expect(ready).toContain(`${plan.dir}/src/server.ts`);
     expect(ready.filter((p) => p.includes("/src/tools/"))).toHaveLength(plan.tools.length);
     const done = await emission.done;
     expect(done.map((f) => f.path)).toEqual(emission.files.map((f) => f.path));
-    expect(done).toEqual(await emitServer(plan));
+    expect(done).toEqual(await emitServer(plan, here));
   });
 });

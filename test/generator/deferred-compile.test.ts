@@ -1,22 +1,19 @@
-// `kervan gen` does not compile a tool schema in the check when the emit compiles it anyway
-// (check/deferred-compile.ts): the check presumes it compiles and the emit proves it. A schema that
-// does not compile must still give exactly the diagnostics of the full check, on every way out of
-// the build: a build that reaches the emit, one stopped by another error, one with many servers,
-// a large one whose schemas are judged on two threads, and one under --strict.
+// `kervan gen` judges every tool schema in its check stage with the build's compiler (on two
+// threads for a large spec): a schema that does not compile gives exactly the diagnostics of the
+// check alone (checkSources, on this thread), on every way out of the build: a build that reaches
+// the emit, one stopped by another error, one with many servers, a large one, and one under --strict.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkSources, generate } from "../../generator/pipeline.js";
 import type { SourceFile } from "../../generator/model/spec.js";
-import { POOL_SCHEMAS } from "../../generator/check/compile-pool.js";
-import { OFF_THREAD_SCHEMAS, prestartValidatorsWorker, startValidatorsEarly, validatorsModule } from "../../generator/emit/off-thread.js";
-import { emitValidatorsModule, type ValidatorsInput } from "../../generator/emit/validators.js";
+import { OFF_THREAD } from "../../generator/shared/worker-pool.js";
 
 const root = mkdtempSync(join(tmpdir(), "kervan-deferred-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-// Every test uses schemas of its own (`seed`): a judgement made once is remembered for the process.
+// Every test uses schemas of its own (`seed`).
 let seed = 0;
 function spec(server: string, tools: number, broken: Record<number, string>, extra = ""): SourceFile {
   const s = ++seed;
@@ -36,7 +33,7 @@ function spec(server: string, tools: number, broken: Record<number, string>, ext
 const build = (sources: SourceFile[], strict = false) => generate(sources, { outRoot: join(root, "out"), check: true, pruneServers: false, strict });
 const codes = (ds: { code: string; severity: string }[]) => ds.filter((d) => d.severity === "error").map((d) => d.code);
 
-describe("the check's schema compiles deferred to the emit", () => {
+describe("the build's schema compiles", () => {
   it("a spec whose schemas all compile builds", async () => {
     const result = await build([spec("fine", 3, {})]);
     expect(codes(result.diagnostics)).toEqual([]);
@@ -67,7 +64,7 @@ describe("the check's schema compiles deferred to the emit", () => {
   });
 
   it("a large spec (judged on two threads when it fails) gives the full check's diagnostics", async () => {
-    const source = spec("large", POOL_SCHEMAS + 20, { 5: '{ type: string, pattern: "(" }', [POOL_SCHEMAS + 10]: "{ type: object, propertis: {} }" });
+    const source = spec("large", OFF_THREAD + 20, { 5: '{ type: string, pattern: "(" }', [OFF_THREAD + 10]: "{ type: object, propertis: {} }" });
     const result = await build([source]);
     expect(codes(result.diagnostics)).toEqual(["KV510", "KV510"]);
     expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
@@ -79,65 +76,5 @@ describe("the check's schema compiles deferred to the emit", () => {
     const result = await build([source], true);
     expect(codes(result.diagnostics)).toEqual(["KV510"]);
     expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
-  });
-});
-
-// A large spec's validators start compiling from the loaded spec, on a guess made before the check
-// (pipeline.ts, emit/off-thread.ts); the worker waiting for them is what generate() starts for a
-// large spec text, started here by hand so the specs can stay small.
-describe("validators started early", () => {
-  it("give the same server as validators compiled at the emit", async () => {
-    const source = spec("early", OFF_THREAD_SCHEMAS / 2 + 5, {});
-    const write = (out: string) => generate([source], { outRoot: join(root, out), check: false, pruneServers: false });
-    expect(codes((await write("late")).diagnostics)).toEqual([]);
-    prestartValidatorsWorker();
-    expect(codes((await write("early")).diagnostics)).toEqual([]);
-    for (const file of ["src/validators.mjs", "server.mjs"]) {
-      expect(readFileSync(join(root, "early/early", file), "utf8")).toBe(readFileSync(join(root, "late/early", file), "utf8"));
-    }
-  });
-
-  it("of a schema that does not compile end in the full check's diagnostics", async () => {
-    const source = spec("early_bad", OFF_THREAD_SCHEMAS / 2 + 5, { 3: "{ type: object, requird: [a] }" });
-    prestartValidatorsWorker();
-    const result = await build([source]);
-    expect(codes(result.diagnostics)).toEqual(["KV510"]);
-    expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
-  });
-
-  it("from a guess on a spec the check refuses end in the check's diagnostics", async () => {
-    for (const extra of ["  - name: broken\n    description: 7\n    exec: { argv: [/bin/true] }\n", "prompts: 3\n"]) {
-      const source = spec("guess_bad", OFF_THREAD_SCHEMAS / 2 + 5, {}, extra);
-      prestartValidatorsWorker();
-      const result = await build([source]);
-      expect(codes(result.diagnostics).length).toBeGreaterThan(0);
-      expect(result.diagnostics).toEqual(checkSources([source]).diagnostics);
-    }
-  });
-
-  it("are taken only for the same input, else compiled again", async () => {
-    const input = (n: number): ValidatorsInput => ({
-      dir: "x",
-      specFile: "specs/x.yaml",
-      schemas: Array.from({ length: OFF_THREAD_SCHEMAS }, (_, i) => ({ name: `validate_t${i}`, schema: { type: "object", properties: { [`p${i}`]: { type: "string", maxLength: n + i } } } })),
-    });
-    const one = input(1);
-    startValidatorsEarly(one);
-    expect(await validatorsModule(one).result).toEqual(emitValidatorsModule(one));
-    // Equal schemas in other objects (the guess's normalize made them): the same bytes.
-    startValidatorsEarly(one);
-    expect(await validatorsModule(input(1)).result).toEqual(emitValidatorsModule(one));
-    startValidatorsEarly(one);
-    expect(await validatorsModule(input(2)).result).toEqual(emitValidatorsModule(input(2)));
-  });
-
-  it("that fail and are never taken do not take the process down", async () => {
-    const bad: ValidatorsInput = { dir: "x", specFile: "specs/x.yaml", schemas: Array.from({ length: OFF_THREAD_SCHEMAS }, (_, i) => ({ name: `v${i}`, schema: { type: "object", requird: [`a${i}`] } })) };
-    const failed = new Promise<unknown>((resolve) => process.once("unhandledRejection", resolve));
-    startValidatorsEarly(bad);
-    // Asked for another input: the early one is dropped, and this small one is compiled on this thread.
-    expect(() => validatorsModule({ ...bad, schemas: bad.schemas.slice(0, 3) })).toThrow(/requird/);
-    const outcome = await Promise.race([failed, new Promise((resolve) => setTimeout(() => resolve("none"), 500))]);
-    expect(outcome).toBe("none");
   });
 });

@@ -65,7 +65,7 @@ describe("kervan import refuses bad input by name", () => {
   });
 
   // A large document (over 512 KiB) has its schemas judged on a worker while its operations are
-  // still being converted (check/compile-pool.ts streamJudging); a small one by the check itself.
+  // still being converted (shared/schema-compiler.ts stream); a small one by the check itself.
   // Either way, an operation whose schema does not compile is skipped with the same reason.
   it("an operation whose schema does not compile is skipped with the check's reason, in a small and in a large document", () => {
     const reasons: string[] = [];

@@ -4,12 +4,13 @@ import { describe, expect, it } from "vitest";
 import type { Json } from "../../templates/runtime/types.js";
 import { checkSchemaLimits } from "../../generator/check/schema-limits.js";
 import type { SchemaProblem } from "../../generator/shared/schema-walk.js";
+import { SchemaCompiler } from "../../generator/shared/schema-compiler.js";
 import { fitsLimits, limitBroken } from "../../generator/import/limits.js";
 
 const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`d${i}`, { type: "string" }]));
 const sizeProblems = (schema: Json) => {
   const problems: SchemaProblem[] = [];
-  checkSchemaLimits(schema, problems);
+  checkSchemaLimits(schema, problems, new SchemaCompiler());
   return problems.filter((p) => ["KV504", "KV505", "KV506", "KV507"].includes(p.code));
 };
 

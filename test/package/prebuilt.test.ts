@@ -76,20 +76,19 @@ describe("the prebuilt generator in dist/", () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it("runs the CLI and both worker threads from dist/, and they write the bytes the sources write", async () => {
+  it("runs the CLI and its worker thread from dist/, and they write the bytes the sources write", async () => {
     expect(await prebuilt(pkg)).toBe(pathToFileURL(join(pkg, "dist/cli.mjs")).href);
     // Mark dist's entries and restamp them: a valid stamp, and a trace of which files ran.
     const stamp = JSON.parse(readFileSync(join(pkg, "dist/inputs.json"), "utf8"));
     const { createHash } = await import("node:crypto");
-    for (const name of ["cli", "validators-thread", "compile-thread"]) {
+    for (const name of ["cli", "build-thread"]) {
       appendFileSync(join(pkg, `dist/${name}.mjs`), MARK(`dist ${name}`));
       stamp.outputs[`dist/${name}.mjs`] = createHash("sha256").update(readFileSync(join(pkg, `dist/${name}.mjs`))).digest("hex");
     }
     writeFileSync(join(pkg, "dist/inputs.json"), JSON.stringify(stamp));
     const fromDist = gen();
     expect(fromDist.stderr).toContain("[dist cli]");
-    expect(fromDist.stderr).toContain("[dist validators-thread]");
-    expect(fromDist.stderr).toContain("[dist compile-thread]");
+    expect(fromDist.stderr).toContain("[dist build-thread]");
     const fromSource = gen({ KERVAN_FROM_SOURCE: "1" });
     expect(fromSource.stderr).not.toContain("[dist");
     sameTree(fromSource.out, fromDist.out);
@@ -112,12 +111,12 @@ describe("the prebuilt generator in dist/", () => {
     expect(build.status, build.stderr).toBe(0);
     expect(await prebuilt(source)).toBeDefined();
     appendFileSync(join(source, "generator/cli.ts"), MARK("source cli"));
-    appendFileSync(join(source, "generator/emit/validators-thread.ts"), MARK("source validators-thread"));
+    appendFileSync(join(source, "generator/build-thread.ts"), MARK("source build-thread"));
     expect(await prebuilt(source)).toBeUndefined();
     pkg = source;
     const run = gen();
     expect(run.stderr).toContain("[source cli]");
-    expect(run.stderr).toContain("[source validators-thread]");
+    expect(run.stderr).toContain("[source build-thread]");
   }, SLOW);
 
   it("without dist/ the CLI runs from the sources", async () => {

@@ -3,36 +3,22 @@
 // CLI, their http calls going to a loopback upstream that echoes the body). In 2026-07-28 the form is
 // one input request of a multi round-trip request; in 2025-11-25 one elicitation/create sent to the
 // official client. The answers are validated against the input schema: a choice not offered runs nothing.
-import { spawnSync } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpServer, type HttpServer } from "../helpers/client.js";
+import type { HttpServer } from "../helpers/client.js";
+import { startConformanceFixture, type FixtureServer } from "./conformance-fixture.js";
 import { rpc } from "../helpers/rpc.js";
 
+let fixture: FixtureServer;
 let server: HttpServer;
-let upstream: Server;
-const bodies: string[] = [];
+let bodies: string[] = [];
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "kervan-forms-"));
-  const gen = spawnSync(process.execPath, ["bin/kervan.mjs", "gen", "test/fixtures/conformance/conformance.yaml", "--out", dir], { encoding: "utf8" });
-  if (gen.status !== 0) throw new Error(`kervan gen failed:\n${gen.stdout}${gen.stderr}`);
-  upstream = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => (bodies.push(body), res.writeHead(200, { "content-type": "text/plain" }).end(`got ${body}`)));
-  });
-  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
-  const port = (upstream.address() as { port: number }).port;
-  server = await startHttpServer(join(dir, "kervan-conformance/server.mjs"), ["--host", "127.0.0.1"], { KERVAN_CONFORMANCE_UPSTREAM: `http://127.0.0.1:${port}` });
+  fixture = await startConformanceFixture("kervan-forms-");
+  ({ server, bodies } = fixture);
 }, 120_000);
 afterAll(async () => {
-  await server?.stop();
-  upstream?.close();
+  await fixture?.stop();
 });
 
 const ENUM_SCHEMA = {

@@ -87,6 +87,8 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     return [...new Set([...names, ...groups.map((g) => g.if)])];
   },
   runtime: { dir: "templates/kinds/exec" },
+  // A resource read or a completion serves what the command printed, not the run's report.
+  resourceReads: { textFrom: "stdout" },
   serverProperties: {
     sandbox: { enum: ["bubblewrap", "none"], description: "Default OS sandbox of the server's exec tools (bubblewrap when absent); a tool's own `exec.sandbox` wins." },
   },

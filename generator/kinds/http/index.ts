@@ -42,6 +42,8 @@ export const httpKind = defineKind<HttpIRConfig, HttpFacts>({
   needsDescription: true,
   tasks: true,
   runtime: { dir: "templates/kinds/http", packages: ["@jmespath-community/jmespath"] },
+  // A resource read or a completion serves the response as the call's text shows it (body, or JSON).
+  resourceReads: {},
   check: checkHttp,
   normalize: normalizeHttp,
   emit: emitHttp,

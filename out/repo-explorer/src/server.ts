@@ -2,7 +2,9 @@
 
 import { runServer, type ServerDef } from "@kervan/runtime";
 import { callModes } from "@kervan/tasks";
+import { matchTemplate } from "@kervan/resource-templates";
 import * as list_files from "./tools/list_files.js";
+import * as list_paths from "./tools/list_paths.js";
 import * as read_file from "./tools/read_file.js";
 import * as search_text from "./tools/search_text.js";
 
@@ -12,13 +14,18 @@ export const server: ServerDef = {
   version: "0.1.0",
   title: "Repository explorer",
   instructions: "Read-only access to the source tree the server runs in. Start with list_files to see what is there, read_file to read one file, and search_text to find where something is defined. Paths are relative to the repository root; .git and .env files are off limits.",
-  tools: [list_files.tool, read_file.tool, search_text.tool],
+  tools: [list_files.tool, list_paths.tool, read_file.tool, search_text.tool],
   startup() {
     list_files.startup();
+    list_paths.startup();
     read_file.startup();
     search_text.startup();
   },
-  prompts: [{"name":"explain_file","title":"Explain a file","description":"Ask the model to read one file of the repository and explain what it does.","arguments":[{"name":"path","description":"The file to explain, relative to the repository root.","required":true},{"name":"audience","description":"Who the explanation is for (say, a new contributor).","required":false}],"messages":[{"role":"user","content":{"type":"text","text":"Read {path} with read_file and explain what it does, how it fits the rest of the repository (use search_text to find its callers), and anything surprising in it. Write for this audience: {audience}."}}]},{"name":"find_definition","title":"Find where something is defined","description":"Ask the model to find where a name is defined, asking the user for the name when it is left out.","arguments":[{"name":"name","description":"The function, type or setting to find.","required":false}],"messages":[{"role":"user","content":{"type":"text","text":"Find where {name} is defined in this repository with search_text, read the definition with read_file, and summarize it with its path and line."}}],"ask":[{"field":"name","message":"Which name should be looked up?","schema":{"type":"string","description":"The function, type or setting to find."}}]}],
+  prompts: [{"name":"explain_file","title":"Explain a file","description":"Ask the model to read one file of the repository and explain what it does.","arguments":[{"name":"path","description":"The file to explain, relative to the repository root.","required":true},{"name":"audience","description":"Who the explanation is for (say, a new contributor).","required":false}],"messages":[{"role":"user","content":{"type":"text","text":"Read {path} with read_file and explain what it does, how it fits the rest of the repository (use search_text to find its callers), and anything surprising in it. Write for this audience: {audience}."}}],"complete":{"path":{"tool":"list_paths","textFrom":"stdout"}}},{"name":"find_definition","title":"Find where something is defined","description":"Ask the model to find where a name is defined, asking the user for the name when it is left out.","arguments":[{"name":"name","description":"The function, type or setting to find.","required":false}],"messages":[{"role":"user","content":{"type":"text","text":"Find where {name} is defined in this repository with search_text, read the definition with read_file, and summarize it with its path and line."}}],"ask":[{"field":"name","message":"Which name should be looked up?","schema":{"type":"string","description":"The function, type or setting to find."}}]}],
+  templates: {
+    list: [{"uriTemplate":"repo://files/{+path}","name":"file","title":"Repository file","description":"One text file of the repository, by its path relative to the root (.git and .env excluded).","mimeType":"text/plain","tool":"read_file","textFrom":"stdout","complete":{"path":{"tool":"list_paths","textFrom":"stdout"}}}],
+    match: matchTemplate,
+  },
   modes: callModes,
 };
 

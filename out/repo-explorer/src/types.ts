@@ -19,6 +19,20 @@ export interface ListFilesOutput {
   stderrTruncated: boolean;
 }
 
+export interface ListPathsInput {}
+
+export interface ListPathsOutput {
+  /**
+   * Exit status; null when killed by a signal or never started.
+   */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+}
+
 export interface ReadFileInput {
   /**
    * File to read, relative to the repository root.

@@ -4,6 +4,8 @@ import type { Validator } from "@kervan/runtime";
 
 export declare const validate_list_files_input: Validator;
 export declare const validate_list_files_output: Validator;
+export declare const validate_list_paths_input: Validator;
+export declare const validate_list_paths_output: Validator;
 export declare const validate_read_file_input: Validator;
 export declare const validate_read_file_output: Validator;
 export declare const validate_search_text_input: Validator;

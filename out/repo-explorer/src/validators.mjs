@@ -238,13 +238,53 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validate_read_file_input = validate22;
-const schema33 = {"type":"object","properties":{"path":{"type":"string","description":"File to read, relative to the repository root."}},"required":["path"],"additionalProperties":false};
+export const validate_list_paths_input = validate22;
+const schema33 = {"type":"object","properties":{},"additionalProperties":false};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate22.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const validate_read_file_input = validate23;
+const schema34 = {"type":"object","properties":{"path":{"type":"string","description":"File to read, relative to the repository root."}},"required":["path"],"additionalProperties":false};
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -297,18 +337,18 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate23.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const validate_search_text_input = validate23;
-const schema34 = {"type":"object","properties":{"pattern":{"type":"string","title":"Regular expression","description":"Extended regular expression (grep -E syntax) to look for."},"path":{"type":"string","description":"Directory or file to search, relative to the repository root."},"ignore_case":{"type":"boolean","description":"Match letters regardless of case (grep --ignore-case); default false."}},"required":["pattern","path"],"additionalProperties":false};
+export const validate_search_text_input = validate24;
+const schema35 = {"type":"object","properties":{"pattern":{"type":"string","title":"Regular expression","description":"Extended regular expression (grep -E syntax) to look for."},"path":{"type":"string","description":"Directory or file to search, relative to the repository root."},"ignore_case":{"type":"boolean","description":"Match letters regardless of case (grep --ignore-case); default false."}},"required":["pattern","path"],"additionalProperties":false};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
+const evaluated0 = validate24.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -395,10 +435,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+export const validate_list_paths_output = validate_list_files_output;
 export const validate_read_file_output = validate_list_files_output;
 export const validate_search_text_output = validate_list_files_output;

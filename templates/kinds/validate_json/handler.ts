@@ -1,6 +1,5 @@
 // The validate_json handler: schema first (refusals never depend on the document), then extraction,
 // then validation with patterns matched in a worker under the shared budget.
-import { isMainThread } from "node:worker_threads";
 import { clipText } from "../../runtime/clip.js";
 import type { Json, ToolHandler, ToolOutcome } from "../../runtime/types.js";
 import { extractJson } from "./extract.js";
@@ -21,7 +20,10 @@ export interface ValidateJsonOptions {
   maxWorkers?: number;
   /** Documents allowed to wait for a matcher worker; more are refused at once (default 32). */
   maxWaiting?: number;
-  /** Start a matcher worker now rather than on the first call with patterns (default true). */
+  /**
+   * Start a matcher worker right after the first call (default true) rather than on the first call with
+   * patterns. Not at creation: a second isolate loading the bundle would double a cold start's CPU.
+   */
   prewarm?: boolean;
 }
 
@@ -47,9 +49,15 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
   const script = () => options.workerScript ?? new URL(import.meta.url);
   const pool = new MatcherPool({ script, maxWorkers: options.maxWorkers, maxWaiting: options.maxWaiting });
   // Never warm from TypeScript source (tests without a bundled worker): Node cannot run it as a worker.
-  // The bundle is also the worker's script, so the handler is created inside workers too: only the
-  // main thread warms, or each worker would start another.
-  if (options.prewarm !== false && isMainThread && !String(script()).endsWith(".ts")) pool.warm();
+  // Only the server's main thread calls the handler, so a worker never starts another. The first call's
+  // answer goes out first; a call with patterns before then starts its worker itself (start-up is not
+  // charged to its budget).
+  let closed = false;
+  let warm = options.prewarm !== false && !String(script()).endsWith(".ts");
+  const warmSoon = () => {
+    warm = false;
+    setImmediate(() => closed || pool.warm());
+  };
   // Prepared schemas by their JSON text: a model retrying against the same schema skips preparation.
   // Least recently used goes first; a hit only stamps its entry (re-inserting it into the Map on every
   // call cost more than the rest of a cheap call's bookkeeping).
@@ -93,6 +101,7 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
   };
 
   const handler = async (args: Record<string, unknown>, ctx: { signal?: AbortSignal }): Promise<ToolOutcome> => {
+    if (warm) warmSoon();
     const { output, schema } = args;
     if (typeof output !== "string") return refusal("Refused: output must be a string holding the text to validate.");
     if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
@@ -123,5 +132,10 @@ export function createValidateJsonHandler(options: ValidateJsonOptions = {}): Va
       throw e;
     }
   };
-  return Object.assign(handler, { close: () => pool.close() });
+  return Object.assign(handler, {
+    close: () => {
+      closed = true;
+      return pool.close();
+    },
+  });
 }

@@ -1,5 +1,6 @@
 // Static bearer tokens from environment variables, compared in constant time.
-import { createHash, timingSafeEqual } from "node:crypto";
+// node:crypto is loaded when bearer auth is set up, not at every server start (a static import of it
+// costs a stdio server several ms of its cold start).
 import { StartupError } from "../types.js";
 import type { BearerTokenDef, Principal } from "./types.js";
 
@@ -8,7 +9,9 @@ interface Known {
   principal: Principal;
 }
 
-const sha256 = (text: string): Buffer => createHash("sha256").update(text, "utf8").digest();
+let cryptoModule: typeof import("node:crypto") | undefined;
+const crypto = () => (cryptoModule ??= process.getBuiltinModule("node:crypto"));
+const sha256 = (text: string): Buffer => crypto().createHash("sha256").update(text, "utf8").digest();
 
 /** Reads every token variable now (a missing or empty one stops the start); returns the verifier. */
 export function bearerVerifier(tokens: BearerTokenDef[], env: NodeJS.ProcessEnv = process.env): (token: string) => Principal | null {
@@ -23,6 +26,7 @@ export function bearerVerifier(tokens: BearerTokenDef[], env: NodeJS.ProcessEnv 
     // Equal-length digests compared with timingSafeEqual, and every token compared: no early exit on a match.
     const digest = sha256(token);
     let found: Principal | null = null;
+    const { timingSafeEqual } = crypto();
     for (const k of known) if (timingSafeEqual(k.digest, digest) && found === null) found = k.principal;
     return found;
   };

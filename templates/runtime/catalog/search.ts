@@ -1,11 +1,17 @@
 // Scoring a query against the index the generator built: a sum of precomputed BM25F weights of the
 // query's terms (a term's synonyms count at a lower weight), favouring operations that match more of
 // the query's words. Nothing is built at start; a query costs its terms' postings.
-import { synonymsOf, terms } from "./text.js";
+import { asksForMany, LIST_MARK, synonymsOf, terms, tokens, type Token } from "./text.js";
 import type { CatalogIndex } from "./types.js";
 
 /** The score of an operation whose summary opens with a verb the query asks for (or one that means the same). */
 const VERB_BONUS = 1.3;
+
+/** The least weight at which a query's stand-in counts as a verb it asks for (a phrase's own words do not). */
+const VERB_ASKED = 0.3;
+
+/** The score of an operation that answers a collection, when the query asks for many things. */
+const LIST_BONUS = 1.4;
 
 /** An operation's verb: the first term of its summary ("Create a pull request" -> creat), remembered per index. */
 const verbs = new WeakMap<CatalogIndex, Map<number, string>>();
@@ -26,6 +32,12 @@ function postings(index: CatalogIndex, term: string): number[] | undefined {
   return own.call(index.postings, term) ? index.postings[term] : undefined;
 }
 
+/** The operations a term's postings name. */
+function postingOps(index: CatalogIndex, term: string): number[] {
+  const list = postings(index, term) ?? [];
+  return list.filter((_, i) => i % 2 === 0);
+}
+
 /** A term's inverse document frequency, from its postings' length (the BM25 idf the weights were built with). */
 function idf(index: CatalogIndex, term: string): number {
   const n = index.ops.length;
@@ -33,20 +45,68 @@ function idf(index: CatalogIndex, term: string): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** How much the word inside an un- or re- word the index lacks ("untag", "reopen") stands for it. */
+const UNPREFIXED_WEIGHT = 0.7;
+
+/** For a word the index lacks, made of un- or re- and a word it has: that word, and for un-, removing. */
+function unprefixed(index: CatalogIndex, term: string): [string, number][] {
+  const m = /^(un|re)(.{3,})$/.exec(term);
+  if (!m || postings(index, term) || !postings(index, m[2]!)) return [];
+  const out: [string, number][] = [[m[2]!, UNPREFIXED_WEIGHT]];
+  if (m[1] === "un") out.push(["remov", SYNONYM_WEIGHT], ["delet", SYNONYM_WEIGHT]);
+  return out;
+}
+
+/** The longest phrase the related-words table holds ("get rid of"). */
+const MAX_PHRASE = 3;
+
+/** A related word's weight (WordNet's, 0.25 to 0.6) against the word the caller typed. */
+const RELATED_WEIGHT = 1;
+
+/** A phrase's words' weight as themselves, and how much more its related words count than a word's. */
+const PHRASE_WORD_WEIGHT = 0.25;
+const PHRASE_BOOST = 1.5;
+
+/** The longest phrase at the start of `rest` that the related-words table holds, or 1. */
+function phraseLength(related: Record<string, (string | number)[]>, rest: Token[]): number {
+  for (let n = Math.min(MAX_PHRASE, rest.length); n > 1; n--) {
+    const part = rest.slice(0, n);
+    if (own.call(related, part.map((t) => t.stem).join(" ")) && part.some((t) => !t.stop)) return n;
+  }
+  return 1;
+}
+
 /**
- * The query's distinct terms, each with the terms that stand for it and their weights. A synonym
- * counts at most as much as the word typed: a rare synonym of a common word ("check" for "get")
- * does not outrank the word itself.
+ * The query's distinct words (or phrases), each with the terms that stand for it and their
+ * weights: the word itself, its synonyms in the general vocabulary, and the index terms its
+ * related words are (the index's table, built from WordNet). A stand-in counts at most as much as
+ * the word typed: a rare synonym of a common word ("check" for "get") does not outrank the word itself.
  */
 function expand(index: CatalogIndex, query: string): Map<string, number>[] {
+  const related = index.related ?? {};
+  const toks = tokens(query);
   const seen = new Set<string>();
   const out: Map<string, number>[] = [];
-  for (const t of terms(query)) {
-    if (seen.has(t)) continue;
-    seen.add(t);
-    const alternatives = new Map<string, number>([[t, 1]]);
-    const own = idf(index, t);
-    for (const s of synonymsOf(t)) if (!alternatives.has(s)) alternatives.set(s, SYNONYM_WEIGHT * Math.min(1, own / idf(index, s)));
+  for (let i = 0; i < toks.length; ) {
+    const n = phraseLength(related, toks.slice(i));
+    const part = toks.slice(i, (i += n));
+    const heads = part.filter((t) => !t.stop && !seen.has(t.stem)).map((t) => t.stem);
+    if (heads.length === 0) continue;
+    for (const h of heads) seen.add(h);
+    // In a phrase ("get rid of") the words stand less for themselves than the phrase's meaning does.
+    const alternatives = new Map<string, number>(heads.map((h) => [h, n > 1 ? PHRASE_WORD_WEIGHT : 1]));
+    const boost = n > 1 ? PHRASE_BOOST : 1;
+    // A phrase is as specific as a word the index lacks: its stand-ins are not capped by its words' rarity.
+    const typed = n > 1 ? Infinity : Math.min(...heads.map((h) => idf(index, h)));
+    const add = (term: string, weight: number) => {
+      const w = weight * Math.min(1, typed / idf(index, term));
+      if (w > (alternatives.get(term) ?? 0)) alternatives.set(term, w);
+    };
+    if (n === 1) for (const s of synonymsOf(heads[0]!)) add(s, SYNONYM_WEIGHT);
+    for (const h of heads) for (const [s, w] of unprefixed(index, h)) add(s, w);
+    const key = part.map((t) => t.stem).join(" ");
+    const list = own.call(related, key) ? related[key]! : [];
+    for (let j = 0; j < list.length; j += 2) add(list[j] as string, Math.min(1, ((list[j + 1] as number) / 1000) * RELATED_WEIGHT * boost));
     out.push(alternatives);
   }
   return out;
@@ -77,12 +137,14 @@ export function rank(index: CatalogIndex, query: string, visible: (name: string)
     }
   }
   const n = groups.length;
-  const asked = new Set(groups.flatMap((g) => [...g.keys()]));
+  const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
+  const lists = asksForMany(query) ? new Set(postingOps(index, LIST_MARK)) : new Set<number>();
   const ranked: [number, number][] = [];
   for (const [op, s] of score) {
     if (!visible(index.ops[op][0])) continue;
     const verb = asked.has(verbOf(index, op)) ? VERB_BONUS : 1;
-    ranked.push([op, s * verb * (0.5 + (0.5 * covered.get(op)!) / n)]);
+    const many = lists.has(op) ? LIST_BONUS : 1;
+    ranked.push([op, s * verb * many * (0.5 + (0.5 * covered.get(op)!) / n)]);
   }
   ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return ranked.map(([op]) => op);

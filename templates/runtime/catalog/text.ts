@@ -4,7 +4,7 @@
 import { stemmer } from "stemmer";
 
 const STOP = new Set(
-  "a an and are as am at be by can do does for from how i in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" "),
+  "a an and are as am at be by can do does for from how in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" "),
 );
 
 /**
@@ -62,7 +62,7 @@ const GROUPS: string[][] = [
   ["run", "execute", "trigger", "dispatch", "rerun"],
   ["issue", "bug", "ticket", "problem"],
   // "my repositories", "who am I": APIs say the authenticated (or current) user.
-  ["my", "me", "mine", "myself", "authenticated"],
+  ["my", "me", "mine", "myself", "i", "authenticated"],
   ["release", "version", "publish"],
   ["branch", "ref"],
   ["commit", "change", "revision"],
@@ -76,14 +76,31 @@ const GROUPS: string[][] = [
   ["review", "approve"],
 ];
 
-/** The HTTP method's meaning, as words an index holds for the operation. */
+/** The HTTP method's meaning, as words an index holds for the operation (a GET of a collection also: LIST_WORDS). */
 export const METHOD_WORDS: Record<string, string> = {
-  GET: "get read list",
+  GET: "get read",
   POST: "create add",
   PUT: "update set replace",
   PATCH: "update edit change",
   DELETE: "delete remove",
 };
+
+/** What a GET of a collection (a path ending in a plural, or an operation named "list ...") means. */
+export const LIST_WORDS = "list all";
+
+/**
+ * The index term of operations that answer a collection. No query word makes it (words are
+ * alphanumeric); a query that asks for many things favours these operations (asksForMany).
+ */
+export const LIST_MARK = "#list";
+
+/** Words that ask for many things, or which of them: "all my repos", "which teams", "who is on". */
+const MANY = new Set(["all", "every", "list", "which", "what", "who", "many", "any"]);
+
+/** Whether a query asks for many things: a word of MANY, or a plural noun ("the open issues"). */
+export function asksForMany(text: string): boolean {
+  return words(text).some((w) => MANY.has(w) || (w.length > 3 && /[^su]s$/.test(w) && !STOP.has(w) && stem(w) !== w));
+}
 
 const stems = new Map<string, string>();
 
@@ -115,17 +132,27 @@ export function words(text: string): string[] {
   return spaced.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
 }
 
-/** Words to index terms: abbreviations expanded, stop words dropped, stemmed. */
-export function terms(text: string): string[] {
-  const out: string[] = [];
+/** One word of a text: its stem, and whether it is a stop word (kept for phrases such as "look for"). */
+export interface Token {
+  stem: string;
+  stop: boolean;
+}
+
+/** Words to tokens: abbreviations expanded, stemmed, stop words marked. */
+export function tokens(text: string): Token[] {
+  const out: Token[] = [];
   for (const w of words(text)) {
     const expanded = ABBREVIATIONS[w];
-    for (const x of expanded ? expanded.split(" ") : [w]) {
-      if (STOP.has(x) || x.length === 0) continue;
-      out.push(stem(x));
-    }
+    for (const x of expanded ? expanded.split(" ") : [w]) out.push({ stem: stem(x), stop: STOP.has(x) });
   }
   return out;
+}
+
+/** Words to index terms: abbreviations expanded, stop words dropped, stemmed. */
+export function terms(text: string): string[] {
+  return tokens(text)
+    .filter((t) => !t.stop)
+    .map((t) => t.stem);
 }
 
 /** Stems that mean what this one means (without itself). */

@@ -10,6 +10,11 @@ export interface CatalogIndex {
   ops: CatalogEntry[];
   /** Term -> flat [operation index, weight in thousandths, ...], operation indexes ascending. */
   postings: Record<string, number[]>;
+  /**
+   * A word or phrase (its words' stems, space-separated) -> flat [term, weight in thousandths, ...]:
+   * the index terms it can stand for (WordNet, at generation time), best first. Absent: none.
+   */
+  related?: Record<string, (string | number)[]>;
 }
 
 export interface CatalogDef {

@@ -1,9 +1,12 @@
 // Confirmations: the spec's message rendered with the call's arguments, the elicitation that asks for
 // it, and how an answer reads. An argument enters the message quoted and escaped (JSON string syntax,
-// clipped), so a value can never pose as the message's own text or add lines to it.
+// clipped), so a value can never pose as the message's own text or add lines to it. A confirmation
+// with `fields` also shows those inputs in its form, each with the caller's value as its default when
+// it fits the field (else the schema's own default); the answer's values for them replace the
+// arguments. Only the tick box decides whether the call runs.
 import { isObject } from "../jsonrpc.js";
 import { clipText } from "../clip.js";
-import type { ConfirmDef } from "../types.js";
+import type { ConfirmDef, ConfirmFieldDef } from "../types.js";
 
 export const DEFAULT_INPUT_KEY = "confirm";
 const MAX_VALUE_CHARS = 200;
@@ -28,8 +31,45 @@ export function inputKey(def: ConfirmDef): string {
   return def.inputKey ?? DEFAULT_INPUT_KEY;
 }
 
-/** The elicitation/create request (form mode) that asks the human to confirm. */
-export function confirmRequest(message: string): Record<string, unknown> {
+const BOX = { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." };
+
+/** The strings a choice (or a multiple choice's items) offers; undefined when it is free. */
+function offered(schema: Record<string, unknown>): unknown[] | undefined {
+  const from = (s: unknown): unknown[] | undefined => {
+    if (!isObject(s)) return undefined;
+    if (Array.isArray(s.enum)) return s.enum;
+    const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
+    return list?.map((o) => (isObject(o) ? o.const : undefined));
+  };
+  return schema.type === "array" ? from(schema.items) : from(schema);
+}
+
+/** Whether the caller's value can stand as the field's default: of its type, and among its choices. */
+export function fitsField(schema: Record<string, unknown>, value: unknown): boolean {
+  const choices = offered(schema);
+  const among = (v: unknown) => typeof v === "string" && (!choices || choices.includes(v));
+  switch (schema.type) {
+    case "array":
+      return Array.isArray(value) && value.every(among);
+    case "string":
+      return among(value);
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    default:
+      return typeof value === "boolean";
+  }
+}
+
+function fieldSchema(field: ConfirmFieldDef, args: Record<string, unknown>): Record<string, unknown> {
+  const given = args[field.field];
+  return Object.hasOwn(args, field.field) && fitsField(field.schema, given) ? { ...field.schema, default: given } : field.schema;
+}
+
+/** The elicitation/create request (form mode) that asks the human to confirm, with the confirmation's fields. */
+export function confirmRequest(def: ConfirmDef, message: string, args: Record<string, unknown> = {}): Record<string, unknown> {
+  const fields = def.fields ?? [];
   return {
     method: "elicitation/create",
     params: {
@@ -37,8 +77,8 @@ export function confirmRequest(message: string): Record<string, unknown> {
       message,
       requestedSchema: {
         type: "object",
-        properties: { confirm: { type: "boolean", title: "Confirm", description: "Tick to let this run; anything else stops it." } },
-        required: ["confirm"],
+        properties: { confirm: BOX, ...Object.fromEntries(fields.map((f) => [f.field, fieldSchema(f, args)])) },
+        required: ["confirm", ...fields.filter((f) => f.required).map((f) => f.field)],
       },
     },
   };
@@ -47,6 +87,14 @@ export function confirmRequest(message: string): Record<string, unknown> {
 /** Only an accepted answer with confirm: true lets the call run. */
 export function isConfirmed(response: unknown): boolean {
   return isObject(response) && response.action === "accept" && isObject(response.content) && response.content.confirm === true;
+}
+
+/** The values a confirming answer gives for the confirmation's fields (a field it leaves out keeps the caller's value). */
+export function confirmedValues(def: ConfirmDef, response: unknown): Record<string, unknown> {
+  const content = isObject(response) && isObject(response.content) ? response.content : {};
+  const out: Record<string, unknown> = {};
+  for (const f of def.fields ?? []) if (content[f.field] !== undefined && content[f.field] !== null) out[f.field] = content[f.field];
+  return out;
 }
 
 /** The result of a call the human did not confirm: a tool error that says nothing ran and why. */

@@ -13,7 +13,7 @@ import { isObject } from "../jsonrpc.js";
 import type { AskDef, ToolDef } from "../types.js";
 import { canElicit } from "../client-requests.js";
 import { askedText, askKind, askRequest, canAnswer, capabilityOf, readAnswer } from "./answers.js";
-import { confirmRequest, inputKey, isConfirmed, notConfirmed, renderMessage } from "./confirm.js";
+import { confirmedValues, confirmRequest, inputKey, isConfirmed, notConfirmed, renderMessage } from "./confirm.js";
 
 export type Requests = Record<string, Record<string, unknown>>;
 
@@ -79,7 +79,7 @@ export function nextRound(tool: Asking, args: Record<string, unknown>, confirmed
   }
   if (tool.confirm && !confirmed) {
     const shows = shown(tool.confirm.message);
-    if (!(tool.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool.confirm)] = confirmRequest(renderMessage(tool.confirm.message, args));
+    if (!(tool.questions === "one-at-a-time" ? left.length > 0 : missing.some((a) => shows.has(a.field)))) out[inputKey(tool.confirm)] = confirmRequest(tool.confirm, renderMessage(tool.confirm.message, args), args);
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -109,6 +109,7 @@ export function settle(tool: Asking, args: Record<string, unknown>, asked: reado
     }
     if (form.length === 0 && tool.confirm && key === inputKey(tool.confirm)) {
       if (!isConfirmed(answer)) return { ok: false, result: notConfirmed(tool.name, answer, renderMessage(tool.confirm.message, args)) };
+      Object.assign(values, confirmedValues(tool.confirm, answer));
       confirmed = true;
     }
   }

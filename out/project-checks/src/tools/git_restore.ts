@@ -64,7 +64,9 @@ export const tool: ToolDef = {
   validateInput: validate_git_restore_input,
   validateOutput: validate_git_restore_output,
   maxOutputChars: 20000,
-  confirm: {"message":"Discard every uncommitted change to {path}? This cannot be undone."},
+  confirm: {
+    message: "Discard every uncommitted change to {path}? This cannot be undone.",
+  },
   handler: createExecHandler(config, { onShutdown }),
 };
 

@@ -9,8 +9,8 @@
 // therefore waits about one slice (and a worker restart), not behind every catastrophic pattern queued.
 // Past `maxWaiting` waiting batches the pool answers "busy" at once instead of queueing without bound
 // (to the batch that has used the most time, when one has; otherwise to the newcomer).
-import { Worker } from "node:worker_threads";
-import { MATCHER_ROLE, now, STATE_BYTES, stateViews, type MatchReply, type MatchRequest } from "./protocol.js";
+import type { Worker } from "node:worker_threads";
+import { MATCHER_ARG, MATCHER_ROLE, now, STATE_BYTES, stateViews, type MatchReply, type MatchRequest } from "./protocol.js";
 
 /** Past the deadline a single long test gets this much slack before the worker is terminated. */
 const GRACE_MS = 8;
@@ -71,7 +71,9 @@ export class MatcherPool {
 
   private spawn(): Slot {
     const sab = new SharedArrayBuffer(STATE_BYTES);
-    const worker = new Worker(this.options.script(), { workerData: { kervanRole: MATCHER_ROLE, state: sab } });
+    // Loaded with the first worker, not at server start (about 8 ms of a cold start).
+    const { Worker } = process.getBuiltinModule("node:worker_threads");
+    const worker = new Worker(this.options.script(), { argv: [MATCHER_ARG], workerData: { kervanRole: MATCHER_ROLE, state: sab } });
     worker.unref(); // an idle matcher never keeps the process alive
     this.live.add(worker);
     const ready = new Promise<void>((resolve, reject) => {

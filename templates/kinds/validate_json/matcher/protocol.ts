@@ -1,6 +1,11 @@
 // Messages between the tool and its regex-matcher worker, and the shared-memory watch state.
 
 export const MATCHER_ROLE = "regex-matcher";
+/**
+ * Appended to a matcher worker's process.argv, so the bundle's entry can tell it is not the server
+ * without loading node:worker_threads at every server start; workerData is still checked after it.
+ */
+export const MATCHER_ARG = "--kervan-role=regex-matcher";
 
 export interface MatchRequest {
   /** JS `u`-mode sources, by pattern id used in `jobs`. */

@@ -1,7 +1,7 @@
 // The regex-matcher worker role. It runs inside the same bundled file as the server (started with
 // workerData.kervanRole); untrusted patterns only ever run here, never on the server's main thread.
-import { isMainThread, parentPort, workerData, type MessagePort } from "node:worker_threads";
-import { MATCHER_ROLE, now, stateViews, type MatchReply, type MatchRequest } from "./protocol.js";
+import type { MessagePort } from "node:worker_threads";
+import { MATCHER_ARG, MATCHER_ROLE, now, stateViews, type MatchReply, type MatchRequest } from "./protocol.js";
 
 const MAX_CACHED = 512;
 
@@ -53,6 +53,8 @@ function serve(port: MessagePort, sab: SharedArrayBuffer): void {
  * returns true (the entry must then not start a server); otherwise it returns false at once.
  */
 export function runWorkerRoleIfAny(): boolean {
+  if (!process.argv.includes(MATCHER_ARG)) return false; // the server itself: worker_threads stays unloaded
+  const { isMainThread, parentPort, workerData } = process.getBuiltinModule("node:worker_threads");
   const data = workerData as { kervanRole?: string; state?: SharedArrayBuffer } | null;
   if (isMainThread || !parentPort || data?.kervanRole !== MATCHER_ROLE || !data.state) return false;
   serve(parentPort, data.state);

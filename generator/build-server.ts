@@ -1,0 +1,89 @@
+// The per-server stages: emit -> bundle -> manifest + audit, for every server of the plan. The
+// overlap lives here: the bundle starts on the entry and the tool modules while the types and the
+// validators are still being emitted (emit/index.ts), and while esbuild finishes this thread
+// writes the sources ahead (write-staging.ts) and works out what the manifest takes from them.
+import type { Diagnostic } from "./model/diagnostic.js";
+import type { EmittedFile } from "./model/output.js";
+import type { EmitPlan, ServerPlan } from "./model/plan.js";
+import type { LoadedSpec } from "./model/spec.js";
+import type { Build } from "./shared/build.js";
+import { SpecRefused } from "./shared/refusal.js";
+import { at } from "./check/locate.js";
+import { reusable } from "./cache.js";
+import type { Staging } from "./write-staging.js";
+
+export type Timer = ((stage: string, ms: number) => void) | undefined;
+
+export interface ServersOptions {
+  /** The output root whose unchanged servers are reused; none for --check. */
+  outRoot: string | undefined;
+  timer: Timer;
+  staging: Staging | undefined;
+  /** Called as a server's emit and its bundle start. */
+  onStage?: (stage: "emit" | "bundle", server: ServerPlan, done: number) => void;
+  /** Called once per server with its time, for the progress line. */
+  progress?: (server: string, ms: number, cached: boolean) => void;
+}
+
+/** Every server's files; or, when the emit refuses a spec, the diagnostic that says why. */
+export async function buildServers(emitPlan: EmitPlan, specs: LoadedSpec[], build: Build, o: ServersOptions): Promise<{ files: EmittedFile[] } | { refused: Diagnostic }> {
+  const files: EmittedFile[] = [];
+  for (const [done, p] of emitPlan.servers.entries()) {
+    const started = performance.now();
+    try {
+      const built = await buildServer(p, build, o, (stage) => o.onStage?.(stage, p, done));
+      files.push(...built.files);
+      o.progress?.(p.server.name, performance.now() - started, built.cached);
+    } catch (e) {
+      const spec = e instanceof SpecRefused ? specs.find((s) => s.file === e.file) : undefined;
+      if (!spec) throw e;
+      const error = e as SpecRefused;
+      return { refused: at(spec, error.code, error.message, error.pointer) };
+    }
+  }
+  return { files };
+}
+
+/** Emits and bundles one server, or reuses the previous output when its input hash is unchanged. */
+export async function buildServer(p: ServerPlan, build: Build, o: ServersOptions, onStage?: (stage: "emit" | "bundle") => void): Promise<{ files: EmittedFile[]; cached: boolean }> {
+  const timer = o.timer;
+  const previous = o.outRoot ? timed(`cache ${p.dir}`, timer, () => reusable(o.outRoot!, p)) : undefined;
+  if (previous) return { files: previous, cached: true };
+  // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
+  // spec with errors never needs them.
+  const [{ startEmit }, { bundleServer }, { prepareManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
+  onStage?.("emit");
+  const emitStarted = performance.now();
+  const emission = startEmit(p, build);
+  const bundling = bundleServer(p, emission.files, build.pool);
+  bundling.catch(() => {}); // awaited below, after the emit: a failure meanwhile is no unhandled rejection
+  let files: EmittedFile[];
+  try {
+    files = await emission.done;
+  } catch (e) {
+    // The emit's error is the one to report; the bundle, left waiting on it, fails too.
+    await bundling.catch(() => {});
+    throw e;
+  }
+  timer?.(`emit ${p.dir}`, performance.now() - emitStarted);
+  onStage?.("bundle");
+  const staged = o.staging?.stage(files);
+  const manifestStarted = performance.now();
+  const finishManifest = prepareManifestAndAudit(p, files);
+  const manifestPrepared = performance.now() - manifestStarted;
+  // The time the bundle takes beyond the emit.
+  const bundle = await timed(`bundle ${p.dir}`, timer, () => bundling);
+  await staged;
+  const manifestAndAudit = timed(`manifest + audit ${p.dir}`, timer && ((name, ms) => timer(name, ms + manifestPrepared)), () => finishManifest(bundle));
+  return { files: [...files, { path: bundle.path, contents: bundle.contents }, ...manifestAndAudit], cached: false };
+}
+
+/** Runs one stage, reporting its time when asked (`--verbose`). */
+export function timed<T>(name: string, timer: Timer, run: () => T): T {
+  if (!timer) return run();
+  const started = performance.now();
+  const result = run();
+  if (result instanceof Promise) return result.finally(() => timer(name, performance.now() - started)) as T;
+  timer(name, performance.now() - started);
+  return result;
+}

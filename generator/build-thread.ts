@@ -1,0 +1,71 @@
+// The worker side of the build's worker pool (shared/worker-pool.ts): runs the jobs of
+// model/jobs.ts one at a time, each with the same code the calling thread would run, so a job's
+// answer is the same bytes on either thread. What a job keeps lives in the job's own closure.
+import { parentPort } from "node:worker_threads";
+import type { Json } from "../templates/runtime/types.js";
+import type { FromWorker, Jobs, Judgements, ToWorker } from "./model/jobs.js";
+import type { EmittedFile, LaterFile } from "./model/output.js";
+import { SchemaCompiler } from "./shared/schema-compiler.js";
+
+type Feed<K extends keyof Jobs> = (listener: (message: Jobs[K]["feed"]) => void) => void;
+type Handler<K extends keyof Jobs> = (input: Jobs[K]["input"], onFeed: Feed<K>) => Promise<Jobs[K]["result"]> | Jobs[K]["result"];
+
+const handlers: { [K in keyof Jobs]: Handler<K> } = {
+  judge({ schemas, next }) {
+    const compiler = new SchemaCompiler();
+    const queue = new Int32Array(next);
+    const out: Judgements = [];
+    for (let i = Atomics.add(queue, 0, 1); i < schemas.length; i = Atomics.add(queue, 0, 1)) out.push([i, compiler.error(schemas[i]!)]);
+    return out;
+  },
+  judgeStream(_input, onFeed) {
+    const compiler = new SchemaCompiler();
+    const out: Judgements = [];
+    return new Promise((resolve) =>
+      onFeed((m) => {
+        if ("end" in m) return resolve(out);
+        for (const schema of m.schemas) out.push([out.length, compiler.error(schema as Json)]);
+      }),
+    );
+  },
+  async validators(input) {
+    const { emitValidatorsModule } = await import("./emit/validators.js");
+    return emitValidatorsModule(input);
+  },
+  async bundle({ target, files }, onFeed) {
+    // Listening before the first await: a file fed meanwhile is not lost.
+    const later = new Map<string, { resolve(contents: string): void; reject(e: Error): void }>();
+    onFeed((m) => {
+      if ("file" in m) later.get(m.file.path)?.resolve(m.file.contents);
+      else later.get(m.failed)?.reject(new Error(`the emit of ${m.failed} failed`));
+    });
+    const served = files.map((f): EmittedFile | LaterFile => {
+      if (f.contents !== undefined) return { path: f.path, contents: f.contents };
+      const contents = new Promise<string>((resolve, reject) => later.set(f.path, { resolve, reject }));
+      contents.catch(() => {});
+      return { path: f.path, contents };
+    });
+    const { bundleFiles } = await import("./bundle.js");
+    return bundleFiles(target, served);
+  },
+};
+
+function serve(): void {
+  const port = parentPort!;
+  const feeds = new Map<number, (message: unknown) => void>();
+  const answer = (m: FromWorker) => port.postMessage(m);
+  port.on("message", (m: ToWorker) => {
+    if ("feed" in m) return feeds.get(m.id)?.(m.feed);
+    const handler = handlers[m.job] as Handler<keyof Jobs>;
+    const onFeed = (listener: (message: unknown) => void) => void feeds.set(m.id, listener);
+    Promise.resolve()
+      .then(() => handler(m.input as never, onFeed as never))
+      .then(
+        (result) => answer({ id: m.id, result }),
+        (e: Error) => answer({ id: m.id, error: { message: e?.message ?? String(e), stack: e?.stack } }),
+      )
+      .finally(() => feeds.delete(m.id));
+  });
+}
+
+serve();
