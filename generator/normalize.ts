@@ -16,7 +16,7 @@ import { resourceTemplateIR } from "./check/resource-templates.js";
 export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
 import { byCodeUnit } from "./shared/order.js";
-import { CODE_DEFAULTS } from "../templates/runtime/codemode/limits.js";
+import { CODE_DEFAULTS, type CodeLimits } from "../templates/runtime/codemode/limits.js";
 
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
@@ -85,6 +85,19 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
   return Object.fromEntries(Object.entries(inputs).sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
+const CODE_KEYS: (keyof CodeLimits)[] = ["cpuMs", "wallMs", "memoryBytes", "stackBytes", "calls", "consoleBytes", "resultBytes", "argumentBytes", "concurrent", "queue"];
+
+/** server.code's limits over their defaults (the spec schema has checked each is a number in range). */
+function codeLimits(given: Json | undefined): CodeLimits {
+  const limits: CodeLimits = { ...CODE_DEFAULTS };
+  if (given === null || typeof given !== "object" || Array.isArray(given)) return limits;
+  for (const key of CODE_KEYS) {
+    const value = given[key];
+    if (typeof value === "number") limits[key] = value;
+  }
+  return limits;
+}
+
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
     const doc = spec.doc as { server: Record<string, Json>; tools: RawTool[]; prompts?: Record<string, Json>[]; resources?: Record<string, Json>[]; resourceTemplates?: Record<string, Json>[] };
@@ -105,7 +118,7 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...(s.telemetry === "otlp" ? { telemetry: "otlp" as const } : {}),
       ...tasksOf(s, tools),
       ...(s.exposure === "catalog" || s.exposure === "code" ? { exposure: s.exposure } : {}),
-      ...(s.exposure === "code" ? { code: { ...CODE_DEFAULTS, ...((s.code ?? {}) as Partial<typeof CODE_DEFAULTS>) } } : {}),
+      ...(s.exposure === "code" ? { code: codeLimits(s.code) } : {}),
       ...(typeof s.budget === "number" ? { budget: s.budget } : {}),
       tools,
       ...(prompts.length ? { prompts } : {}),

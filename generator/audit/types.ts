@@ -109,6 +109,9 @@ export interface TasksFacts {
 }
 
 import type { BundledPackage } from "../model/output.js";
+import type { CodeFacts } from "../catalog/code-facts.js";
+
+export type { CodeFacts };
 export type { BundledPackage };
 
 export interface Manifest {
@@ -134,13 +137,3 @@ export interface Manifest {
   outputs?: Record<string, string>;
 }
 
-/** Under server.exposure: code: the engine that runs caller-supplied programs, and their limits. */
-export interface CodeFacts {
-  /** The JavaScript engine (QuickJS through quickjs-emscripten) and its package. */
-  engine: string;
-  /** The one WebAssembly module the bundle holds: its package, sha256 and license. */
-  wasm: { package: string; sha256: string; license: string };
-  limits: Record<string, number>;
-  /** What a program reaches: only these operations, through the same path as a tools/call. */
-  reaches: string[];
-}

@@ -6,7 +6,6 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
 import type { ServerIR } from "../model/ir.js";
-import type { CodeFacts } from "../audit/types.js";
 import { CODE_DEFAULTS } from "../../templates/runtime/codemode/limits.js";
 
 export const ENGINE_PACKAGE = "@jitl/quickjs-singlefile-mjs-release-sync";
@@ -30,7 +29,7 @@ let known: { package: string; sha256: string; license: string; version: string }
 export function engineWasm(): { package: string; sha256: string; license: string; version: string } {
   if (known) return known;
   const pkgFile = require.resolve(`${ENGINE_PACKAGE}/package.json`);
-  const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { version: string; license: string };
+  const pkg: { version: string; license: string } = JSON.parse(readFileSync(pkgFile, "utf8"));
   const dist = join(dirname(pkgFile), "dist");
   const loader = /import\("\.\/(emscripten-module[^"]*\.mjs)"\)/.exec(readFileSync(join(dist, "index.mjs"), "utf8"))?.[1];
   if (!loader) throw new Error(`${ENGINE_PACKAGE}: its module loader was not found`);
@@ -42,6 +41,17 @@ export function engineWasm(): { package: string; sha256: string; license: string
   if (!WebAssembly.validate(bytes)) throw new Error(`${ENGINE_PACKAGE}: its embedded bytes are not a valid WebAssembly module`);
   known = { package: `${ENGINE_PACKAGE}@${pkg.version}`, sha256: createHash("sha256").update(bytes).digest("hex"), license: pkg.license, version: pkg.version };
   return known;
+}
+
+/** Under server.exposure: code: the engine that runs caller-supplied programs, and their limits. */
+export interface CodeFacts {
+  /** The JavaScript engine (QuickJS through quickjs-emscripten) and its package. */
+  engine: string;
+  /** The one WebAssembly module the bundle holds: its package, sha256 and license. */
+  wasm: { package: string; sha256: string; license: string };
+  limits: Record<string, number>;
+  /** What a program reaches: only these operations, through the same path as a tools/call. */
+  reaches: string[];
 }
 
 export function codeFacts(server: ServerIR): CodeFacts {
