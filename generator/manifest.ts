@@ -19,6 +19,7 @@ import type { Changelog } from "./audit/change.js";
 import { changelog } from "./audit/changelog.js";
 import { renderChangelog } from "./audit/changelog-render.js";
 import { listingOf } from "./catalog/listing.js";
+import { codeFacts } from "./catalog/code-facts.js";
 
 export const MANIFEST = "kervan.manifest.json";
 
@@ -61,6 +62,7 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
     ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
     ...(plan.server.exposure !== undefined ? { exposure: plan.server.exposure } : {}),
     ...(plan.server.budget !== undefined ? { budget: plan.server.budget } : {}),
+    ...(plan.server.code !== undefined ? { code: codeFacts(plan.server) } : {}),
   };
   const listing = listingOf(plan.server);
   const hashes = { sourceHash: sourceHash(plan.server.inputs), inputHash: inputHash(plan) };

@@ -26,6 +26,7 @@ function givenHints(annotations: Json | undefined): Partial<AnnotationsIR> {
   if (isObject(annotations)) for (const hint of HINTS) if (typeof annotations[hint] === "boolean") given[hint] = annotations[hint];
   return given;
 }
+import { CODE_DEFAULTS, type CodeLimits } from "../templates/runtime/codemode/limits.js";
 
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
@@ -94,6 +95,18 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
 }
 
 const objects = (list: Json | undefined): Record<string, Json>[] => (Array.isArray(list) ? list.filter(isObject) : []);
+const CODE_KEYS: (keyof CodeLimits)[] = ["cpuMs", "wallMs", "memoryBytes", "stackBytes", "calls", "consoleBytes", "resultBytes", "argumentBytes", "concurrent", "queue"];
+
+/** server.code's limits over their defaults (the spec schema has checked each is a number in range). */
+function codeLimits(given: Json | undefined): CodeLimits {
+  const limits: CodeLimits = { ...CODE_DEFAULTS };
+  if (given === null || typeof given !== "object" || Array.isArray(given)) return limits;
+  for (const key of CODE_KEYS) {
+    const value = given[key];
+    if (typeof value === "number") limits[key] = value;
+  }
+  return limits;
+}
 
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
@@ -115,7 +128,8 @@ export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR
       ...normalizeHttp(s.http),
       ...(s.telemetry === "otlp" ? { telemetry: "otlp" as const } : {}),
       ...tasksOf(s, tools),
-      ...(s.exposure === "catalog" ? { exposure: "catalog" as const } : {}),
+      ...(s.exposure === "catalog" || s.exposure === "code" ? { exposure: s.exposure } : {}),
+      ...(s.exposure === "code" ? { code: codeLimits(s.code) } : {}),
       ...(typeof s.budget === "number" ? { budget: s.budget } : {}),
       tools,
       ...(prompts.length ? { prompts } : {}),

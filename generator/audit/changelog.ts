@@ -155,9 +155,23 @@ function packages(m: Manifest): Record<string, { version: string; license?: stri
  */
 function diffExposure(a: Manifest, b: Manifest): Change[] {
   const [x, y] = [a.server.exposure ?? "tools", b.server.exposure ?? "tools"];
-  if (x === y) return [];
+  if (x === y) return x === "code" ? diffCodeLimits(a, b) : [];
+  // Code mode runs caller-supplied programs: turning it on widens what a caller can make the server do.
+  if (y === "code") return [{ path: ["Server", "exposure"], change: "changed", old: x, new: y, breaking: "widened capability: the server now runs caller-supplied JavaScript (execute, in a QuickJS sandbox) that calls its operations" }];
   const breaking = y === "catalog" ? "tools/list now lists only the catalog tools: a client that picks tools from it no longer sees them" : "the catalog tools (search_operations, describe_operation, call_operation) are removed: clients calling them fail";
   return [{ path: ["Server", "exposure"], change: "changed", old: x, new: y, breaking }];
+}
+
+/** Under code mode, a raised program limit lets a caller make the server do more: a widening. */
+function diffCodeLimits(a: Manifest, b: Manifest): Change[] {
+  const [la, lb] = [a.server.code?.limits ?? {}, b.server.code?.limits ?? {}];
+  const out: Change[] = [];
+  for (const key of Object.keys(lb).sort()) {
+    if (la[key] === lb[key]) continue;
+    const raised = la[key] === undefined || lb[key] > la[key];
+    out.push({ path: ["Server", "code", key], change: "changed", old: la[key] ?? null, new: lb[key], ...(raised ? { breaking: `widened capability: execute's ${key} limit raised` } : {}) });
+  }
+  return out;
 }
 
 export function changelog(a: Manifest, b: Manifest): Changelog {

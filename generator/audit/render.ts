@@ -96,6 +96,13 @@ function exposureRows(m: Manifest): string[] {
     const listed = m.tools.filter((t) => t.reachedThrough === "tools/list and call_operation").map((t) => t.name);
     rows.push(`| Exposure | catalog: tools/list shows search_operations, describe_operation, call_operation${listed.length ? ` and ${cell(names(listed))}` : ""}; every tool below is reachable through call_operation, with its own schema, scopes and confirmation |`);
   }
+  if (m.server.exposure === "code" && m.server.code) {
+    const c = m.server.code;
+    const limits = Object.entries(c.limits).map(([k, v]) => `${k} ${v}`).join(", ");
+    rows.push(`| Exposure | code: tools/list shows search_operations, describe_operation and execute${m.tools.some((t) => t.confirm !== undefined || (t.ask?.length ?? 0) > 0) ? ", and call_operation for the operations that ask the user" : ""}; **the server runs caller-supplied JavaScript** (execute) in ${c.engine}, which reaches only the ${c.reaches.length} operation${c.reaches.length === 1 ? "" : "s"} below, each through the path of a tools/call (its schema, scopes and caps; operations that ask the user are refused inside a program) |`);
+    rows.push(`| Program limits | ${limits} |`);
+    rows.push(`| WebAssembly module | the only one in the bundle: ${c.wasm.package}, sha256 \`${c.wasm.sha256}\`, license ${c.wasm.license} |`);
+  }
   if (m.listing) {
     rows.push(`| tools/list size | ${m.listing.total} tokens (${m.listing.encoding}, an estimate)${m.server.budget !== undefined ? `; budget ${m.server.budget}` : ""} |`);
   }

@@ -109,11 +109,14 @@ export interface TasksFacts {
 }
 
 import type { BundledPackage } from "../model/output.js";
+import type { CodeFacts } from "../catalog/code-facts.js";
+
+export type { CodeFacts };
 export type { BundledPackage };
 
 export interface Manifest {
   generator: { name: string; version: string };
-  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string; tasks?: TasksFacts; exposure?: "catalog"; budget?: number };
+  server: { name: string; version: string; title?: string; instructions?: string; http?: Json; telemetry?: string; tasks?: TasksFacts; exposure?: "catalog" | "code"; budget?: number; code?: CodeFacts };
   /** What tools/list costs, in tokens (absent in manifests from before it was counted). */
   listing?: { encoding: string; total: number; tools: Record<string, number> };
   inputs: Record<string, string>;
@@ -134,3 +137,4 @@ export interface Manifest {
   bundle: { path: string; sha256: string; chunks?: Record<string, string>; packages: Record<string, BundledPackage | string> };
   outputs?: Record<string, string>;
 }
+

@@ -5,6 +5,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { ToolDef, Validator } from "../../templates/runtime/types.js";
 import { describeTool } from "../../templates/runtime/tools.js";
 import { catalogTools } from "../../templates/runtime/catalog/tools.js";
+import { codeTools } from "../../templates/runtime/codemode/tools.js";
 import type { ServerIR, ToolIR } from "../model/ir.js";
 
 export const ENCODING = "o200k_base";
@@ -41,9 +42,10 @@ export function toolTokens(tool: ToolDef): number {
 /** The tools tools/list shows: every tool, or under exposure: catalog the catalog tools and `expose: always` ones. */
 export function listedTools(server: ServerIR): ToolDef[] {
   const defs = server.tools.map(asToolDef);
-  if (server.exposure !== "catalog") return defs;
+  if (server.exposure !== "catalog" && server.exposure !== "code") return defs;
   const always = new Set(server.tools.filter((t) => t.expose === "always").map((t) => t.name));
-  return [...catalogTools(defs, server.maxOutputChars), ...defs.filter((d) => always.has(d.name))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const front = server.exposure === "code" ? codeTools(defs, server.maxOutputChars) : catalogTools(defs, server.maxOutputChars);
+  return [...front, ...defs.filter((d) => always.has(d.name))].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function listingOf(server: ServerIR): Listing {

@@ -147,7 +147,8 @@ export function specSchema(): Record<string, Json> {
           maxOutputChars: { type: "integer", minimum: 100, description: "Default cap on a tool's text output (20000)." },
           http: httpSchema(),
           ...serverProps,
-          exposure: { enum: ["tools", "catalog"], description: "tools (default): tools/list lists every tool. catalog: it lists search_operations, describe_operation and call_operation (and tools with `expose: always`); every tool stays reachable through them, with its own schema, scopes and confirmation (docs/catalog.md)." },
+          exposure: { enum: ["tools", "catalog", "code"], description: "tools (default): tools/list lists every tool. catalog: it lists search_operations, describe_operation and call_operation (and tools with `expose: always`); every tool stays reachable through them, with its own schema, scopes and confirmation (docs/catalog.md). code: it lists search_operations, describe_operation (TypeScript declarations) and execute, which runs a JavaScript program that calls the operations in a QuickJS sandbox (docs/code-mode.md)." },
+          code: codeSchema(),
           budget: { type: "integer", minimum: 1, description: "The most tokens (o200k_base, an estimate) the tools/list listing may cost; the lint warns past it (KV613)." },
           telemetry: { enum: ["otlp", "none"], description: "`otlp`: OpenTelemetry spans and the mcp.server.operation.duration metric over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (the SDK is bundled only then)." },
           tasks: {
@@ -253,6 +254,28 @@ export function specSchema(): Record<string, Json> {
           ...kindProps,
         },
       },
+    },
+  };
+}
+
+/** server.code: the limits of one `execute` under exposure: code (templates/runtime/codemode/limits.ts has the defaults). */
+function codeSchema(): Json {
+  const n = (minimum: number, maximum: number, description: string) => ({ type: "integer", minimum, maximum, description });
+  return {
+    type: "object",
+    additionalProperties: false,
+    description: "Limits of one execute program under server.exposure: code (docs/code-mode.md).",
+    properties: {
+      cpuMs: n(10, 60_000, "Engine time of one program, ms (1000)."),
+      wallMs: n(100, 600_000, "Time from start to answer, inner calls included, ms (30000)."),
+      memoryBytes: n(1_048_576, 1_073_741_824, "The engine's memory limit for one program (33554432)."),
+      stackBytes: n(65_536, 4_194_304, "The engine's stack limit (262144)."),
+      calls: n(1, 10_000, "Inner calls one program may make (50)."),
+      consoleBytes: n(0, 10_485_760, "Bytes of console.log output kept (16384)."),
+      resultBytes: n(16, 10_485_760, "Bytes of the program's result as JSON (65536)."),
+      argumentBytes: n(16, 10_485_760, "Bytes of one inner call's arguments as JSON (262144)."),
+      concurrent: n(1, 64, "Programs running at once in the server (4)."),
+      queue: n(0, 1024, "Programs waiting for a turn before execute answers busy (16)."),
     },
   };
 }

@@ -25,6 +25,9 @@ function tasksField(server: string, tasks: NonNullable<ServerPlan["server"]["tas
 /** server.exposure: catalog: the embedded index (src/catalog.ts), the tools listed beside the catalog tools, their cap. */
 function catalogField(s: ServerPlan["server"]): Code {
   const always = s.tools.filter((t) => t.expose === "always").map((t) => t.name);
+  if (s.exposure === "code") {
+    return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("codeTools")}`, _`serve: ${name("serveCode")}`, _`code: ${name("codeMode")}`])}`;
+  }
   return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("catalogTools")}`, _`serve: ${name("serveCatalog")}`])}`;
 }
 
@@ -58,7 +61,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.prompts ? [_`prompts: ${s.prompts.map(({ origin: _origin, ...p }) => p)}`] : []),
     ...(s.resources ? [_`resources: ${s.resources.map(({ origin: _o, sha256: _h, source: _s, ...r }) => r)}`] : []),
     ...(s.resourceTemplates ? [_`templates: ${objectCode([_`list: ${s.resourceTemplates.map(({ origin: _o, variables: _v, ...t }) => t)}`, _`match: ${name("matchTemplate")}`])}`] : []),
-    ...(s.exposure === "catalog" ? [catalogField(s)] : []),
+    ...(s.exposure === "catalog" || s.exposure === "code" ? [catalogField(s)] : []),
   ];
   // Only servers with tools that run as tasks, confirm or ask, or prompts that ask, import (and bundle) that layer and their store.
   const hasModes = s.tools.some((t) => t.task || t.confirm || t.ask) || (s.prompts?.some((p) => p.ask) ?? false);
@@ -73,6 +76,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...modeImports,
     ...(s.resourceTemplates ? [importDecl("@kervan/resource-templates", ["matchTemplate"])] : []),
     ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])]), importDecl("./catalog.js", ["index as catalogIndex"])] : []),
+    ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./catalog.js", ["index as catalogIndex"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
     ...headImports(parts.filter((p) => p.lazy).map((p) => p.part)),
     ...eager.map((p): Statement => ({ kind: "import", moduleSpecifier: p.plan.importPath, namespaceImport: p.id.toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),

@@ -8,6 +8,7 @@ import { emitToolModule } from "./tool-module.js";
 import { emitEntry } from "./entry.js";
 import { emitTsconfig } from "./tsconfig.js";
 import { emitCatalog } from "./catalog.js";
+import { codeModePath, emitCodeMode } from "./codemode.js";
 
 /** A server's emit under way. */
 export interface Emission {
@@ -28,7 +29,7 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
   const validators = validatorsModule(input, build.pool);
   let code: EmittedFile[];
   try {
-    code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t)), ...(plan.server.exposure === "catalog" ? [emitCatalog(plan)] : [])];
+    code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
   } catch (e) {
     validators.cancel();
     throw e;
@@ -36,11 +37,13 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
   const types = emitTypes(plan);
   types.catch(() => validators.cancel());
   const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
+  // Code mode's declarations come from the same json-schema-to-typescript output as the types.
+  const declarations = plan.server.exposure === "code" ? types.then(() => emitCodeMode(plan)) : undefined;
   const small = [emitValidatorDeclarations(plan.dir, plan.server.origin.file, names), emitTsconfig(plan)];
   return {
-    files: [...code, later(typesPath(plan.dir), types), later(validatorsPath(input.dir), validators.result), ...small],
+    files: [...code, later(typesPath(plan.dir), types), ...(declarations ? [later(codeModePath(plan.dir), declarations)] : []), later(validatorsPath(input.dir), validators.result), ...small],
     // The types first, then the validators: should both fail, the error reported is always the same.
-    done: types.then(async (t) => [...code, t, await validators.result, ...small]),
+    done: types.then(async (t) => [...code, t, ...(declarations ? [await declarations] : []), await validators.result, ...small]),
   };
 }
 

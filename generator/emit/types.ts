@@ -97,7 +97,7 @@ async function typeOf(schema: Record<string, Json>, name: string): Promise<strin
  * The types of one schema. json-schema-to-typescript cannot read every schema ajv accepts; when it
  * fails, the spec is refused at the schema's place with its reason instead of crashing the build.
  */
-async function typeAt(schema: Record<string, Json>, name: string, origin: { file: string; pointer: string }): Promise<string> {
+export async function typeAt(schema: Record<string, Json>, name: string, origin: { file: string; pointer: string }): Promise<string> {
   try {
     return await typeOf(schema, name);
   } catch (e) {

@@ -58,6 +58,8 @@ export function runtimeModules(): Record<string, string> {
   modules["@kervan/task-store-redis"] = "templates/runtime/tasks/entry/redis.ts";
   // The catalog tools (server.exposure: catalog), with their search and its stemmer.
   modules["@kervan/catalog"] = "templates/runtime/catalog/index.ts";
+  // Code mode (server.exposure: code): the catalog's tools plus execute, with the QuickJS engine.
+  modules["@kervan/codemode"] = "templates/runtime/codemode/index.ts";
   // The URI template matcher (uri-template-lite), for servers whose spec has resource templates.
   modules["@kervan/resource-templates"] = "templates/runtime/resource-templates/index.ts";
   return modules;

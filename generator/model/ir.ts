@@ -141,7 +141,9 @@ export interface ServerIR {
   /** The caps are set only when the spec gives them (the runtime's defaults otherwise). */
   tasks?: { store: "memory" | "file" | "redis"; ttlMs: number; pollIntervalMs: number; maxPerPrincipal?: number; maxTasks?: number; maxResultBytes?: number };
   /** catalog: tools/list shows search/describe/call tools; every tool is reached through them (absent: tools). */
-  exposure?: "catalog";
+  exposure?: "catalog" | "code";
+  /** Under exposure: code, the limits of one execute program, every key made explicit. */
+  code?: import("../../templates/runtime/codemode/limits.js").CodeLimits;
   /** The most tokens the tools/list listing may cost (server.budget); the lint warns past it. */
   budget?: number;
   /** Sorted by name. */

@@ -129,3 +129,9 @@ export function endStdioRequest(note: RequestNote, outcome: string, failed = fal
   if (LEVELS[level] < threshold) return;
   write(level, note, outcome, { transport: "stdio" });
 }
+
+/** Writes the line of a call a program made from inside `execute` (server.exposure: code): the fields of a tools/call. */
+export function endInnerRequest(note: RequestNote, outcome: string): void {
+  if (LEVELS.info < threshold) return;
+  write("info", note, outcome, { transport: "execute" });
+}

@@ -4,6 +4,7 @@
 import type { AuthDef } from "./auth/types.js";
 import type { Telemetry, TelemetryFactory } from "./telemetry-hook.js";
 import type { CatalogIndex } from "./catalog/types.js";
+import type { CodeLimits } from "./codemode/limits.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -95,7 +96,7 @@ export interface ToolDef {
   /** For a task-augmented call: ask before the task is created (MRTR) instead of inside it. */
   questions?: "before-task" | "one-at-a-time";
   /** Set on the catalog tools (server.exposure: catalog; see catalog/tools.ts), which the core serves itself. */
-  catalog?: "search" | "describe" | "call";
+  catalog?: "search" | "describe" | "call" | "execute";
   /** Set on an operation of a large catalog until its module is loaded (catalog/lazy.ts): loads it in place. */
   load?: () => Promise<void>;
 }
@@ -317,6 +318,15 @@ export interface CatalogDef {
   /** The catalog tools and their serving (@kervan/catalog: catalog/tools.ts catalogTools, catalog/serve.ts serveCatalog), handed in so that flat servers never bundle them. */
   tools: (ops: ToolDef[], maxOutputChars: number) => ToolDef[];
   serve: (core: Core, tool: ToolDef, params: Body | undefined, args: Record<string, unknown>, ctx: CallContext, call: (params: Body) => Promise<Body>) => Promise<Body>;
+  /** server.exposure: code — the program limits and each operation's TypeScript declaration. */
+  code?: CodeDef;
+}
+
+/** What a code-mode server (server.exposure: code) hands the @kervan/codemode runtime. */
+export interface CodeDef {
+  limits: CodeLimits;
+  /** Each operation's TypeScript declaration (json-schema-to-typescript, as src/types.ts), by name. */
+  declarations: Record<string, string>;
 }
 
 /** One tools/call handed to the task/confirmation layer. */

@@ -10,6 +10,7 @@ import { runInNewContext } from "node:vm";
 import type { Manifest } from "../../generator/audit/types.js";
 import { capabilitiesOf } from "../../generator/audit/capabilities.js";
 import { shellUse } from "../../generator/shared/shells.js";
+import { embeddedWasm, withoutWasm, GLUE_IMPORTS, GLUE_REQUIRES, glueRequires } from "../codemode/engine-glue.js";
 
 const OUT = "out";
 const servers = readdirSync(OUT).filter((d) => existsSync(join(OUT, d, "kervan.manifest.json"))).sort();
@@ -31,10 +32,13 @@ describe("bundles in out/", () => {
       const manifest: Manifest = JSON.parse(readFileSync(join(OUT, server, "kervan.manifest.json"), "utf8"));
       // A catalog's chunk files (loaded on first use) are part of the bundle: every check reads them too.
       const chunks = Object.keys(manifest.bundle.chunks ?? {});
-      const code = [main, ...chunks.map((c) => readFileSync(join(OUT, server, c), "utf8"))].join("\n");
+      // The scans read the code; the one embedded WebAssembly module (code mode) is checked on its own.
+      const code = [withoutWasm(main), ...chunks.map((c) => readFileSync(join(OUT, server, c), "utf8"))].join("\n");
       const chunkOf = (spec: string) => chunks.some((c) => spec === `./${c}` || spec === `./${c.slice("chunks/".length)}`);
       const audit = readFileSync(join(OUT, server, "AUDIT.md"), "utf8");
       const caps = manifest.capabilities!;
+      // Only a code-mode bundle carries the QuickJS engine's glue and its WebAssembly module.
+      const engine = manifest.server.code;
 
       it("declares capabilities that are the union of its tools' effects", () => {
         for (const t of manifest.tools) expect(t.effects, t.name).toBeDefined();
@@ -59,12 +63,24 @@ describe("bundles in out/", () => {
         for (const spec of builtins) expect(BUILTINS.has(spec.slice(5)), spec).toBe(true);
         // esbuild's __require shim is never handed a package name.
         expect(all(code, /(?<!['"\w$.])require\(\s*([^)]*)\)/g)).toEqual([]);
+        // The engine glue's own require loads exactly its three built-ins, and only in code mode.
+        expect(glueRequires(code)).toEqual(engine ? GLUE_REQUIRES : []);
       });
 
-      it("imports dynamically only literal built-ins or relative paths", () => {
-        for (const arg of all(code, /(?<![\w$.])import\s*\(\s*([^)]*)\)/g)) {
+      it("imports dynamically only literal built-ins or relative paths (and, in code mode, the engine glue's `module`)", () => {
+        const args = all(code, /(?<![\w$.])import\s*\(\s*([^)]*)\)/g);
+        const glue = args.filter((a) => GLUE_IMPORTS.includes(a));
+        expect(glue).toEqual(engine ? GLUE_IMPORTS : []);
+        for (const arg of args.filter((a) => !GLUE_IMPORTS.includes(a))) {
           expect(arg, arg).toMatch(/^["'](node:[a-z_/]+|\.\.?\/[^"']*)["']$/);
         }
+      });
+
+      it("embeds exactly the WebAssembly module the manifest records, and only in code mode", () => {
+        const modules = embeddedWasm(main);
+        if (!engine) return expect(modules).toEqual([]);
+        expect(modules).toEqual([{ sha256: engine.wasm.sha256, valid: true }]);
+        expect(audit).toContain(engine.wasm.sha256);
       });
 
       it("contacts only the declared hosts", () => {

@@ -30,9 +30,9 @@ const tagRows = () => rows.forEach((r) => groupOf.has(r) || groupOf.set(r, group
 const progress = (s: string) => process.stderr.write(`bench: ${s}\n`);
 
 // `npm run bench -- --only import,generate` runs just those sections (keys: startup, exec, sandbox,
-// http, validate-json, hardening, tasks, serving, resources, generate, import, catalog, floor); without it, every section runs.
+// http, validate-json, hardening, tasks, serving, resources, generate, import, catalog, codemode, floor); without it, every section runs.
 // floor: issue 26's table (`--parts start,stdio,...` runs some of its rows, a trial that writes no results).
-const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "resources", "generate", "import", "catalog", "floor"];
+const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "resources", "generate", "import", "catalog", "codemode", "floor"];
 const onlyAt = process.argv.indexOf("--only");
 const only = onlyAt > 0 ? new Set((process.argv[onlyAt + 1] ?? "").split(",").filter(Boolean)) : undefined;
 for (const key of only ?? []) {
@@ -161,6 +161,7 @@ await external("validate-json.bench.ts", "benchValidateJson", "validate_json", u
 await external("hardening.bench.ts", "benchHardening", "validate_json pattern budget under load", undefined);
 await external("tasks.bench.ts", "benchTasks", "Tasks: tasks/get round trip vs a bare Redis GET; task-augmented vs plain call", undefined);
 await external("catalog.bench.ts", "benchCatalog", "Catalog exposure: retrieval, search, call_operation, cold start (about three minutes)", undefined);
+await external("codemode.bench.ts", "benchCodemode", "Code mode: execute vs round trips, fixed cost, memory, GitHub listing tokens", undefined);
 await external("serving.bench.ts", "benchServing", "Streamable HTTP serving (1/16/64 connections) vs node:http echo and the official SDK", undefined);
 await external("resources.bench.ts", "benchResources", "Resources and completion: resources/read and completion/complete vs a cheap tools/call", undefined);
 

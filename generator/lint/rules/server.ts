@@ -53,7 +53,7 @@ export const serverRules: ServerRule[] = [
     summary: `a server has at most ${MAX_TOOLS} tools`,
     server(s, report) {
       // Under exposure: catalog tools/list shows the catalog tools and expose: always ones, however many tools there are.
-      if (s.tools.length <= MAX_TOOLS || s.server.exposure === "catalog") return;
+      if (s.tools.length <= MAX_TOOLS || s.server.exposure === "catalog" || s.server.exposure === "code") return;
       report(`server '${s.server.name}' has ${s.tools.length} tools (more than ${MAX_TOOLS}); agents choose worse among many tools`, "/tools", {
         atKey: true,
         suggestion: "split the server by task, merge tools that differ only by a parameter, or set server.exposure: catalog",
@@ -70,7 +70,7 @@ export const serverRules: ServerRule[] = [
       if (listing.total <= budget) return;
       const top = Object.entries(listing.tools).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, 3);
       report(`server '${s.server.name}' lists ${listing.total} tokens of tools (${ENCODING}), more than its budget of ${budget}; the largest: ${top.map(([n, k]) => `${n} ${k}`).join(", ")}`, "/server/budget", {
-        suggestion: s.server.exposure === "catalog" ? "list fewer tools with expose: always, or shorten their descriptions and schemas" : "set server.exposure: catalog, or shorten the largest tools' descriptions and schemas",
+        suggestion: s.server.exposure !== undefined ? "list fewer tools with expose: always, or shorten their descriptions and schemas" : "set server.exposure: catalog, or shorten the largest tools' descriptions and schemas",
       });
     },
   },
