@@ -4,3 +4,16 @@ import type { Json } from "../../templates/runtime/types.js";
 export function isObject<T = Json>(v: unknown): v is Record<string, T> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+
+/** Plain data as Json: the same keys in the same order, undefined members left out (as JSON.stringify does). */
+export function toJson(v: unknown): Json {
+  if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return v;
+  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : toJson(x)));
+  if (isObject<unknown>(v)) return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === undefined ? [] : [[k, toJson(x)]])));
+  throw new TypeError(`not plain data: ${typeof v}`);
+}
+
+/** A value's strings, when it is a list (others left out); undefined otherwise. */
+export function stringsOf(v: unknown): string[] | undefined {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
+}
