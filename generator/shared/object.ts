@@ -17,3 +17,12 @@ export function toJson(v: unknown): Json {
 export function stringsOf(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
 }
+
+/** A mapping's string members (others left out); empty when it is no mapping. */
+export function stringRecord(v: unknown): Record<string, string> {
+  if (!isObject<unknown>(v)) return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+/** An error's message, whatever was thrown. */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -3,6 +3,7 @@ import type { Json } from "../../../templates/runtime/types.js";
 import { code, names } from "../../shared/markdown.js";
 import { shellUse } from "../../shared/shells.js";
 import { sortedUnique } from "../../shared/order.js";
+import { isObject } from "../../shared/object.js";
 import { defineKind } from "../types.js";
 import { checkExec } from "./check.js";
 import { emitExec } from "./emit.js";
@@ -77,7 +78,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   needsDescription: false,
   tasks: true,
   impliedInputs(tool) {
-    const argv = (tool.exec as { argv?: unknown } | undefined)?.argv;
+    const argv: unknown = isObject(tool.exec) ? tool.exec.argv : undefined;
     if (!Array.isArray(argv)) return undefined;
     // Malformed templates are reported by the exec rules (KV301); the rest name the arguments.
     const parsed = argv.map((a) => (typeof a === "string" ? parseArgTemplate(a) : { error: "" }));
