@@ -13,7 +13,7 @@ import { kubernetesYaml } from "../deploy/kubernetes.js";
 import { nginxConf } from "../deploy/nginx.js";
 import { secretNames, type DeployAuth, type DeployInput } from "../deploy/types.js";
 import { UsageError } from "./sources.js";
-import type { Command } from "./command.js";
+import { optionValue, type Command } from "./command.js";
 import { record } from "./output.js";
 
 type Options = Map<string, string | true>;
@@ -48,10 +48,6 @@ function toolRun(config: unknown): { timeoutMs?: number; sandboxMode?: unknown }
   return { timeoutMs, sandboxMode: isObject<unknown>(config.sandbox) ? config.sandbox.mode : undefined };
 }
 
-function stringOption(options: Options, name: string): string | undefined {
-  const raw = options.get(name);
-  return typeof raw === "string" ? raw : undefined;
-}
 
 function intOption(options: Options, name: string, fallback: number, min: number): number {
   const raw = options.get(name);
@@ -101,7 +97,7 @@ function inputFor(server: string, m: Manifest, options: Options, target: Target)
       `${server} keeps its tasks in ${taskStore === "memory" ? "process memory" : "a local folder"}: a task created on one replica is not found on the next. Set server.tasks.store: redis in the spec and run \`kervan gen\`, or deploy one replica (--replicas 1)`,
     );
   }
-  const listen = stringOption(options, "--listen") ?? "8080";
+  const listen = optionValue(options, "--listen") ?? "8080";
   if (!/^(\d{1,5}|[A-Za-z0-9.[\]:-]+:\d{1,5})$/.test(listen)) throw new UsageError("--listen takes PORT or ADDRESS:PORT");
   return {
     server,
@@ -119,7 +115,7 @@ function inputFor(server: string, m: Manifest, options: Options, target: Target)
     port,
     drainMs: intOption(options, "--drain-ms", 10_000, 0),
     drainGraceMs: intOption(options, "--drain-grace-ms", 5_000, 0),
-    image: stringOption(options, "--image") ?? `${server}:${m.server.version}`,
+    image: optionValue(options, "--image") ?? `${server}:${m.server.version}`,
     upstreams,
     listen,
   };
@@ -153,12 +149,12 @@ function deploy(positional: string[], options: Options): number {
   const [server] = positional;
   const target = options.get("--target");
   if (!isTarget(target)) throw new UsageError("deploy needs --target docker, kubernetes, nginx or compose");
-  const outDir = stringOption(options, "--out") ?? "out";
+  const outDir = optionValue(options, "--out") ?? "out";
   const manifestPath = join(outDir, server, MANIFEST);
   if (!existsSync(manifestPath)) throw new UsageError(`no generated server ${server} under ${outDir} (run \`kervan gen\` first)`);
   const m: Manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   const d = inputFor(server, m, options, target);
-  const dest = stringOption(options, "--dest") ?? join("deploy", server);
+  const dest = optionValue(options, "--dest") ?? join("deploy", server);
   mkdirSync(dest, { recursive: true });
   const lines: string[] = [];
   for (const [file, text] of artifacts(target, d, dest, outDir)) {
