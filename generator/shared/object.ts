@@ -26,3 +26,13 @@ export function stringRecord(v: unknown): Record<string, string> {
 
 /** An error's message, whatever was thrown. */
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** A thrown error's `code` (a Node system error's), when it has one. */
+export const errorCode = (e: unknown): string | undefined => (isObject<unknown>(e) && typeof e.code === "string" ? e.code : undefined);
+
+/** A copy of a plain-data object as a Json object (toJson); throws when it is no object. */
+export function jsonObject(v: unknown): Record<string, Json> {
+  const json = toJson(v);
+  if (!isObject(json)) throw new TypeError("not a plain-data object");
+  return json;
+}

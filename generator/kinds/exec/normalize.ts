@@ -6,10 +6,10 @@ import { inferInputSchema } from "./input-contract.js";
 import { flatArgs, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
 import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldType } from "../../../templates/kinds/exec/config.js";
 import { alwaysAsked } from "../../shared/asked.js";
-import { isObject, stringsOf } from "../../shared/object.js";
+import { isObject, jsonObject, stringsOf } from "../../shared/object.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
-export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
+export const EXEC_OUTPUT_SCHEMA = jsonObject(RUNTIME_OUTPUT_SCHEMA);
 
 export interface ExecIRConfig {
   argv: ArgEntry[];
