@@ -3,7 +3,7 @@ import type { Json } from "../../../templates/runtime/types.js";
 import { code, names } from "../../shared/markdown.js";
 import { shellUse } from "../../shared/shells.js";
 import { sortedUnique } from "../../shared/order.js";
-import { isObject } from "../../shared/object.js";
+import { isObject, stringsOf } from "../../shared/object.js";
 import { defineKind } from "../types.js";
 import { checkExec } from "./check.js";
 import { emitExec } from "./emit.js";
@@ -154,7 +154,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   },
   renderFact(key, v) {
     if (key === "argv") return code(JSON.stringify(v));
-    if (key === "okExitCodes") return (v as number[]).map(String).join(", ");
+    if (key === "okExitCodes") return (Array.isArray(v) ? v : []).map(String).join(", ");
     if (key === "sandbox") {
       const f = v as SandboxFacts;
       if (f.enforcedBy === "none") return "**none**: the command and its descendants reach whatever the server's user can, and a SIGKILL of the server leaves them running (`sandbox: none`)";
@@ -173,8 +173,8 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     }
     if (key === "paths") {
       if (v === null) return "none (no argument is a path)";
-      const p = v as Record<string, string[]>;
-      return `path fields ${names(p.fields ?? [])}; allowed roots ${names(p.allow ?? [])}; denied ${names(p.deny ?? [])}`;
+      const p = isObject(v) ? v : {};
+      return `path fields ${names(stringsOf(p.fields) ?? [])}; allowed roots ${names(stringsOf(p.allow) ?? [])}; denied ${names(stringsOf(p.deny) ?? [])}`;
     }
     if (key === "envSet" && v && typeof v === "object" && !Array.isArray(v)) {
       const entries = Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
