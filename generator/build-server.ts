@@ -35,10 +35,10 @@ export async function buildServers(emitPlan: EmitPlan, specs: LoadedSpec[], buil
       files.push(...built.files);
       o.progress?.(p.server.name, performance.now() - started, built.cached);
     } catch (e) {
-      const spec = e instanceof SpecRefused ? specs.find((s) => s.file === e.file) : undefined;
+      if (!(e instanceof SpecRefused)) throw e;
+      const spec = specs.find((s) => s.file === e.file);
       if (!spec) throw e;
-      const error = e as SpecRefused;
-      return { refused: at(spec, error.code, error.message, error.pointer) };
+      return { refused: at(spec, e.code, e.message, e.pointer) };
     }
   }
   return { files };

@@ -75,10 +75,10 @@ export function packageOfFile(absPath: string): { dir: string; name: string; res
 
 function licenseOf(pkg: Record<string, unknown>): string {
   // Old package.json files spell it as an object or a list of objects.
-  const l = (pkg.license ?? pkg.licenses) as unknown;
+  const l: unknown = pkg.license ?? pkg.licenses;
   if (typeof l === "string") return l;
-  if (Array.isArray(l)) return l.map((x) => x?.type ?? String(x)).join(" OR ");
-  if (l && typeof (l as { type?: unknown }).type === "string") return (l as { type: string }).type;
+  if (Array.isArray(l)) return l.map((x: unknown) => (x && typeof x === "object" && "type" in x && x.type != null ? x.type : String(x))).join(" OR ");
+  if (l && typeof l === "object" && "type" in l && typeof l.type === "string") return l.type;
   return "UNKNOWN";
 }
 

@@ -7,6 +7,9 @@ import { commandHelp, globalHelp } from "./cli/help.js";
 import { loadCommand } from "./cli/command-loaders.js";
 import { finishJson, JSON_COMMANDS, startJson, stopJson } from "./cli/output.js";
 
+/** What a thrown value says of itself: its stack when it has one, else the value. */
+const stackOf = (e: unknown): unknown => (typeof e === "object" && e !== null && "stack" in e && e.stack != null ? e.stack : e);
+
 const version = async () => (await import("./manifest.js")).generatorVersion();
 
 /** The command being run, so a usage error can point at its own help. */
@@ -52,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (e: unknown) => {
-    const message = e instanceof UsageError ? e.message : String((e as Error)?.stack ?? e);
+    const message = e instanceof UsageError ? e.message : String(stackOf(e));
     if (finishJson(current, e instanceof UsageError ? 2 : 70, { kind: e instanceof UsageError ? "usage" : "internal", message })) {
       process.exitCode = e instanceof UsageError ? 2 : 70;
     } else if (e instanceof UsageError) {
@@ -60,7 +63,7 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
     } else {
       // An internal failure, not a bad spec: keep the stack, it is a bug report.
-      process.stderr.write(`kervan: internal error: ${(e as Error)?.stack ?? e}\n`);
+      process.stderr.write(`kervan: internal error: ${stackOf(e)}\n`);
       process.exitCode = 70;
     }
   },

@@ -1,10 +1,11 @@
 // load: YAML/JSON text -> plain data with source positions kept for every JSON pointer.
 import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, resolve, relative, sep } from "node:path";
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from "yaml";
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair } from "yaml";
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { LoadedSpec, Position, SourceFile } from "./model/spec.js";
 import { sha256 } from "./shared/hash.js";
+import { isObject } from "./shared/object.js";
 import { inspectAliases, unshare } from "./shared/yaml-aliases.js";
 import { keySegment, lazyReadings } from "./shared/yaml-positions.js";
 import { READ_LIMITS, ReadRefused, readRegularBytes, readRegularFile, sizeText } from "./shared/read-bounded.js";
@@ -36,10 +37,10 @@ function keyProblems(document: Document, at: (offset: number) => Position): Pars
     if (isMap(node)) {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
-        const keyNode = pair.key as Node | null;
+        const keyNode = isNode(pair.key) ? pair.key : null;
         if (keyNode && !isScalar(keyNode)) errors.push({ code: "KV108", message: "a key must be plain text, not a list, a mapping or an alias", pos: at(keyNode.range?.[0] ?? 0) });
         else if (isScalar(keyNode) && isMergeKey(keyNode.value) && !mergeable(pair.value, document)) {
-          errors.push({ code: "KV108", message: "a merge key (<<) takes a mapping, an alias of one, or a list of those", pos: at((pair.value as Node | null)?.range?.[0] ?? keyNode.range?.[0] ?? 0) });
+          errors.push({ code: "KV108", message: "a merge key (<<) takes a mapping, an alias of one, or a list of those", pos: at((isNode(pair.value) ? pair.value.range?.[0] : undefined) ?? keyNode.range?.[0] ?? 0) });
         }
         if (pair.value) visit(pair.value);
       }
@@ -73,8 +74,8 @@ function eagerReadings(document: Document, at: (offset: number) => Position, tex
   const readings: Required<SourceReadings> = { unquoted: {}, flowSplits: {} };
   const source = (n: Node) => (n.range ? text.slice(n.range[0], n.range[1]) : "");
   const walk = (node: unknown, pointer: string): void => {
-    if (!node || typeof node !== "object") return;
-    const n = node as Node;
+    if (!isNode(node)) return;
+    const n = node;
     if (n.range) positions[pointer] = at(n.range[0]);
     if (isScalar(n) && n.type === "PLAIN" && typeof n.value !== "string") readings.unquoted[pointer] = source(n);
     if (isMap(n)) {
@@ -82,7 +83,7 @@ function eagerReadings(document: Document, at: (offset: number) => Position, tex
       for (const pair of n.items) {
         if (!isPair(pair)) continue;
         const child = `${pointer}/${keySegment(pair)}`;
-        const keyNode = pair.key as Node | null;
+        const keyNode = isNode(pair.key) ? pair.key : null;
         if (keyNode?.range) keyPositions[child] = at(keyNode.range[0]);
         // In a flow mapping `{ description: one, two }` the comma ends the value and `two` becomes a key.
         const before = previous?.value;
@@ -117,7 +118,7 @@ function finish(document: Document, positions: Parsed["positions"], keyPositions
     data = document.toJS({ maxAliasCount: -1 });
   } catch (e) {
     // The checks above leave the yaml package nothing to refuse here; should it still, say so at the top.
-    return { doc: undefined, positions, keyPositions, errors: [{ message: `the document cannot be read as data: ${(e as Error).message}`, pos: at(0) }], readings };
+    return { doc: undefined, positions, keyPositions, errors: [{ message: `the document cannot be read as data: ${e instanceof Error ? e.message : String(e)}`, pos: at(0) }], readings };
   }
   return { doc: aliases.any ? unshare(data) : data, positions, keyPositions, errors, readings };
 }
@@ -130,11 +131,11 @@ const describe = (v: unknown) => (Array.isArray(v) ? "a list" : v === null ? "nu
  * links included), so a spec cannot pull in files from elsewhere on the machine; the file must be a
  * regular file of at most the limit `read` applies.
  */
-export function readInclude<T = string>(
+export function readInclude<T>(
   specFile: string,
   ref: string,
-  noun = "schema file",
-  read: (path: string) => T = (path) => readRegularFile(path, READ_LIMITS.schemaFileBytes) as T,
+  noun: string,
+  read: (path: string) => T,
 ): { text: T; target: string } | { problem: string; code: string } {
   const folder = dirname(specFile);
   if (isAbsolute(ref)) return { code: "KV104", problem: `${noun} ${ref} is an absolute path; @file paths are relative to the spec's folder and stay inside it` };
@@ -161,20 +162,21 @@ export function readInclude<T = string>(
 
 /** Replaces `input: "@path"` references with the referenced schema file's contents. */
 function resolveIncludes(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
-  const doc = spec.doc as { tools?: unknown };
-  if (!doc || typeof doc !== "object" || !Array.isArray(doc.tools)) return;
+  const doc = spec.doc;
+  if (!isObject<unknown>(doc) || !Array.isArray(doc.tools)) return;
   doc.tools.forEach((tool: unknown, i: number) => {
-    if (!tool || typeof tool !== "object") return;
-    const t = tool as Record<string, unknown>;
+    if (!isObject<unknown>(tool)) return;
+    const t = tool;
     for (const key of ["input", "output"]) {
-      const holder = key === "output" && t.output && typeof t.output === "object" ? (t.output as Record<string, unknown>) : t;
+      // An output list holds no schema: an empty holder finds none.
+      const holder = key === "output" && t.output && typeof t.output === "object" ? (isObject<unknown>(t.output) ? t.output : {}) : t;
       const field = key === "output" ? "schema" : "input";
       const value = holder[field];
       if (typeof value !== "string" || !value.startsWith("@")) continue;
       const pointer = key === "output" ? `/tools/${i}/output/schema` : `/tools/${i}/input`;
       const ref = value.slice(1);
       const pos = spec.positions[pointer] ?? { line: 1, column: 1 };
-      const read = readInclude(spec.file, ref);
+      const read = readInclude(spec.file, ref, "schema file", (path) => readRegularFile(path, READ_LIMITS.schemaFileBytes));
       if ("problem" in read) {
         diagnostics.push(diag(read.code, read.problem, spec.file, pos, pointer));
         continue;
@@ -209,13 +211,13 @@ const IMAGE_MAGIC: [string, (b: Buffer) => boolean][] = [
 
 /** Reads each prompt message's `image: "@path"` (bounded, inside the spec's folder) into spec.images. */
 function resolveImages(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
-  const doc = spec.doc as { prompts?: unknown };
-  if (!doc || typeof doc !== "object" || !Array.isArray(doc.prompts)) return;
+  const doc = spec.doc;
+  if (!isObject<unknown>(doc) || !Array.isArray(doc.prompts)) return;
   doc.prompts.forEach((prompt: unknown, i: number) => {
-    const messages = prompt && typeof prompt === "object" ? (prompt as { messages?: unknown }).messages : undefined;
+    const messages = isObject<unknown>(prompt) ? prompt.messages : undefined;
     if (!Array.isArray(messages)) return;
     messages.forEach((m: unknown, j: number) => {
-      const value = m && typeof m === "object" ? (m as { image?: unknown }).image : undefined;
+      const value = isObject<unknown>(m) ? m.image : undefined;
       if (typeof value !== "string" || !value.startsWith("@")) return; // the spec schema says what is wrong
       const pointer = `/prompts/${i}/messages/${j}/image`;
       const pos = spec.positions[pointer] ?? { line: 1, column: 1 };
@@ -233,10 +235,10 @@ function resolveImages(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
 
 /** Reads each static resource's `file:` (bounded, inside the spec's folder) into spec.resourceFiles. */
 function resolveResourceFiles(spec: LoadedSpec, diagnostics: Diagnostic[]): void {
-  const doc = spec.doc as { resources?: unknown };
-  if (!doc || typeof doc !== "object" || !Array.isArray(doc.resources)) return;
+  const doc = spec.doc;
+  if (!isObject<unknown>(doc) || !Array.isArray(doc.resources)) return;
   doc.resources.forEach((resource: unknown, i: number) => {
-    const ref = resource && typeof resource === "object" ? (resource as { file?: unknown }).file : undefined;
+    const ref = isObject<unknown>(resource) ? resource.file : undefined;
     if (typeof ref !== "string" || ref === "") return; // the spec schema says what is wrong
     const pointer = `/resources/${i}/file`;
     const pos = spec.positions[pointer] ?? { line: 1, column: 1 };

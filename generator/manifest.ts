@@ -9,6 +9,7 @@ import { sha256 } from "./shared/hash.js";
 import { generatorFingerprint } from "./fingerprint.js";
 import { PACKAGE_ROOT } from "./paths.js";
 import { byCodeUnit } from "./shared/order.js";
+import { toJson } from "./shared/object.js";
 import { manifestPrompts, manifestTools, serverCapabilities } from "./audit/build.js";
 import { manifestResources } from "./audit/resources.js";
 import { manifestResourceTemplates, promptCompletions } from "./audit/resource-templates.js";
@@ -57,7 +58,7 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
     version: plan.server.version,
     ...(plan.server.title !== undefined ? { title: plan.server.title } : {}),
     ...(plan.server.instructions !== undefined ? { instructions: plan.server.instructions } : {}),
-    ...(plan.server.http !== undefined ? { http: plan.server.http as unknown as Json } : {}),
+    ...(plan.server.http !== undefined ? { http: toJson(plan.server.http) } : {}),
     ...(plan.server.telemetry !== undefined ? { telemetry: plan.server.telemetry } : {}),
     ...(plan.server.tasks !== undefined ? { tasks: { ...plan.server.tasks } } : {}),
     ...(plan.server.exposure !== undefined ? { exposure: plan.server.exposure } : {}),

@@ -4,6 +4,7 @@
 import type { ServerPlan } from "../model/plan.js";
 import { kindFor } from "../kinds/index.js";
 import { sha256 } from "../shared/hash.js";
+import { toJson } from "../shared/object.js";
 import { capabilitiesOf } from "./capabilities.js";
 import type { ManifestPrompt, ManifestTool, Capabilities } from "./types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
@@ -55,9 +56,9 @@ export function manifestPrompts(plan: ServerPlan): ManifestPrompt[] | undefined 
     // An image is recorded by its type, size and hash: its bytes are in the bundle.
     messages: p.messages.map((m) => ({
       role: m.role,
-      content: (m.content.type === "image"
+      content: toJson(m.content.type === "image"
         ? { type: "image", mimeType: m.content.mimeType, bytes: Buffer.from(m.content.data, "base64").length, sha256: sha256(Buffer.from(m.content.data, "base64")) }
-        : { ...m.content }) as unknown as Json,
+        : { ...m.content }),
     })),
   }));
 }

@@ -3,6 +3,7 @@
 // names back into Effects, so the changelog can compare a manifest from an older revision of out/.
 import type { Json } from "../../templates/runtime/types.js";
 import type { Effects, ManifestTool } from "./types.js";
+import { isObject } from "../shared/object.js";
 
 const strings = (v: Json | undefined): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -11,7 +12,7 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function effectsOf(t: ManifestTool): Effects {
   if (t.effects) return t.effects;
   const f = t.facts ?? {};
-  const paths = f.paths && typeof f.paths === "object" && !Array.isArray(f.paths) ? (f.paths as Record<string, Json>) : undefined;
+  const paths = isObject(f.paths) ? f.paths : undefined;
   const method = typeof f.method === "string" ? f.method : undefined;
   return {
     commands: typeof f.command === "string" ? [f.command] : [],

@@ -2,7 +2,7 @@
 // now fail: the prompt is gone, an argument it may pass is gone (an unknown argument is refused), an
 // argument became required, or the prompt now asks for an argument (a client without elicitation that
 // leaves it out is refused). Added prompts, optional arguments and changed text are listed, not breaking.
-import type { Json } from "../../templates/runtime/types.js";
+import { toJson } from "../shared/object.js";
 import { pairByKey, same, type Change } from "./change.js";
 import type { ManifestPrompt } from "./types.js";
 
@@ -16,12 +16,12 @@ function diffPrompt(a: ManifestPrompt, b: ManifestPrompt): Change[] {
   const [before, after] = [new Map(a.arguments.map((x) => [x.name, x])), new Map(b.arguments.map((x) => [x.name, x]))];
   for (const name of [...new Set([...before.keys(), ...after.keys()])].sort()) {
     const [x, y] = [before.get(name), after.get(name)];
-    if (x && y && same(x as unknown as Json, y as unknown as Json)) continue;
+    if (x && y && same(toJson(x), toJson(y))) continue;
     const why =
       !y ? `argument ${name} removed: clients that pass it are refused`
       : y.required && !x?.required ? `argument ${name} is now required: clients that leave it out are refused`
       : undefined;
-    out.push({ path: at("Arguments", name), change: !x ? "added" : !y ? "removed" : "changed", ...(x ? { old: x as unknown as Json } : {}), ...(y ? { new: y as unknown as Json } : {}), ...(why ? { breaking: why } : {}) });
+    out.push({ path: at("Arguments", name), change: !x ? "added" : !y ? "removed" : "changed", ...(x ? { old: toJson(x) } : {}), ...(y ? { new: toJson(y) } : {}), ...(why ? { breaking: why } : {}) });
   }
   const [qa, qb] = [new Map((a.ask ?? []).map((q) => [q.field, q])), new Map((b.ask ?? []).map((q) => [q.field, q]))];
   for (const field of [...new Set([...qa.keys(), ...qb.keys()])].sort()) {
@@ -30,7 +30,8 @@ function diffPrompt(a: ManifestPrompt, b: ManifestPrompt): Change[] {
     const why = !x ? `asks for ${field} now: clients without elicitation that leave it out are refused` : undefined;
     out.push({ path: at("Asks for", field), change: !x ? "added" : !y ? "removed" : "changed", ...(x ? { old: x.message } : {}), ...(y ? { new: y.message } : {}), ...(why ? { breaking: why } : {}) });
   }
-  if (!same(a.messages as unknown as Json, b.messages as unknown as Json)) out.push({ path: at("Messages"), change: "changed", old: a.messages as unknown as Json, new: b.messages as unknown as Json });
+  const [ma, mb] = [toJson(a.messages), toJson(b.messages)];
+  if (!same(ma, mb)) out.push({ path: at("Messages"), change: "changed", old: ma, new: mb });
   return out;
 }
 

@@ -3,12 +3,13 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { ManifestPrompt } from "./types.js";
 import { code } from "../shared/markdown.js";
+import { isObject } from "../shared/object.js";
 
 function content(c: Json): string {
-  const o = (c ?? {}) as Record<string, Json>;
+  const o = isObject(c) ? c : {};
   if (o.type === "text") return `text ${code(String(o.text))}`;
   if (o.type === "resource") {
-    const r = (o.resource ?? {}) as Record<string, Json>;
+    const r = isObject(o.resource) ? o.resource : {};
     return `embedded resource ${code(String(r.uri))}${typeof r.mimeType === "string" ? ` (${r.mimeType})` : ""}: ${code(String(r.text))}`;
   }
   if (o.type === "image") return `image ${String(o.mimeType)}, ${String(o.bytes)} bytes, sha256 ${code(String(o.sha256))}`;

@@ -5,6 +5,7 @@ import type { Json } from "../../templates/runtime/types.js";
 import type { Effects, ManifestTool } from "./types.js";
 import { findKind } from "../kinds/index.js";
 import { code, plain } from "../shared/markdown.js";
+import { isObject, stringsOf } from "../shared/object.js";
 
 /** A fact in readable form: the kind's own rendering first, else a generic one. */
 function fact(render: ((key: string, v: Json) => string | undefined) | undefined, key: string, v: Json): string {
@@ -27,13 +28,14 @@ function effectLines(e: Effects): string[] {
 }
 
 function fields(schema: Record<string, Json> | undefined): string {
-  const props = (schema?.properties ?? {}) as Record<string, Record<string, Json>>;
-  const required = new Set((schema?.required ?? []) as string[]);
+  const props = isObject(schema?.properties) ? schema.properties : {};
+  const required = new Set(stringsOf(schema?.required) ?? []);
   const keys = Object.keys(props).sort();
   if (!keys.length) return "none";
   return keys
     .map((k) => {
-      const t = props[k]?.type;
+      const prop = props[k];
+      const t = isObject(prop) ? prop.type : undefined;
       const type = Array.isArray(t) ? t.join(" | ") : typeof t === "string" ? t : "any";
       return `${code(k)} (${type}${required.has(k) ? ", required" : ""})`;
     })

@@ -1,6 +1,7 @@
 // AUDIT.md: what a generated server can do, rendered from the manifest's plain data. Everything is
 // sorted and nothing is stamped with a time, so the file is a stable golden checked by `gen --check`.
-import type { Manifest, BundledPackage } from "./types.js";
+import type { Manifest } from "./types.js";
+import { isObject, stringsOf } from "../shared/object.js";
 import { capabilitiesOf } from "./capabilities.js";
 import { renderTool } from "./render-tool.js";
 import { renderPrompts } from "./render-prompt.js";
@@ -79,7 +80,7 @@ export function renderAudit(m: Manifest, specFile: string): string {
     out.push("| Bundled package | Version | License |", "|---|---|---|");
     for (const name of pkgs) {
       const p = m.bundle.packages[name];
-      const { version, license } = typeof p === "string" ? { version: p, license: "UNKNOWN" } : (p as BundledPackage);
+      const { version, license } = typeof p === "string" ? { version: p, license: "UNKNOWN" } : p;
       out.push(`| ${cell(name)} | ${cell(version)} | ${cell(license)} |`);
     }
   } else out.push("No third-party package is bundled: only Kervan's runtime and the emitted sources.");
@@ -131,12 +132,16 @@ function tasksText(m: Manifest): string[] {
 
 /** One sentence about server.http.auth as the spec sets it (deploy-time flags may override it). */
 function authText(http: unknown): string {
-  const auth = (http as { auth?: { mode: string; oauth?: { issuer: string; resource: string; algorithms: string[]; scopes: string[] }; bearer?: { tokens: { env: string }[] } } } | undefined)?.auth;
+  const auth = isObject(http) && isObject(http.auth) ? http.auth : undefined;
   if (!auth || auth.mode === "none") return "none (loopback only unless overridden)";
-  if (auth.mode === "bearer") return `static bearer tokens from ${auth.bearer!.tokens.map((t) => code(t.env)).join(", ")}`;
-  const o = auth.oauth!;
-  const scopes = o.scopes.length ? `; every request needs ${o.scopes.map((s) => code(s)).join(", ")}` : "";
-  return `OAuth 2.1 resource server for ${code(o.resource)}, tokens from ${code(o.issuer)} signed with ${o.algorithms.join(", ")}${scopes}`;
+  if (auth.mode === "bearer") {
+    const tokens = isObject(auth.bearer) && Array.isArray(auth.bearer.tokens) ? auth.bearer.tokens : [];
+    return `static bearer tokens from ${tokens.map((t) => code(String(isObject(t) ? t.env : undefined))).join(", ")}`;
+  }
+  const o = isObject(auth.oauth) ? auth.oauth : {};
+  const scopes = stringsOf(o.scopes) ?? [];
+  const scopeText = scopes.length ? `; every request needs ${scopes.map((s) => code(s)).join(", ")}` : "";
+  return `OAuth 2.1 resource server for ${code(String(o.resource))}, tokens from ${code(String(o.issuer))} signed with ${(stringsOf(o.algorithms) ?? []).join(", ")}${scopeText}`;
 }
 
 /** What a deployment of a server with sandboxed exec tools relies on (docs/deploy.md). */

@@ -7,6 +7,7 @@
 import type { CompletionDef, Json } from "../../templates/runtime/types.js";
 import type { ServerPlan } from "../model/plan.js";
 import { code } from "../shared/markdown.js";
+import { toJson } from "../shared/object.js";
 import { pairByKey, same, type Change } from "./change.js";
 import type { Manifest, ManifestResourceTemplate, ManifestTool } from "./types.js";
 
@@ -75,7 +76,7 @@ export function diffResourceTemplates(a: ManifestResourceTemplate[] | undefined,
     const path = ["Resource template " + uri];
     if (!y) out.push({ path, change: "removed", breaking: "resource template removed: clients reading its URIs fail" });
     else if (!x) out.push({ path, change: "added", new: `reads through tool ${y.tool}`, breaking: `widened capability: a new resource template reads through tool ${y.tool}` });
-    else if (!same(x as unknown as Json, y as unknown as Json)) out.push({ path, change: "changed", old: x as unknown as Json, new: y as unknown as Json });
+    else if (!same(toJson(x), toJson(y))) out.push({ path, change: "changed", old: toJson(x), new: toJson(y) });
   }
   return out;
 }

@@ -5,6 +5,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import type { ServerPlan } from "../model/plan.js";
 import { code } from "../shared/markdown.js";
+import { toJson } from "../shared/object.js";
 import { pairByKey, same, type Change } from "./change.js";
 import type { ManifestResource } from "./types.js";
 
@@ -45,7 +46,7 @@ export function diffResources(a: ManifestResource[] | undefined, b: ManifestReso
     const path = ["Resource " + uri];
     if (!y) out.push({ path, change: "removed", breaking: "resource removed: clients reading it fail" });
     else if (!x) out.push({ path, change: "added", new: `${y.mimeType}, ${y.bytes} bytes` });
-    else if (!same(x as unknown as Json, y as unknown as Json)) out.push({ path, change: "changed", old: x as unknown as Json, new: y as unknown as Json });
+    else if (!same(toJson(x), toJson(y))) out.push({ path, change: "changed", old: toJson(x), new: toJson(y) });
   }
   return out;
 }

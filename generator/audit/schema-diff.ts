@@ -3,7 +3,11 @@
 // value it did not expect). Removed properties and new required ones are judged the same way.
 import type { Json } from "../../templates/runtime/types.js";
 import { same, type Change } from "./change.js";
-import { isObject } from "../shared/object.js";
+import { isObject, stringsOf } from "../shared/object.js";
+
+const listOf = (v: Json | undefined): Json[] | undefined => (Array.isArray(v) ? v : undefined);
+const numberOf = (v: Json | undefined): number | undefined => (typeof v === "number" ? v : undefined);
+const recordOf = (v: Json | undefined): Record<string, Json> => (isObject(v) ? v : {});
 
 export type Direction = "input" | "output";
 
@@ -15,11 +19,11 @@ const HANDLED = new Set(["type", "enum", "properties", "required", "additionalPr
 /** The JSON types a schema admits (from `type`, or from anyOf/oneOf of plain typed branches); undefined = any. */
 function typesOf(s: Record<string, Json>): { types?: string[]; fromUnion: boolean } {
   if (typeof s.type === "string") return { types: [s.type], fromUnion: false };
-  if (Array.isArray(s.type)) return { types: (s.type as string[]).slice().sort(), fromUnion: false };
-  const union = (s.anyOf ?? s.oneOf) as Json[] | undefined;
-  if (Array.isArray(union) && union.length && union.every((b) => isObject(b) && typeof b.type === "string" && Object.keys(b).every((k) => k === "type" || k === "description"))) {
-    return { types: [...new Set(union.map((b) => (b as { type: string }).type))].sort(), fromUnion: true };
-  }
+  const listed = stringsOf(s.type);
+  if (listed) return { types: listed.sort(), fromUnion: false };
+  const union = listOf(s.anyOf ?? s.oneOf) ?? [];
+  const plain = union.flatMap((b) => (isObject(b) && typeof b.type === "string" && Object.keys(b).every((k) => k === "type" || k === "description") ? [b.type] : []));
+  if (union.length && plain.length === union.length) return { types: [...new Set(plain)].sort(), fromUnion: true };
   return { fromUnion: false };
 }
 
@@ -45,13 +49,13 @@ export function diffSchema(a: Json | undefined, b: Json | undefined, at: string[
     push([...at, "type"], "changed", show(ta.types), show(tb.types), why);
   }
   if (!same(a.enum, b.enum)) {
-    const [ea, eb] = [a.enum as Json[] | undefined, b.enum as Json[] | undefined];
+    const [ea, eb] = [listOf(a.enum), listOf(b.enum)];
     const lost = !eb ? false : !ea || ea.some((v) => !eb.some((w) => same(v, w)));
     const gained = !ea ? false : !eb || eb.some((v) => !ea.some((w) => same(v, w)));
     push([...at, "enum"], ea && eb ? "changed" : ea ? "removed" : "added", a.enum, b.enum, (lost ? narrowed("enum") : undefined) ?? (gained ? widened("enum") : undefined));
   }
   for (const key of [...UPPER, ...LOWER]) {
-    const [x, y] = [a[key] as number | undefined, b[key] as number | undefined];
+    const [x, y] = [numberOf(a[key]), numberOf(b[key])];
     if (x === y) continue;
     const upper = UPPER.includes(key);
     const tighter = y !== undefined && (x === undefined || (upper ? y < x : y > x));
@@ -61,8 +65,8 @@ export function diffSchema(a: Json | undefined, b: Json | undefined, at: string[
     if (same(a[key], b[key])) continue;
     push([...at, key], a[key] === undefined ? "added" : b[key] === undefined ? "removed" : "changed", a[key], b[key], b[key] !== undefined ? narrowed(key) : widened(key));
   }
-  const [pa, pb] = [(a.properties ?? {}) as Record<string, Json>, (b.properties ?? {}) as Record<string, Json>];
-  const [ra, rb] = [new Set((a.required ?? []) as string[]), new Set((b.required ?? []) as string[])];
+  const [pa, pb] = [recordOf(a.properties), recordOf(b.properties)];
+  const [ra, rb] = [new Set(stringsOf(a.required) ?? []), new Set(stringsOf(b.required) ?? [])];
   for (const name of [...new Set([...Object.keys(pa), ...Object.keys(pb)])].sort()) {
     const path = [...at, "properties", name];
     if (!(name in pb)) push(path, "removed", pa[name], undefined, dir === "input" ? "input property removed: calls that pass it are refused" : "output field removed: clients reading it get nothing");
@@ -77,12 +81,12 @@ export function diffSchema(a: Json | undefined, b: Json | undefined, at: string[
     else push([...at, "additionalProperties"], "changed", a.additionalProperties ?? true, b.additionalProperties ?? true, closes ? narrowed("additionalProperties") : widened("additionalProperties"));
   }
   if (!same(a.items, b.items)) diffSchema(a.items ?? {}, b.items ?? {}, [...at, "items"], dir, out);
-  const [da, db] = [(a.$defs ?? {}) as Record<string, Json>, (b.$defs ?? {}) as Record<string, Json>];
+  const [da, db] = [recordOf(a.$defs), recordOf(b.$defs)];
   for (const name of [...new Set([...Object.keys(da), ...Object.keys(db)])].sort()) diffSchema(da[name] ?? {}, db[name] ?? {}, [...at, "$defs", name], dir, out);
   for (const key of ["anyOf", "oneOf"]) {
     // A union of plain types was compared as a type set above.
     if (same(a[key], b[key]) || (ta.fromUnion && tb.fromUnion)) continue;
-    const [xa, xb] = [(a[key] ?? []) as Json[], (b[key] ?? []) as Json[]];
+    const [xa, xb] = [listOf(a[key]) ?? [], listOf(b[key]) ?? []];
     if ((ta.fromUnion || tb.fromUnion) && (!xa.length || !xb.length)) continue;
     for (let i = 0; i < Math.max(xa.length, xb.length); i++) diffSchema(xa[i] ?? {}, xb[i] ?? {}, [...at, key, String(i)], dir, out);
   }

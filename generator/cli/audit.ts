@@ -9,7 +9,8 @@ import { changelog } from "../audit/changelog.js";
 import { renderChangelog } from "../audit/changelog-render.js";
 import type { Manifest } from "../audit/types.js";
 import { UsageError } from "./sources.js";
-import type { Command } from "./command.js";
+import { optionValue, type Command } from "./command.js";
+import { isObject } from "../shared/object.js";
 import { record } from "./output.js";
 
 type Options = Map<string, string | true>;
@@ -31,7 +32,7 @@ function parseManifest(text: string, from: string): Manifest {
 
 /** Prints AUDIT.md of one server, or of every server under the output folder. */
 function audit(positional: string[], options: Options): number {
-  const outDir = (options.get("--out") as string) ?? "out";
+  const outDir = optionValue(options, "--out") ?? "out";
   if (positional.length > 1) throw new UsageError("audit takes at most one server name");
   const names = positional.length ? positional : servers(outDir);
   const texts = names.map((name) => {
@@ -60,7 +61,7 @@ function load(ref: string, server: string | undefined, outDir: string): Manifest
   try {
     text = execFileSync("git", ["show", `${ref}:${path}`], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 });
   } catch (e) {
-    const why = String((e as { stderr?: string }).stderr ?? "").trim().split("\n")[0];
+    const why = String((isObject<unknown>(e) ? e.stderr : undefined) ?? "").trim().split("\n")[0];
     throw new UsageError(`cannot read ${path} at revision ${ref}${why ? `: ${why}` : ""}`);
   }
   return parseManifest(text, `${ref}:${path}`);
@@ -69,8 +70,8 @@ function load(ref: string, server: string | undefined, outDir: string): Manifest
 /** Exit 0: no breaking change; 1: breaking changes; usage errors throw (exit 2). */
 function changelogOf(positional: string[], options: Options): number {
   if (positional.length !== 2) throw new UsageError("changelog takes two arguments: OLD NEW (manifest files, server folders or git revisions)");
-  const outDir = (options.get("--out") as string) ?? "out";
-  const server = options.get("--server") as string | undefined;
+  const outDir = optionValue(options, "--out") ?? "out";
+  const server = optionValue(options, "--server");
   const [a, b] = positional.map((ref) => load(ref, server, outDir));
   if (a.server.name !== b.server.name) throw new UsageError(`the manifests describe different servers: ${a.server.name} and ${b.server.name}`);
   const log = changelog(a, b);

@@ -52,6 +52,11 @@ export function parseArgs(command: Command, args: string[]): Parsed {
 }
 
 export function stringOption(p: Parsed, name: string): string | undefined {
-  const v = p.options.get(name);
-  return typeof v === "string" ? v : undefined;
+  return optionValue(p.options, name);
+}
+
+/** A value-taking option's value (parseArgs sets those only to strings); undefined when not given. */
+export function optionValue(options: Options, name: string): string | undefined {
+  const raw = options.get(name);
+  return typeof raw === "string" ? raw : undefined;
 }

@@ -4,31 +4,50 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MANIFEST } from "../manifest.js";
-import type { Manifest } from "../audit/types.js";
+import type { Capabilities, Manifest } from "../audit/types.js";
+import type { Json } from "../../templates/runtime/types.js";
+import { isObject } from "../shared/object.js";
 import { buildCommand, dockerfile, runCommand } from "../deploy/docker.js";
 import { composeYaml } from "../deploy/compose.js";
 import { kubernetesYaml } from "../deploy/kubernetes.js";
 import { nginxConf } from "../deploy/nginx.js";
 import { secretNames, type DeployAuth, type DeployInput } from "../deploy/types.js";
 import { UsageError } from "./sources.js";
-import type { Command } from "./command.js";
+import { optionValue, type Command } from "./command.js";
 import { record } from "./output.js";
 
 type Options = Map<string, string | true>;
 
 const TARGETS = ["docker", "kubernetes", "nginx", "compose"] as const;
 type Target = (typeof TARGETS)[number];
+const isTarget = (v: unknown): v is Target => TARGETS.some((t) => t === v);
+
+const AUTHS: readonly DeployAuth[] = ["bearer", "oauth", "none-behind-proxy"];
+const isDeployAuth = (v: unknown): v is DeployAuth => AUTHS.some((a) => a === v);
 
 interface SpecAuth {
   bearer?: { tokens: { env: string }[] };
   oauth?: unknown;
 }
 
-interface ManifestTool {
-  confirm?: unknown;
-  ask?: unknown;
-  config?: { timeoutMs?: number; sandbox?: { mode?: string } };
+const NO_CAPS: Pick<Capabilities, "env" | "secrets" | "commands"> = { env: [], secrets: [], commands: [] };
+
+/** The spec's server.http.auth as the manifest records it. */
+function specAuth(http: Json | undefined): SpecAuth | undefined {
+  const auth = isObject(http) ? http.auth : undefined;
+  if (!isObject(auth)) return undefined;
+  const bearer = auth.bearer;
+  const tokens = isObject(bearer) && Array.isArray(bearer.tokens) ? bearer.tokens.flatMap((t) => (isObject(t) && typeof t.env === "string" ? [{ env: t.env }] : [])) : undefined;
+  return { ...(tokens ? { bearer: { tokens } } : {}), ...(auth.oauth ? { oauth: auth.oauth } : {}) };
 }
+
+/** A tool's timeout and sandbox mode, from its kind's config. */
+function toolRun(config: unknown): { timeoutMs?: number; sandboxMode?: unknown } {
+  if (!isObject<unknown>(config)) return {};
+  const timeoutMs = typeof config.timeoutMs === "number" ? config.timeoutMs : undefined;
+  return { timeoutMs, sandboxMode: isObject<unknown>(config.sandbox) ? config.sandbox.mode : undefined };
+}
+
 
 function intOption(options: Options, name: string, fallback: number, min: number): number {
   const raw = options.get(name);
@@ -54,8 +73,8 @@ function authFor(server: string, spec: SpecAuth | undefined, options: Options, t
   if (raw === undefined && specMode === undefined) {
     throw new UsageError(`${server} has no server.http.auth in its spec and serves 0.0.0.0 in a container: choose with --auth bearer, --auth oauth or --auth none-behind-proxy`);
   }
-  if (raw !== undefined && raw !== "bearer" && raw !== "oauth" && raw !== "none-behind-proxy") throw new UsageError("--auth takes bearer, oauth or none-behind-proxy");
-  const auth = (raw ?? specMode) as DeployAuth;
+  const auth = raw === undefined ? specMode : isDeployAuth(raw) ? raw : undefined;
+  if (auth === undefined) throw new UsageError("--auth takes bearer, oauth or none-behind-proxy");
   const fromSpec = auth === specMode && options.get("--bearer-env") === undefined;
   const specTokens = spec?.bearer?.tokens.map((t) => t.env) ?? [];
   const authSecrets = auth === "bearer" ? (listOption(options, "--bearer-env") ?? (specTokens.length ? specTokens : [envName(server)])) : [];
@@ -67,38 +86,37 @@ function authFor(server: string, spec: SpecAuth | undefined, options: Options, t
 function inputFor(server: string, m: Manifest, options: Options, target: Target): DeployInput {
   const replicas = intOption(options, "--replicas", 3, 1);
   const port = intOption(options, "--port", 8080, 1);
-  const caps = m.capabilities ?? { env: [] as string[], secrets: [] as string[], commands: [] as string[] };
-  const serverInfo = m.server as { http?: { auth?: SpecAuth }; tasks?: { store: "memory" | "file" | "redis" } };
-  const tools = m.tools as unknown as ManifestTool[];
+  const caps = m.capabilities ?? NO_CAPS;
+  const tools = m.tools.map((t) => ({ ...toolRun(t.config), confirms: t.confirm !== undefined || t.ask !== undefined }));
   const upstreams = listOption(options, "--upstreams") ?? [`${server}:${port}`];
   if (upstreams.some((u) => !/^[A-Za-z0-9.[\]:-]+:\d+$/.test(u))) throw new UsageError("--upstreams takes host:port,host:port,...");
-  const taskStore = serverInfo.tasks?.store;
+  const taskStore = m.server.tasks?.store;
   const many = (target === "kubernetes" || target === "compose") ? replicas > 1 : target === "nginx" && (upstreams.length > 1 || replicas > 1);
   if (many && (taskStore === "memory" || taskStore === "file")) {
     throw new UsageError(
       `${server} keeps its tasks in ${taskStore === "memory" ? "process memory" : "a local folder"}: a task created on one replica is not found on the next. Set server.tasks.store: redis in the spec and run \`kervan gen\`, or deploy one replica (--replicas 1)`,
     );
   }
-  const listen = typeof options.get("--listen") === "string" ? (options.get("--listen") as string) : "8080";
+  const listen = optionValue(options, "--listen") ?? "8080";
   if (!/^(\d{1,5}|[A-Za-z0-9.[\]:-]+:\d{1,5})$/.test(listen)) throw new UsageError("--listen takes PORT or ADDRESS:PORT");
   return {
     server,
     version: m.server.version,
     secrets: caps.secrets,
     env: caps.env.filter((e) => !caps.secrets.includes(e) && e !== "PATH"),
-    ...authFor(server, serverInfo.http?.auth, options, target),
-    sandboxed: tools.some((t) => t.config?.sandbox?.mode === "bubblewrap"),
+    ...authFor(server, specAuth(m.server.http), options, target),
+    sandboxed: tools.some((t) => t.sandboxMode === "bubblewrap"),
     ...(m.bundle?.chunks ? { chunks: true } : {}),
-    commands: (caps as { commands?: string[] }).commands ?? [],
+    commands: caps.commands ?? [],
     taskStore,
-    confirms: tools.some((t) => t.confirm !== undefined || t.ask !== undefined),
-    longestToolMs: Math.max(0, ...tools.map((t) => t.config?.timeoutMs ?? 0)),
+    confirms: tools.some((t) => t.confirms),
+    longestToolMs: Math.max(0, ...tools.map((t) => t.timeoutMs ?? 0)),
     allowedHosts: [...new Set([server, ...(listOption(options, "--public-host") ?? [])])],
     replicas,
     port,
     drainMs: intOption(options, "--drain-ms", 10_000, 0),
     drainGraceMs: intOption(options, "--drain-grace-ms", 5_000, 0),
-    image: typeof options.get("--image") === "string" ? (options.get("--image") as string) : `${server}:${m.server.version}`,
+    image: optionValue(options, "--image") ?? `${server}:${m.server.version}`,
     upstreams,
     listen,
   };
@@ -131,21 +149,21 @@ function deploy(positional: string[], options: Options): number {
   if (positional.length !== 1) throw new UsageError("deploy takes one server name");
   const [server] = positional;
   const target = options.get("--target");
-  if (!(TARGETS as readonly unknown[]).includes(target)) throw new UsageError("deploy needs --target docker, kubernetes, nginx or compose");
-  const outDir = (options.get("--out") as string) ?? "out";
+  if (!isTarget(target)) throw new UsageError("deploy needs --target docker, kubernetes, nginx or compose");
+  const outDir = optionValue(options, "--out") ?? "out";
   const manifestPath = join(outDir, server, MANIFEST);
   if (!existsSync(manifestPath)) throw new UsageError(`no generated server ${server} under ${outDir} (run \`kervan gen\` first)`);
-  const m = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
-  const d = inputFor(server, m, options, target as Target);
-  const dest = (options.get("--dest") as string) ?? join("deploy", server);
+  const m: Manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+  const d = inputFor(server, m, options, target);
+  const dest = optionValue(options, "--dest") ?? join("deploy", server);
   mkdirSync(dest, { recursive: true });
   const lines: string[] = [];
-  for (const [file, text] of artifacts(target as Target, d, dest, outDir)) {
+  for (const [file, text] of artifacts(target, d, dest, outDir)) {
     writeFileSync(join(dest, file), text);
     lines.push(`kervan: wrote ${join(dest, file)}`);
   }
   record({ files: lines.map((l) => l.slice("kervan: wrote ".length)) });
-  lines.push("next:", ...nextSteps(target as Target, d, dest, outDir).map((c) => `  ${c}`));
+  lines.push("next:", ...nextSteps(target, d, dest, outDir).map((c) => `  ${c}`));
   process.stdout.write(lines.join("\n") + "\n");
   return 0;
 }

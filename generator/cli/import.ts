@@ -6,9 +6,9 @@ import { dirname } from "node:path";
 import { importOpenApi, ImportError, shownPath, type ImportOptions } from "../import/importer.js";
 import { reimportOptions, type Given } from "../import/recorded.js";
 import { reimportChangelog } from "../import/reimport.js";
-import { PROFILES } from "../import/names.js";
+import { PROFILES, type Profile } from "../import/names.js";
 import { UsageError } from "./sources.js";
-import type { Command } from "./command.js";
+import { optionValue, type Command } from "./command.js";
 import { record, refused } from "./output.js";
 
 type Options = Map<string, string | true>;
@@ -19,27 +19,43 @@ export function givenOptions(options: Options): Given {
   const maxText = options.get("--max-tools");
   const maxTools = maxText === undefined ? undefined : Number(maxText);
   if (maxTools !== undefined && (!Number.isInteger(maxTools) || maxTools < 1)) throw new UsageError("--max-tools takes a positive whole number");
-  const given: Given = {
-    name: options.get("--name") as string | undefined,
-    profile: options.get("--profile") as string | undefined,
-    includeTags: list(options.get("--include-tags")),
-    includeOps: list(options.get("--include-ops")),
-    excludeOps: list(options.get("--exclude-ops")),
-    exposure: options.get("--exposure") as string | undefined,
-    maxTools,
-    includeDeprecated: options.has("--include-deprecated") || undefined,
-    resourceTemplates: options.has("--resource-templates") || undefined,
-    hoist: options.has("--no-hoist") ? false : undefined,
+  const given: Given = {};
+  const put = <K extends keyof Given>(key: K, value: Given[K]) => {
+    if (value !== undefined) given[key] = value;
   };
-  return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Given;
+  put("name", optionValue(options, "--name"));
+  put("profile", optionValue(options, "--profile"));
+  put("includeTags", list(options.get("--include-tags")));
+  put("includeOps", list(options.get("--include-ops")));
+  put("excludeOps", list(options.get("--exclude-ops")));
+  put("exposure", optionValue(options, "--exposure"));
+  put("maxTools", maxTools);
+  put("includeDeprecated", options.has("--include-deprecated") || undefined);
+  put("resourceTemplates", options.has("--resource-templates") || undefined);
+  put("hoist", options.has("--no-hoist") ? false : undefined);
+  return given;
 }
+
+const isProfile = (p: string): p is Profile => Object.hasOwn(PROFILES, p);
 
 function checkProfile(given: Given): Given {
   const profile = given.profile ?? "generic";
-  if (!Object.hasOwn(PROFILES, profile)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
+  if (!isProfile(profile)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(", ")}`);
   if (given.exposure !== undefined && given.exposure !== "tools" && given.exposure !== "catalog") throw new UsageError("--exposure must be tools or catalog");
   if (given.resourceTemplates && given.exposure === "catalog") throw new UsageError("--resource-templates reads through listed tools; it does not go with --exposure catalog");
   return given;
+}
+
+/** The importer's options: the given ones, checked, with the profile and exposure typed as it takes them. */
+function importOptions(file: string, given: Given, out: string | undefined): ImportOptions {
+  const { profile, exposure, ...rest } = checkProfile(given);
+  return {
+    file,
+    ...rest,
+    ...(profile !== undefined && isProfile(profile) ? { profile } : {}),
+    ...(exposure === "tools" || exposure === "catalog" ? { exposure } : {}),
+    ...(out ? { out } : {}),
+  };
 }
 
 const sameOptions = (a: Given, b: Given) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
@@ -48,8 +64,8 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
   if (positional.length !== 1) throw new UsageError("import takes one API description file (OpenAPI 3.0/3.1 or Swagger 2.0, YAML or JSON)");
   const file = positional[0];
   const command = checkProfile(givenOptions(options));
-  const outOption = options.get("--out") as string | undefined;
-  const run = (given: Given) => importOpenApi({ file, ...checkProfile(given), ...(outOption ? { out: outOption } : {}) } as ImportOptions);
+  const outOption = optionValue(options, "--out");
+  const run = (given: Given) => importOpenApi(importOptions(file, given, outOption));
   let result;
   try {
     // A re-import reuses the options recorded in the spec it rewrites (recorded.ts).

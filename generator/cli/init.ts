@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { SERVER_NAME_PATTERN } from "../check/spec-schema.js";
 import { editorSchemaPath } from "../shared/editor-schema.js";
 import { UsageError } from "./sources.js";
-import type { Command } from "./command.js";
+import { optionValue, type Command } from "./command.js";
 
 export function starterSpec(name: string, schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
@@ -74,7 +74,7 @@ tools:
 function init(positional: string[], options: Map<string, string | true>): number {
   const name = positional[0] ?? "my-server";
   if (!new RegExp(SERVER_NAME_PATTERN).test(name)) throw new UsageError(`server name ${JSON.stringify(name)} must match ${SERVER_NAME_PATTERN}`);
-  const dir = typeof options.get("--dir") === "string" ? (options.get("--dir") as string) : "specs";
+  const dir = optionValue(options, "--dir") ?? "specs";
   const file = join(dir, `${name}.yaml`);
   if (existsSync(file)) throw new UsageError(`${file} already exists; choose another name`);
   mkdirSync(dir, { recursive: true });

@@ -6,6 +6,7 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { generate } from "../pipeline.js";
 import { sha256 } from "../shared/hash.js";
+import { errorCode } from "../shared/object.js";
 import { printDiagnostics, sourcesFrom } from "./gen-once.js";
 import { TOOL_OPTIONS } from "./gen.js";
 import { UsageError } from "./sources.js";
@@ -27,7 +28,7 @@ export function serveCache(root = tmpdir()): string {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new ServeRefused(`cannot make the cache folder ${dir}: ${(e as NodeJS.ErrnoException).code}`);
+    if (errorCode(e) !== "EEXIST") throw new ServeRefused(`cannot make the cache folder ${dir}: ${errorCode(e)}`);
   }
   const st = lstatSync(dir);
   if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) throw new ServeRefused(`the cache folder ${dir} is not this user's own (a folder owned by uid ${st.uid}${st.isDirectory() ? "" : ", not a folder"}); remove it`);

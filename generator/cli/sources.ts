@@ -3,6 +3,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { SourceFile } from "../model/spec.js";
 import { byCodeUnit } from "../shared/order.js";
+import { errorCode, messageOf } from "../shared/object.js";
 import { READ_LIMITS, ReadRefused, readRegularFile } from "../shared/read-bounded.js";
 
 export class UsageError extends Error {}
@@ -34,6 +35,6 @@ function readSpec(file: string): string {
     return readRegularFile(file, READ_LIMITS.specBytes);
   } catch (e) {
     if (e instanceof ReadRefused) throw new UsageError(`spec file ${file} ${e.message}`);
-    throw new UsageError(`cannot read spec file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot read spec file ${file}: ${errorCode(e) ?? messageOf(e)}`);
   }
 }

@@ -4,6 +4,7 @@ import { stringify } from "yaml";
 import type { SourceFile } from "../model/spec.js";
 import { UsageError } from "./sources.js";
 import { CLI_SOURCE } from "../shared/sources.js";
+import { messageOf } from "../shared/object.js";
 import { READ_LIMITS, ReadRefused, readRegularFile } from "../shared/read-bounded.js";
 
 export { CLI_SOURCE };
@@ -55,7 +56,7 @@ function readSchema(value: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`--input-schema must be a JSON object or @file: ${(e as Error).message}`);
+    throw new UsageError(`--input-schema must be a JSON object or @file: ${messageOf(e)}`);
   }
 }
 

@@ -9,6 +9,8 @@ import { genOnce, sourcesFrom } from "./gen-once.js";
 import { UsageError } from "./sources.js";
 import type { Parsed } from "./command.js";
 
+const noDiagnostics = (): Diagnostic[] => [];
+
 /** Every schema file the specs include with `@file`, as load() resolved them from each spec's folder. */
 function includedFiles(p: Parsed): string[] {
   let sources;
@@ -18,7 +20,7 @@ function includedFiles(p: Parsed): string[] {
     return []; // no spec yet: the folder itself is watched
   }
   const found = new Set<string>();
-  for (const spec of load(sources, [] as Diagnostic[])) {
+  for (const spec of load(sources, noDiagnostics())) {
     for (const path of Object.keys(spec.includes)) found.add(resolve(dirname(spec.file), path));
   }
   return [...found];

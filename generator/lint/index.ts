@@ -6,6 +6,7 @@ import type { LoadedSpec } from "../model/spec.js";
 import { kindFor } from "../kinds/index.js";
 import type { RawTool } from "../kinds/types.js";
 import { at } from "../shared/locate.js";
+import { isObject } from "../shared/object.js";
 import type { LintServer, LintTool, Report, Rule } from "./types.js";
 import { descriptionRules } from "./rules/description.js";
 import { paramRules } from "./rules/params.js";
@@ -18,7 +19,8 @@ import { sandboxRules } from "./rules/sandbox.js";
 export const RULES: Rule[] = [...descriptionRules, ...paramRules, ...annotationRules, ...outputRules, ...sandboxRules, ...serverRules];
 
 function lintServer(spec: LoadedSpec, server: ServerIR): LintServer {
-  const raw = (spec.doc as { tools: RawTool[] }).tools;
+  const doc = spec.doc;
+  const raw: RawTool[] = isObject<unknown>(doc) && Array.isArray(doc.tools) ? doc.tools.map((t) => (isObject(t) ? t : {})) : [];
   const tools: LintTool[] = server.tools
     .map((ir): LintTool => {
       const r = raw[Number(ir.origin.pointer.split("/").pop())];

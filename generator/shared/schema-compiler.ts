@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
 import { ENUM_NAMES, MCP_HEADER } from "./schema.js";
+import { messageOf } from "./object.js";
 import type { WorkerPool } from "./worker-pool.js";
 import type { JobRun } from "./worker-pool.js";
 
@@ -92,7 +93,7 @@ export class SchemaCompiler {
       this.ajv.removeSchema(schema as object);
       return undefined;
     } catch (e) {
-      return (e as Error).message.replace(/^strict mode: /, "");
+      return messageOf(e).replace(/^strict mode: /, "");
     }
   }
 }

@@ -53,7 +53,7 @@ export class WorkerPool {
         worker.postMessage(m);
       } catch (e) {
         // Data the structured clone refuses: the job would wait forever.
-        this.fail(worker, e as Error);
+        this.fail(worker, e instanceof Error ? e : new Error(String(e)));
       }
     };
     send({ id, job, input } as ToWorker);

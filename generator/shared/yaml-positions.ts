@@ -7,7 +7,7 @@
 // unquoted value YAML read as a number, a boolean or null; and flow-mapping splits. Where two keys
 // of one mapping give the same pointer segment (1 and "1"), the later one answers, as the later
 // write of a walk would.
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair, type YAMLMap } from "yaml";
+import { isMap, isNode, isPair, isScalar, isSeq, type Document, type LineCounter, type Node, type Pair, type YAMLMap } from "yaml";
 import type { Position } from "../model/spec.js";
 import { escapePointer } from "./pointer.js";
 
@@ -98,9 +98,13 @@ export function lazyReadings(document: Document, lineCounter: LineCounter, text:
     for (const f of places(pointer)) result = answer(f) ?? result;
     return result;
   };
+  const keyAt = (via: Reached | undefined): Position | undefined => {
+    const key = via?.pair.key;
+    return isNode(key) && key.range ? at(key.range[0]) : undefined;
+  };
   return {
-    positions: lazyRecord((p) => last(p, (f) => (f.node ? (f.node.range ? at(f.node.range[0]) : undefined) : f.via.pair.key && (f.via.pair.key as Node).range ? at((f.via.pair.key as Node).range![0]) : undefined))),
-    keyPositions: lazyRecord((p) => last(p, (f) => ((f.via?.pair.key as Node | null)?.range ? at((f.via!.pair.key as Node).range![0]) : undefined))),
+    positions: lazyRecord((p) => last(p, (f) => (f.node ? (f.node.range ? at(f.node.range[0]) : undefined) : keyAt(f.via)))),
+    keyPositions: lazyRecord((p) => last(p, (f) => keyAt(f.via))),
     unquoted: lazyRecord((p) => last(p, (f) => (f.node && isScalar(f.node) && f.node.type === "PLAIN" && typeof f.node.value !== "string" ? source(f.node) : undefined))),
     flowSplits: lazyRecord((p) =>
       last(p, (f) => {

@@ -6,13 +6,11 @@ import { flatArgs, isGroup, parseArgTemplate, placeholderNames, type ArgEntry, t
 import { checkGroups, groupFields } from "./groups.js";
 import { alwaysAsked } from "../../shared/asked.js";
 import { outputPathProblem } from "../../../templates/kinds/exec/output-files.js";
-
-type ExecBlock = { argv?: Json; paths?: { fields?: string[]; allow?: string[]; deny?: string[] }; env?: { set?: Record<string, string> } };
-
-type RawEntry = string | { if?: Json; argv?: Json };
+import { isObject, stringsOf } from "../../shared/object.js";
+import { serverSandbox } from "./normalize.js";
 
 /** Parses argv (plain templates and `{if, argv}` groups), reporting malformed templates; undefined when any is malformed. */
-export function parseArgv(argv: RawEntry[], report: (message: string, pointer: string) => void): ArgEntry[] | undefined {
+export function parseArgv(argv: readonly Json[], report: (message: string, pointer: string) => void): ArgEntry[] | undefined {
   let ok = true;
   const one = (arg: string, pointer: string): ArgPart[] => {
     const r = parseArgTemplate(arg);
@@ -26,20 +24,21 @@ export function parseArgv(argv: RawEntry[], report: (message: string, pointer: s
   const parsed = argv.map((entry, i): ArgEntry => {
     if (typeof entry === "string") return one(entry, `/${i}`);
     // The spec schema has checked the group's shape.
-    const args = Array.isArray(entry?.argv) ? (entry.argv as string[]) : [];
-    return { if: String(entry?.if), argv: args.map((a, j) => one(a, `/${i}/argv/${j}`)) };
+    const group = isObject(entry) ? entry : {};
+    const args = Array.isArray(group.argv) ? group.argv : [];
+    return { if: String(group.if), argv: args.map((a, j) => one(String(a), `/${i}/argv/${j}`)) };
   });
   return ok ? parsed : undefined;
 }
 
 export function checkExec(tool: RawTool, ctx: RuleContext): void {
   const at = (p: string) => `${ctx.pointer}${p}`;
-  const exec = tool.exec as ExecBlock;
+  const exec = isObject(tool.exec) ? tool.exec : undefined;
   if (tool.output !== undefined) {
     ctx.report("KV309", "exec tools have a fixed output ({exitCode, stdout, stderr, ...}); 'output' is for http tools", `${ctx.pointer}/output`, { atKey: true });
   }
-  if (!Array.isArray(exec?.argv)) return; // the spec schema already reported it
-  const entries = parseArgv(exec.argv as RawEntry[], (message, p) => ctx.report("KV301", message, at(`/exec/argv${p}`)));
+  if (!exec || !Array.isArray(exec.argv)) return; // the spec schema already reported it
+  const entries = parseArgv(exec.argv, (message, p) => ctx.report("KV301", message, at(`/exec/argv${p}`)));
   if (!entries) return;
   const command = entries[0];
   if (isGroup(command)) {
@@ -73,19 +72,20 @@ export function checkExec(tool: RawTool, ctx: RuleContext): void {
   for (const p of problems) {
     ctx.report(p.code, p.message, (p.inTool ? ctx.pointer : inputPointer) + p.pointer, { atKey: p.atKey, ...(p.suggestion ? { suggestion: p.suggestion } : {}) });
   }
-  if (fields && exec.paths) checkPathFields(placed, fields, exec.paths, ctx);
-  checkSandbox(exec as Record<string, Json>, ctx);
-  checkOutputFiles(exec as Record<string, Json>, ctx);
-  if (exec.env?.set) {
-    for (const name of Object.keys(exec.env.set)) {
+  if (fields && isObject(exec.paths)) checkPathFields(placed, fields, exec.paths, ctx);
+  checkSandbox(exec, ctx);
+  checkOutputFiles(exec, ctx);
+  const envSet = isObject(exec.env) && isObject(exec.env.set) ? exec.env.set : undefined;
+  if (envSet) {
+    for (const name of Object.keys(envSet)) {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) ctx.report("KV308", `'${name}' is not a valid environment variable name`, at(`/exec/env/set/${name}`), { atKey: true });
     }
   }
 }
 
-function checkPathFields(argv: [ArgPart[], string][], fields: Record<string, string>, paths: NonNullable<ExecBlock["paths"]>, ctx: RuleContext): void {
+function checkPathFields(argv: [ArgPart[], string][], fields: Record<string, string>, paths: Record<string, Json>, ctx: RuleContext): void {
   const at = (p: string) => `${ctx.pointer}/exec/paths${p}`;
-  (paths.fields ?? []).forEach((field, i) => {
+  (stringsOf(paths.fields) ?? []).forEach((field, i) => {
     if (!(field in fields)) {
       ctx.report("KV304", `path field '${field}' is not an input field used by argv`, at(`/fields/${i}`));
       return;
@@ -101,7 +101,8 @@ function checkPathFields(argv: [ArgPart[], string][], fields: Record<string, str
     });
   });
   for (const key of ["allow", "deny"] as const) {
-    (paths[key] ?? []).forEach((p, i) => {
+    const listed = paths[key];
+    (Array.isArray(listed) ? listed : []).forEach((p, i) => {
       if (p === "") ctx.report("KV307", `an empty path in '${key}'`, at(`/${key}/${i}`));
     });
   }
@@ -112,7 +113,7 @@ const SANDBOX_KEYS = ["visible", "writable", "network", "processes", "fileSizeBy
 /** The sandbox block: settings that mean nothing without it, and roots that would show everything. */
 function checkSandbox(exec: Record<string, Json>, ctx: RuleContext): void {
   const at = (p: string) => `${ctx.pointer}/exec${p}`;
-  const serverMode = (ctx.spec.doc as { server?: { sandbox?: unknown } } | undefined)?.server?.sandbox;
+  const serverMode = serverSandbox(ctx.spec.doc);
   const mode = exec.sandbox ?? (serverMode === "none" ? "none" : "bubblewrap");
   if (mode === "none") {
     for (const key of SANDBOX_KEYS.filter((k) => exec[k] !== undefined)) {
@@ -132,7 +133,8 @@ function checkSandbox(exec: Record<string, Json>, ctx: RuleContext): void {
     }
   }
   for (const key of ["visible", "writable"] as const) {
-    const roots = Array.isArray(exec[key]) ? (exec[key] as Json[]) : [];
+    const value = exec[key];
+    const roots = Array.isArray(value) ? value : [];
     roots.forEach((r, i) => {
       if (typeof r === "string" && /^\/+$/.test(r)) {
         ctx.report("KV326", `the ${key} root '${r}' is the whole filesystem: the sandbox would confine nothing`, at(`/${key}/${i}`), { suggestion: "name the directories the command needs" });

@@ -5,6 +5,7 @@ import type { Json } from "../../../templates/runtime/types.js";
 import type { RuleContext } from "../types.js";
 import { isGroup, type ArgEntry } from "./template.js";
 import type { ScalarType } from "./input-contract.js";
+import { isObject, stringsOf } from "../../shared/object.js";
 
 /** The fields that condition a group, in first-use order. */
 export const groupFields = (entries: ArgEntry[]): string[] => [...new Set(entries.filter(isGroup).map((g) => g.if))];
@@ -15,8 +16,8 @@ const uses = (arg: ArgEntry, field: string): boolean =>
 export function checkGroups(entries: ArgEntry[], input: unknown, fields: Record<string, ScalarType> | undefined, ctx: RuleContext): void {
   if (!fields) return; // the input schema's own problems are reported already
   const at = (p: string) => `${ctx.pointer}/exec/argv${p}`;
-  const declared = input as { required?: Json } | undefined;
-  const required = new Set(declared === undefined ? Object.keys(fields) : Array.isArray(declared.required) ? (declared.required as string[]) : []);
+  const declared = input;
+  const required = new Set(declared === undefined ? Object.keys(fields) : isObject(declared) ? (stringsOf(declared.required) ?? []) : []);
   entries.forEach((entry, i) => {
     if (!isGroup(entry)) return;
     const field = entry.if;

@@ -3,6 +3,7 @@ import type { Json } from "../../../templates/runtime/types.js";
 import { code, names } from "../../shared/markdown.js";
 import { shellUse } from "../../shared/shells.js";
 import { sortedUnique } from "../../shared/order.js";
+import { isObject, stringsOf } from "../../shared/object.js";
 import { defineKind } from "../types.js";
 import { checkExec } from "./check.js";
 import { emitExec } from "./emit.js";
@@ -79,7 +80,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   needsDescription: false,
   tasks: true,
   impliedInputs(tool) {
-    const argv = (tool.exec as { argv?: unknown } | undefined)?.argv;
+    const argv: unknown = isObject(tool.exec) ? tool.exec.argv : undefined;
     if (!Array.isArray(argv)) return undefined;
     // Malformed templates are reported by the exec rules (KV301); the rest name the arguments.
     const parsed = argv.map((a) => (typeof a === "string" ? parseArgTemplate(a) : { error: "" }));
@@ -157,7 +158,7 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
   },
   renderFact(key, v) {
     if (key === "argv") return code(JSON.stringify(v));
-    if (key === "okExitCodes") return (v as number[]).map(String).join(", ");
+    if (key === "okExitCodes") return (Array.isArray(v) ? v : []).map(String).join(", ");
     if (key === "sandbox") {
       const f = v as SandboxFacts;
       if (f.enforcedBy === "none") return "**none**: the command and its descendants reach whatever the server's user can, and a SIGKILL of the server leaves them running (`sandbox: none`)";
@@ -176,8 +177,8 @@ export const execKind = defineKind<ExecIRConfig, ExecFacts>({
     }
     if (key === "paths") {
       if (v === null) return "none (no argument is a path)";
-      const p = v as Record<string, string[]>;
-      return `path fields ${names(p.fields ?? [])}; allowed roots ${names(p.allow ?? [])}; denied ${names(p.deny ?? [])}`;
+      const p = isObject(v) ? v : {};
+      return `path fields ${names(stringsOf(p.fields) ?? [])}; allowed roots ${names(stringsOf(p.allow) ?? [])}; denied ${names(stringsOf(p.deny) ?? [])}`;
     }
     if (key === "outputFiles") {
       const o = v as NonNullable<ExecFacts["outputFiles"]>;

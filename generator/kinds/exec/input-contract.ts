@@ -9,6 +9,7 @@ const ROOT_KEYS = ["$schema", "$comment", "title", "description", "type", "prope
 const PROPERTY_KEYS = ["$comment", "title", "description", "type"];
 export const SCALAR_TYPES = ["string", "number", "integer", "boolean"] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
+const isScalarType = (t: unknown): t is ScalarType => SCALAR_TYPES.some((s) => s === t);
 
 export interface ContractProblem {
   code: string;
@@ -75,11 +76,11 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
     for (const key of ["$comment", "title", "description"]) {
       if (key in prop && typeof prop[key] !== "string") problems.push({ code: "KV312", message: `'${key}' of property '${name}' must be a string`, pointer: `${at}/${key}` });
     }
-    if (typeof prop.type !== "string" || !(SCALAR_TYPES as readonly string[]).includes(prop.type)) {
+    if (!isScalarType(prop.type)) {
       problems.push({ code: "KV319", message: `property '${name}' must have 'type' string, number, integer or boolean`, pointer: "type" in prop ? `${at}/type` : at });
       continue;
     }
-    fields[name] = prop.type as ScalarType;
+    fields[name] = prop.type;
   }
   // A field that conditions an argument group, or that is asked from the user, may be optional (left
   // out of `required`); no other.
@@ -98,9 +99,9 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
   } else {
     const seen = new Set<string>();
     schema.required.forEach((r, i) => {
-      const name = r as string;
+      const name = String(r);
       if (seen.has(name)) problems.push({ code: "KV321", message: `'${name}' is listed twice in 'required'`, pointer: `/required/${i}` });
-      else if (!Object.hasOwn(schema.properties as object, name)) problems.push({ code: "KV322", message: `'required' names '${name}', which is not a property`, pointer: `/required/${i}` });
+      else if (!(isObject(schema.properties) && Object.hasOwn(schema.properties, name))) problems.push({ code: "KV322", message: `'required' names '${name}', which is not a property`, pointer: `/required/${i}` });
       seen.add(name);
     });
     for (const name of names) {
@@ -122,7 +123,7 @@ export function checkInputSchema(schema: unknown, problems: ContractProblem[], g
  * (relative to the tool) of the first argument naming a placeholder, where KV323 points.
  */
 export function checkPlaceholders(placeholders: string[], schema: unknown, problems: ContractProblem[], guards: readonly string[] = [], argvPointer?: (name: string) => string | undefined): void {
-  const declared = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  const declared = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   const fields = Object.fromEntries(Object.keys(declared).map((k) => [k, true]));
   for (const name of placeholders) {
     if (name in fields) continue;

@@ -7,9 +7,10 @@ import { flatArgs, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPa
 import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldType } from "../../../templates/kinds/exec/config.js";
 import { alwaysAsked } from "../../shared/asked.js";
 import { OUTPUT_FILES_TOTAL_DEFAULT } from "../../../templates/kinds/exec/output-files.js";
+import { isObject, jsonObject, stringsOf } from "../../shared/object.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
-export const EXEC_OUTPUT_SCHEMA = structuredClone(RUNTIME_OUTPUT_SCHEMA) as unknown as Record<string, Json>;
+export const EXEC_OUTPUT_SCHEMA = jsonObject(RUNTIME_OUTPUT_SCHEMA);
 
 export interface ExecIRConfig {
   argv: ArgEntry[];
@@ -57,20 +58,34 @@ export function sandboxOf(exec: Record<string, any>, serverDefault: unknown): Sa
 
 const sorted = (xs: string[] | undefined) => [...new Set(xs ?? [])].sort();
 
+const FIELD_TYPES: readonly FieldType[] = ["string", "number", "integer", "boolean"];
+const isFieldType = (t: unknown): t is FieldType => FIELD_TYPES.some((f) => f === t);
+
+/** The spec's server.sandbox, when it has one. */
+export const serverSandbox = (doc: unknown): unknown => (isObject<unknown>(doc) && isObject<unknown>(doc.server) ? doc.server.sandbox : undefined);
+
 export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<ExecIRConfig> {
-  const exec = tool.exec as Record<string, any>;
-  const parse = (a: string) => (parseArgTemplate(a) as { parts: ArgPart[] }).parts;
-  const argv = (exec.argv as (string | { if: string; argv: string[] })[]).map((a): ArgEntry => (typeof a === "string" ? parse(a) : { if: a.if, argv: a.argv.map(parse) }));
+  const exec: Record<string, any> = isObject(tool.exec) ? tool.exec : {};
+  const parse = (a: string): ArgPart[] => {
+    const r = parseArgTemplate(a);
+    if ("error" in r) throw new Error(`exec argument ${JSON.stringify(a)} reached normalize unchecked: ${r.error}`);
+    return r.parts;
+  };
+  const rawArgv: unknown[] = Array.isArray(exec.argv) ? exec.argv : [];
+  const argv = rawArgv.map((a): ArgEntry => (typeof a === "string" ? parse(a) : { if: isObject(a) ? String(a.if) : "", argv: (isObject(a) ? (stringsOf(a.argv) ?? []) : []).map(parse) }));
   const names = placeholderNames(flatArgs(argv).slice(1));
-  const inputSchema = (tool.input as Record<string, Json> | undefined) ?? inferInputSchema(names);
-  const props = (inputSchema.properties ?? {}) as Record<string, { type: FieldType }>;
+  const inputSchema = isObject(tool.input) ? tool.input : inferInputSchema(names);
+  const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
   const fields: Record<string, FieldType> = {};
-  for (const name of Object.keys(props).sort()) fields[name] = props[name].type;
+  for (const name of Object.keys(props).sort()) {
+    const prop = props[name];
+    if (isObject(prop) && isFieldType(prop.type)) fields[name] = prop.type;
+  }
   const setEnv: Record<string, string> = {};
   for (const k of Object.keys(exec.env?.set ?? {}).sort()) setEnv[k] = exec.env.set[k];
   // An asked input (ask:) is optional in the schema but always given by the time the command runs.
   const asked = alwaysAsked(tool.ask); // an optional: true one may be left out, like any optional input
-  const required = new Set([...((inputSchema.required ?? []) as string[]), ...asked]);
+  const required = new Set([...(stringsOf(inputSchema.required) ?? []), ...asked]);
   const optional = Object.keys(fields).filter((n) => !required.has(n));
   const config: ExecIRConfig = {
     argv,
@@ -89,7 +104,7 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     ...(exec.rateLimit ? { rateLimit: { calls: exec.rateLimit.calls, windowMs: exec.rateLimit.windowMs } } : {}),
     ...(exec.paths ? { paths: { fields: sorted(exec.paths.fields), allow: exec.paths.allow?.length ? sorted(exec.paths.allow) : ["."], deny: sorted(exec.paths.deny) } } : {}),
     okExitCodes: [...new Set<number>(exec.okExitCodes ?? [0])].sort((a, b) => a - b),
-    sandbox: sandboxOf(exec, (ctx.spec.doc as { server?: { sandbox?: unknown } } | undefined)?.server?.sandbox),
+    sandbox: sandboxOf(exec, serverSandbox(ctx.spec.doc)),
   };
   return {
     inputSchema,
@@ -97,7 +112,7 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     config,
     // MCP's own defaults: a local command may write and may reach the network unless the spec says otherwise.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    description: `Run ${(exec.argv as string[])[0]} with a fixed argument template.`,
+    description: `Run ${rawArgv[0]} with a fixed argument template.`,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Json } from "../../../templates/runtime/types.js";
 import type { Part } from "../../../templates/kinds/http/config.js";
 import type { RawTool, RuleContext } from "../types.js";
 import { inputsOf, parseTemplate, secretsOf } from "./template.js";
+import { isObject, messageOf, stringRecord } from "../../shared/object.js";
 
 type Block = Record<string, any>;
 const SEGMENT_LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
@@ -13,9 +14,13 @@ const SCALARS = ["string", "number", "integer", "boolean"];
 // Framing and routing headers: a template here could pick a virtual host or split the request.
 const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "expect"]);
 
+/** The input schema's properties (none when it declares none). */
+const propertiesOf = (input: Json | undefined): Record<string, Json> => (isObject(input) && isObject(input.properties) ? input.properties : {});
+
 function propertyType(input: Json | undefined, name: string): string | undefined {
-  const prop = (input as { properties?: Record<string, { type?: unknown; enum?: unknown[] }> } | undefined)?.properties?.[name];
+  const prop = propertiesOf(input)[name];
   if (!prop) return undefined;
+  if (!isObject(prop)) return "any";
   if (typeof prop.type === "string") return prop.type;
   if (Array.isArray(prop.enum)) return "string";
   return "any";
@@ -37,11 +42,11 @@ function reportEncoding(path: string, segment: string, i: number, ctx: RuleConte
 }
 
 export function checkHttp(tool: RawTool, ctx: RuleContext): void {
-  const http = tool.http as Block;
+  const http: Block = isObject(tool.http) ? tool.http : {};
   const at = (p: string) => `${ctx.pointer}/http${p}`;
   const input = typeof tool.input === "object" ? tool.input : undefined;
   // The input schema is the user's: its meta-schema check reports a malformed `required`; here it only counts when it is a list.
-  const declaredRequired = (input as { required?: unknown } | undefined)?.required;
+  const declaredRequired = isObject(input) ? input.required : undefined;
   const required = new Set<string>(Array.isArray(declaredRequired) ? declaredRequired.filter((r): r is string => typeof r === "string") : []);
   const usedInputs = new Set<string>();
   const usedSecrets = new Set<string>();
@@ -102,23 +107,26 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
     scalarOnly(parts, at("/path"), "path segment");
   });
 
-  for (const [name, value] of Object.entries((http.query ?? {}) as Record<string, Json>)) {
+  for (const [name, value] of Object.entries(isObject(http.query) ? http.query : {})) {
     const p = at(`/query/${name}`);
     if (typeof value === "string") {
       const parts = parse(value, p);
       if (parts) scalarOnly(parts, p, "query template (use {input, style} for arrays)");
     } else {
-      const { input: field, map, style } = value as { input: string; map?: Record<string, string>; style?: string };
+      const spread = isObject(value) ? value : {};
+      const field = typeof spread.input === "string" ? spread.input : "";
+      const style = typeof spread.style === "string" ? spread.style : undefined;
       usedInputs.add(field);
-      const prop = (input as any)?.properties?.[field];
+      const prop = propertiesOf(input)[field];
+      const items = isObject(prop) && isObject(prop.items) ? prop.items : {};
       if (!prop) ctx.report("KV412", `query '${name}' names input '${field}', which is no property of the input schema`, p);
-      else if (map) checkMap(name, field, map, prop, style, p, ctx);
-      else if (prop.type !== "array" || !prop.items || !SCALARS.includes(prop.items.type)) {
+      else if (spread.map) checkMap(name, field, stringRecord(spread.map), isObject(prop) ? prop : {}, style, p, ctx);
+      else if (!isObject(prop) || prop.type !== "array" || typeof items.type !== "string" || !SCALARS.includes(items.type)) {
         ctx.report("KV419", `query '${name}' spreads input '${field}', which must be an array of strings, numbers, integers or booleans`, p);
       }
     }
   }
-  for (const [name, value] of Object.entries((http.headers ?? {}) as Record<string, string>)) {
+  for (const [name, value] of Object.entries(stringRecord(http.headers))) {
     if (!TOKEN.test(name)) ctx.report("KV420", `'${name}' is not a valid header name`, at(`/headers/${name}`), { atKey: true });
     else if (RESERVED_HEADERS.has(name.toLowerCase())) {
       ctx.report("KV430", `header '${name}' is set by the HTTP client itself; a spec may not set it`, at(`/headers/${name}`), { atKey: true });
@@ -131,14 +139,14 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
   for (const name of declaredSecrets) {
     if (!usedSecrets.has(name)) ctx.report("KV421", `secret '${name}' is declared but no template uses it`, at(`/secrets/${name}`), { atKey: true });
   }
-  for (const name of Object.keys((input as any)?.properties ?? {})) {
+  for (const name of Object.keys(propertiesOf(input))) {
     if (!usedInputs.has(name)) ctx.report("KV422", `input '${name}' reaches no part of the request`, `${ctx.pointer}/input/properties/${name}`, { atKey: true });
   }
   checkOutput(tool, ctx);
 }
 
 /** A value map must cover exactly the values the input can take, so no call falls through it. */
-function checkMap(name: string, field: string, map: Record<string, string>, prop: { enum?: unknown[] }, style: string | undefined, p: string, ctx: RuleContext): void {
+function checkMap(name: string, field: string, map: Record<string, string>, prop: Record<string, Json>, style: string | undefined, p: string, ctx: RuleContext): void {
   if (style !== undefined) ctx.report("KV429", `query '${name}' takes map or style, not both`, p);
   if (!Array.isArray(prop.enum)) {
     ctx.report("KV429", `query '${name}' maps input '${field}', which needs an enum listing the values it can take`, p);
@@ -158,7 +166,7 @@ function checkBody(http: Block, ctx: RuleContext, parse: (t: string, p: string) 
   const kinds = ["json", "form"].filter((k) => k in http.body);
   if (kinds.length !== 1) return ctx.report("KV424", "body takes exactly one of json or form", at);
   if (kinds[0] === "form") {
-    for (const [name, value] of Object.entries(http.body.form as Record<string, string>)) parse(value, `${at}/form/${name}`);
+    for (const [name, value] of Object.entries(stringRecord(http.body.form))) parse(value, `${at}/form/${name}`);
     return;
   }
   const walk = (node: Json, pointer: string): void => {
@@ -175,7 +183,7 @@ function checkBody(http: Block, ctx: RuleContext, parse: (t: string, p: string) 
 }
 
 function checkOutput(tool: RawTool, ctx: RuleContext): void {
-  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; link?: boolean; schema?: unknown };
+  const output = isObject(tool.output) ? tool.output : {};
   const at = `${ctx.pointer}/output`;
   const ways = [output.select !== undefined && "select", output.raw && "raw: true", output.resource && "resource: true", output.link && "link: true"].filter(Boolean);
   if (ways.length > 1) ctx.report("KV426", `give one of select, raw: true, resource: true or link: true, not ${ways.join(" and ")}`, at);
@@ -189,7 +197,7 @@ function checkOutput(tool: RawTool, ctx: RuleContext): void {
     try {
       compile(output.select);
     } catch (e) {
-      ctx.report("KV428", `output.select is not valid JMESPath: ${(e as Error).message.replace(/^Syntax error:?\s*/i, "")}`, `${at}/select`);
+      ctx.report("KV428", `output.select is not valid JMESPath: ${messageOf(e).replace(/^Syntax error:?\s*/i, "")}`, `${at}/select`);
     }
   }
 }

@@ -3,10 +3,19 @@ import type { Json } from "../../../templates/runtime/types.js";
 import type { FieldSpec, HttpToolConfig, JsonTemplate, Part } from "../../../templates/kinds/http/config.js";
 import type { KindNormalized, RawTool } from "../types.js";
 import { parseTemplate } from "./template.js";
+import { isObject, stringRecord } from "../../shared/object.js";
 
 export const HTTP_DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 1_048_576, redirects: "none" as const };
 
-const parts = (text: string): Part[] => (parseTemplate(text) as { parts: Part[] }).parts;
+function parts(text: string): Part[] {
+  const r = parseTemplate(text);
+  if ("error" in r) throw new Error(`http template ${JSON.stringify(text)} reached normalize unchecked: ${r.error}`);
+  return r.parts;
+}
+
+type Style = "repeat" | "comma" | "pipe" | "space";
+const STYLES: readonly Style[] = ["repeat", "comma", "pipe", "space"];
+const isStyle = (s: unknown): s is Style => STYLES.some((x) => x === s);
 
 function jsonTemplate(node: Json): JsonTemplate {
   if (typeof node === "string") {
@@ -20,11 +29,12 @@ function jsonTemplate(node: Json): JsonTemplate {
   return { json: node };
 }
 
-function fields(spec: Record<string, Json>): FieldSpec[] {
-  return Object.entries(spec).map(([name, v]): FieldSpec => {
+function fields(spec: Json | undefined): FieldSpec[] {
+  return Object.entries(isObject(spec) ? spec : {}).map(([name, v]): FieldSpec => {
     if (typeof v === "string") return { name, value: parts(v) };
-    const f = v as { input: string; style?: "repeat" | "comma" | "pipe" | "space"; map?: Record<string, string> };
-    return f.map ? { name, map: { input: f.input, values: f.map } } : { name, array: { input: f.input, style: f.style ?? "repeat" } };
+    const f = isObject(v) ? v : {};
+    const input = String(f.input);
+    return f.map ? { name, map: { input, values: stringRecord(f.map) } } : { name, array: { input, style: isStyle(f.style) ? f.style : "repeat" } };
   });
 }
 
@@ -43,8 +53,8 @@ function annotationsFor(method: string) {
 export type HttpIRConfig = Omit<HttpToolConfig, "tool">;
 
 export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
-  const http = tool.http as Record<string, any>;
-  const output = (tool.output ?? {}) as { select?: string; raw?: boolean; resource?: boolean; link?: boolean; schema?: Record<string, Json> };
+  const http: Record<string, any> = isObject(tool.http) ? tool.http : {};
+  const output = isObject(tool.output) ? tool.output : {};
   const base = new URL(http.baseUrl);
   const config: HttpIRConfig = {
     method: http.method,
@@ -53,7 +63,7 @@ export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
     basePath: base.pathname.replace(/\/+$/, ""),
     path: String(http.path).split("/").slice(1).map(parts),
     query: fields(http.query ?? {}),
-    headers: Object.entries((http.headers ?? {}) as Record<string, string>).map(([name, v]) => ({ name, value: parts(v) })),
+    headers: Object.entries(stringRecord(http.headers)).map(([name, v]) => ({ name, value: parts(v) })),
     ...(http.body ? { body: "json" in http.body ? { kind: "json", template: jsonTemplate(http.body.json) } : { kind: "form", fields: fields(http.body.form) } } : {}),
     secrets: Object.keys(http.secrets ?? {})
       .sort()
@@ -62,7 +72,7 @@ export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
     maxResponseBytes: http.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
     redirects: http.redirects ?? HTTP_DEFAULTS.redirects,
     output: {
-      ...(output.select !== undefined ? { select: output.select } : {}),
+      ...(typeof output.select === "string" ? { select: output.select } : {}),
       ...(output.raw ? { raw: true } : {}),
       ...(output.resource ? { resource: true } : {}),
       ...(output.link ? { link: true } : {}),
@@ -70,8 +80,8 @@ export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
     },
   };
   return {
-    inputSchema: (tool.input as Record<string, Json> | undefined) ?? { type: "object", properties: {}, additionalProperties: false },
-    ...(output.schema ? { outputSchema: output.schema } : {}),
+    inputSchema: isObject(tool.input) ? tool.input : { type: "object", properties: {}, additionalProperties: false },
+    ...(isObject(output.schema) ? { outputSchema: output.schema } : {}),
     config,
     annotations: annotationsFor(http.method),
   };

@@ -10,6 +10,7 @@ import {
 } from "../../../templates/kinds/validate_json/definition.js";
 import { _, code, name } from "../../shared/codegen.js";
 import { defineKind, NO_EFFECTS } from "../types.js";
+import { isObject, jsonObject } from "../../shared/object.js";
 
 /** The spec's `validate_json: {}` block. */
 export type ValidateJsonIRConfig = { maxWorkers?: number };
@@ -22,7 +23,11 @@ declare module "../../model/ir.js" {
 
 export type ValidateJsonFacts = { reads: string; env: string[]; limits: { maxWorkers: number } };
 
-const clone = <T>(v: T) => structuredClone(v) as unknown as Record<string, Json>;
+const clone = (v: unknown) => jsonObject(v);
+
+function configOf(block: Json | undefined): ValidateJsonIRConfig {
+  return isObject(block) && typeof block.maxWorkers === "number" ? { maxWorkers: block.maxWorkers } : {};
+}
 
 export const validateJsonKind = defineKind<ValidateJsonIRConfig, ValidateJsonFacts>({
   key: "validate_json",
@@ -48,7 +53,7 @@ export const validateJsonKind = defineKind<ValidateJsonIRConfig, ValidateJsonFac
     return {
       inputSchema: clone(VALIDATE_JSON_INPUT_SCHEMA),
       outputSchema: clone(VALIDATE_JSON_OUTPUT_SCHEMA),
-      config: (tool.validate_json ?? {}) as ValidateJsonIRConfig,
+      config: configOf(tool.validate_json),
       annotations: { ...annotations },
       title: VALIDATE_JSON_TITLE,
       description: VALIDATE_JSON_DESCRIPTION,

@@ -2,6 +2,7 @@
 // should confirm). KV607: the annotations do not contradict what the tool visibly does, as its
 // kind's effects say (`changes`, `readsOnly`).
 import type { ToolRule, LintTool } from "../types.js";
+import { isObject } from "../../shared/object.js";
 
 /** Why the annotations contradict the tool, and which hint is wrong. */
 function contradiction(t: LintTool): [string, string] | undefined {
@@ -31,7 +32,7 @@ export const annotationRules: ToolRule[] = [
       const found = contradiction(t);
       if (!found) return;
       const [why, hint] = found;
-      const given = (t.raw.annotations ?? {}) as Record<string, unknown>;
+      const given = isObject(t.raw.annotations) ? t.raw.annotations : {};
       report(`annotations of '${t.name}' contradict the tool: ${why}`, hint in given ? `${t.pointer}/annotations/${hint}` : `${t.pointer}/name`, {
         atKey: true,
         suggestion: "correct the annotations (or the request/command) so a client can trust them",

@@ -2,6 +2,7 @@
 // `description` is non-empty and treats coverage above 80% as the schema doing its job.
 import type { Json } from "../../../templates/runtime/types.js";
 import type { ToolRule } from "../types.js";
+import { isObject } from "../../shared/object.js";
 
 export const MIN_COVERAGE = 80;
 
@@ -11,10 +12,14 @@ export const paramRules: ToolRule[] = [
     summary: `at least ${MIN_COVERAGE}% of input properties have a description`,
     tool(t, _s, report) {
       if (t.builtin) return;
-      const props = (t.inputSchema.properties ?? {}) as Record<string, Record<string, Json>>;
+      const props = isObject(t.inputSchema.properties) ? t.inputSchema.properties : {};
       const names = Object.keys(props);
       if (!names.length) return;
-      const bare = names.filter((n) => typeof props[n]?.description !== "string" || !(props[n].description as string).trim());
+      const described = (n: string) => {
+        const prop = props[n];
+        return isObject(prop) && typeof prop.description === "string" && prop.description.trim() !== "";
+      };
+      const bare = names.filter((n) => !described(n));
       const coverage = Math.round(((names.length - bare.length) / names.length) * 100);
       if (coverage >= MIN_COVERAGE) return;
       const where = t.raw.input !== undefined ? `${t.pointer}/input/properties/${bare[0]}` : `${t.pointer}/name`;
