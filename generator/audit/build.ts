@@ -12,7 +12,7 @@ import type { Json } from "../../templates/runtime/types.js";
 import { descriptorTokens } from "../catalog/listing.js";
 
 export function manifestTools(plan: ServerPlan): ManifestTool[] {
-  const catalog = plan.server.exposure === "catalog";
+  const via = reachOf(plan.server.exposure);
   return plan.tools.map(({ tool: t }) => {
     const kind = kindFor(t);
     return {
@@ -33,8 +33,9 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       config: t.config,
       effects: kind.effects(t),
       facts: kind.facts(t),
-      // Under exposure: catalog a tool is reached through call_operation, listed only with expose: always.
-      ...(catalog ? { reachedThrough: t.expose === "always" ? "tools/list and call_operation" : "call_operation" } : {}),
+      // Under exposure: catalog a tool is reached through call_operation, under code through execute
+      // (a program's api), listed only with expose: always.
+      ...(via ? { reachedThrough: t.expose === "always" ? (`tools/list and ${via}` as const) : via } : {}),
       descriptorTokens: descriptorTokens(t),
     };
   });
@@ -61,4 +62,9 @@ export function manifestPrompts(plan: ServerPlan): ManifestPrompt[] | undefined 
         : { ...m.content }),
     })),
   }));
+}
+
+/** The tool a catalog or code-mode server reaches its operations through; none for a flat server. */
+function reachOf(exposure: string | undefined): "call_operation" | "execute" | undefined {
+  return exposure === "catalog" ? "call_operation" : exposure === "code" ? "execute" : undefined;
 }

@@ -54,7 +54,7 @@ export function renderTool(t: ManifestTool): string[] {
     `- Output schema sha256: ${t.outputSchemaSha256 ? code(t.outputSchemaSha256) : "none (text output)"}`,
     `- Output cap: ${t.maxOutputChars} characters of text`,
   );
-  if (t.reachedThrough) out.push(`- Reached through: ${t.reachedThrough === "call_operation" ? "`call_operation` (found with `search_operations`, not in tools/list)" : "tools/list and `call_operation`"}`);
+  if (t.reachedThrough) out.push(`- Reached through: ${reachText(t.reachedThrough)}`);
   if (t.descriptorTokens !== undefined) out.push(`- Descriptor size: ${t.descriptorTokens} tokens`);
   if (t.task) out.push(`- Runs as a task: ${t.task === "required" ? "always (clients without the tasks extension are refused with -32021)" : "for clients that declare the tasks extension; plainly for others"}`);
   if (t.confirm) out.push(`- Asks the user to confirm before it runs: ${code(t.confirm.message)}${t.confirm.inputKey ? ` (input request ${code(t.confirm.inputKey)})` : ""}; a decline runs nothing${t.confirm.fields ? `; the form also shows ${t.confirm.fields.map((f) => code(f)).join(", ")}, which the user may change before it runs` : ""}`);
@@ -89,4 +89,10 @@ function askLine(a: NonNullable<ManifestTool["ask"]>[number]): string {
   }
   if (a.from === "roots") return `Asks the client for its roots for ${code(a.field)} (string${id}: the first root's ${a.schema.format === "uri" ? "file:// URI" : "path"}) when the caller leaves it out, through roots/list (capability \`roots\`); ${without}`;
   return `Asks the user for ${code(a.field)} (${String(a.schema.type)}${id}) when the caller leaves it out, through a form (capability \`elicitation\`): ${code(a.message)}; a decline runs nothing; ${without}`;
+}
+
+function reachText(via: NonNullable<ManifestTool["reachedThrough"]>): string {
+  if (via === "call_operation") return "`call_operation` (found with `search_operations`, not in tools/list)";
+  if (via === "execute") return "a program's `api` in `execute` (found with `search_operations`, not in tools/list)";
+  return via === "tools/list and execute" ? "tools/list and a program's `api` in `execute`" : "tools/list and `call_operation`";
 }

@@ -37,7 +37,7 @@ export interface ManifestTool {
   /** Its kind's facts, for AUDIT.md. */
   facts?: Record<string, Json>;
   /** Under server.exposure: catalog: how a caller reaches it. */
-  reachedThrough?: "call_operation" | "tools/list and call_operation";
+  reachedThrough?: "call_operation" | "tools/list and call_operation" | "execute" | "tools/list and execute";
   /** Tokens (o200k_base) of its tools/list descriptor: its listing cost as a flat tool, or what describe_operation shows. */
   descriptorTokens?: number;
 }

@@ -28,9 +28,9 @@ const ARGS = ["--cwd", project];
 /** What tools/list shows: every tool of a flat server; a catalog server's catalog tools and its `expose: always` tools. */
 const toolNames = (server: string) => Object.keys(manifestOf(server).listing.tools).sort();
 
-it.each(SERVERS)("out/%s: every tool of the manifest is listed or reached through call_operation", (server) => {
+it.each(SERVERS)("out/%s: every tool of the manifest is listed or reached through call_operation or execute", (server) => {
   const m = manifestOf(server);
-  for (const t of m.tools) expect(t.name in m.listing.tools || t.reachedThrough === "call_operation", t.name).toBe(true);
+  for (const t of m.tools) expect(t.name in m.listing.tools || ["call_operation", "execute"].includes(t.reachedThrough ?? ""), t.name).toBe(true);
 });
 
 describe.each(SERVERS)("out/%s on the wire", (server) => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { currentBlock, merge, readmeBlock, readResults, type Result } from "../bench/results.js";
 
-const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "resources", "generate", "import", "catalog", "floor"];
+const SECTIONS = ["startup", "exec", "sandbox", "http", "validate-json", "hardening", "tasks", "serving", "resources", "generate", "import", "catalog", "codemode", "floor"];
 
 describe("the README's performance table", () => {
   const results = readResults();
