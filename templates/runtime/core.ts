@@ -36,8 +36,9 @@ export function createCore(def: ServerDef): Core {
     capabilities(era) {
       const caps: Record<string, unknown> = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      // Resources never change (docs/resources.md): neither subscribe nor listChanged is declared.
-      if (def.resources || def.templates) caps.resources = {};
+      // The resource list never changes: no listChanged. 2025-11-25 subscriptions are accepted for static
+      // resources, whose content cannot change (docs/resources.md); 2026-07-28 has no resources/subscribe.
+      if (def.resources || def.templates) caps.resources = era === "2025-11-25" && def.resources ? { subscribe: true } : {};
       if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;

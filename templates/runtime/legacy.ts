@@ -2,7 +2,7 @@
 import { negotiateLegacy } from "./protocol.js";
 import type { ClientAsker, SignalSource } from "./types.js";
 import { getPrompt, listPrompts } from "./prompts.js";
-import { listResources, listTemplates, readResource, type ReadScope } from "./resources.js";
+import { listResources, listTemplates, readResource, subscribeResource, type ReadScope } from "./resources.js";
 import { complete } from "./completion.js";
 import { canElicit } from "./client-requests.js";
 import { handleCall, methodNotFound, rejectCursor, serverCallContext, type Core, type Notify } from "./core.js";
@@ -47,7 +47,6 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
       if (!core.def.prompts) return methodNotFound(method);
       // A prompt asks the user only (elicitation/create), where the client declared it.
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : undefined);
-    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
       if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
@@ -60,6 +59,11 @@ export function serveLegacy(core: Core, method: string, params: Params, signal: 
       if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
       return { resourceTemplates: listTemplates(core.def) };
+    // Offered only where the capability says subscribe: true (a spec with static resources); they never change.
+    case "resources/subscribe":
+    case "resources/unsubscribe":
+      if (!core.def.resources) return methodNotFound(method);
+      return subscribeResource(core.def, params);
     case "completion/complete":
       if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
       return complete(core.def, params, scope(core, signal));

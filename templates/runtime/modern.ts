@@ -68,8 +68,9 @@ async function route(core: Core, method: string, params: Params, signal: SignalS
       if (!core.capabilities("2026-07-28").completions) return methodNotFound(method);
       return complete(core.def, params, scope(core, signal, "2026-07-28"));
     default:
-      // initialize, ping, logging/setLevel, resources/subscribe and subscriptions/listen land here
-      // too: not part of this era or not offered (resources never change, docs/resources.md).
+      // initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe and
+      // subscriptions/listen land here too: not part of this era (2026-07-28 removed resources/subscribe)
+      // or not offered (the resource list never changes, docs/resources.md).
       return methodNotFound(method);
   }
 }

@@ -1,7 +1,8 @@
 // MCP resources: resources/list (paginated), resources/templates/list and resources/read, the same for
 // both eras (2026-07-28 adds resultType, _meta and cache hints in the dispatcher). A static resource
-// was read at build time; a templated one is read by its tool (template-read.ts). Neither is watched:
-// no subscriptions, no list_changed notifications (docs/resources.md). A uri that is neither a static
+// was read at build time; a templated one is read by its tool (template-read.ts). No list_changed
+// notifications; 2025-11-25 subscriptions are accepted for static resources only, which never change
+// (subscribeResource, docs/resources.md). A uri that is neither a static
 // resource nor one a template expands to is the era's resource-not-found error, with the uri in its
 // data: -32602 in 2026-07-28 (server/resources "Error Handling"), -32002 in 2025-11-25.
 import { clipText, quoteValue } from "./clip.js";
@@ -96,16 +97,40 @@ function readTemplated(def: ServerDef, uri: string, era: Era, scope: ReadScope |
   throw notFound(uri, era);
 }
 
-/** resources/read: the resource's one content item, text or base64 blob; a templated one once its tool has run. */
-export function readResource(def: ServerDef, params: Record<string, unknown> | undefined, era: Era, scope?: ReadScope): Record<string, unknown> | Promise<Record<string, unknown>> {
+function uriOf(params: Record<string, unknown> | undefined): string {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
+  return uri;
+}
+
+function staticResource(def: ServerDef, uri: string): ResourceDef | undefined {
   let index = byUri.get(def);
   if (!index) {
     index = new Map((def.resources ?? []).map((r) => [r.uri, r]));
     byUri.set(def, index);
   }
-  const r = index.get(uri);
+  return index.get(uri);
+}
+
+/**
+ * resources/subscribe and resources/unsubscribe (2025-11-25 only: 2026-07-28 removed them). A static
+ * resource's content was fixed at build time and cannot change while the server runs, so a
+ * subscription to it is accepted ({}) and no notifications/resources/updated is ever due; nothing is
+ * kept per client. A uri a template expands to is read through a tool and is not watched, and any
+ * other uri names no resource: both -32602 with the uri in the error data.
+ */
+export function subscribeResource(def: ServerDef, params: Record<string, unknown> | undefined): Record<string, unknown> {
+  const uri = uriOf(params);
+  if (staticResource(def, uri)) return {};
+  const templated = (def.templates?.list ?? []).some((t) => def.templates!.match(t.uriTemplate, uri));
+  const message = templated ? "Resource is read through a tool and is not watched: subscribe only to static resources" : "Resource not found";
+  throw new RpcError(INVALID_PARAMS, message, { uri: clipText(uri) });
+}
+
+/** resources/read: the resource's one content item, text or base64 blob; a templated one once its tool has run. */
+export function readResource(def: ServerDef, params: Record<string, unknown> | undefined, era: Era, scope?: ReadScope): Record<string, unknown> | Promise<Record<string, unknown>> {
+  const uri = uriOf(params);
+  const r = staticResource(def, uri);
   if (!r) return readTemplated(def, uri, era, scope);
   const content: Record<string, unknown> = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== undefined) content.blob = r.blob;

@@ -98,11 +98,11 @@ const pixel = readFileSync("test/fixtures/resources/pixel.png");
 for (const [transport, open] of wires) {
   for (const era of ERAS) {
     describe(`static resources on the raw wire over ${transport}, ${era}`, () => {
-      it("declares resources (no subscribe, no listChanged) and lists them sorted by uri with type and size", async () => {
+      it("declares resources (subscribe in 2025-11-25 only, no listChanged) and lists them sorted by uri with type and size", async () => {
         const w = open(shelf, era);
         try {
           const caps = era === "2026-07-28" ? (await w.send("server/discover")).result!.capabilities : (await w.send("initialize", { protocolVersion: era, capabilities: {}, clientInfo: { name: "t", version: "0" } })).result!.capabilities;
-          expect(caps).toEqual({ tools: {}, resources: {} });
+          expect(caps).toEqual({ tools: {}, resources: era === "2025-11-25" ? { subscribe: true } : {} });
           const list = (await w.send("resources/list")).result!;
           expect(list.resources).toEqual([
             { uri: "config://defaults", name: "defaults", description: "Default settings, inline.", mimeType: "application/json", size: 14 },
@@ -142,11 +142,13 @@ for (const [transport, open] of wires) {
         }
       });
 
-      it("lists no resource templates, and offers no subscriptions (static resources never change)", async () => {
+      it("lists no resource templates; subscriptions accepted in 2025-11-25 only (static resources never change)", async () => {
         const w = open(shelf, era);
         try {
           expect((await w.send("resources/templates/list")).result!.resourceTemplates).toEqual([]);
-          expect((await w.send("resources/subscribe", { uri: "docs://notes" })).error).toMatchObject({ code: -32601 });
+          const sub = await w.send("resources/subscribe", { uri: "docs://notes" });
+          if (era === "2025-11-25") expect(sub).toMatchObject({ result: {} });
+          else expect(sub.error).toMatchObject({ code: -32601 });
         } finally {
           await w.close();
         }
@@ -198,7 +200,7 @@ for (const [transport, connect] of [
       it(`lists and reads static resources (${mode})`, async () => {
         const c = await connect(mode);
         try {
-          expect(c.client.getServerCapabilities()?.resources).toEqual({});
+          expect(c.client.getServerCapabilities()?.resources).toEqual(mode === "2025-11-25" ? { subscribe: true } : {});
           const { resources } = await c.client.listResources();
           expect(resources.map((r) => r.uri)).toEqual(["config://defaults", "docs://notes", "docs://pixel.png"]);
           const read = await c.client.readResource({ uri: "docs://pixel.png" });
