@@ -19,7 +19,7 @@ import {
   releaseCall,
   shutdown,
   trackCall
-} from "./chunks/chunk-YEZG5UTO.mjs";
+} from "./chunks/chunk-CZGS5LAK.mjs";
 import {
   ALLOWED_ALGORITHMS
 } from "./chunks/chunk-A6B2PFAE.mjs";
@@ -503,7 +503,7 @@ async function main(def, opts) {
     log(`ready on stdio (${def.tools.length} tool${def.tools.length === 1 ? "" : "s"}); waiting for a client`);
     return;
   }
-  const { startHttp } = await import("./chunks/http-BHEB622R.mjs");
+  const { startHttp } = await import("./chunks/http-2V4XVCBM.mjs");
   const { createAuthGate } = await import("./chunks/gate-3ZAR4K4O.mjs");
   let gate;
   try {

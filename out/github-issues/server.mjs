@@ -678,7 +678,7 @@ function createCore(def) {
     capabilities(era) {
       const caps = { tools: {} };
       if (def.prompts) caps.prompts = {};
-      if (def.resources || def.templates) caps.resources = {};
+      if (def.resources || def.templates) caps.resources = era === "2025-11-25" && def.resources ? { subscribe: true } : {};
       if (hasCompletions(def)) caps.completions = {};
       if (era === "2026-07-28" && def.tasks) caps.extensions = { "io.modelcontextprotocol/tasks": {} };
       return caps;
@@ -1075,15 +1075,29 @@ function readTemplated(def, uri, era, scope3) {
   }
   throw notFound(uri, era);
 }
-function readResource(def, params, era, scope3) {
+function uriOf(params) {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: uri must be a string");
+  return uri;
+}
+function staticResource(def, uri) {
   let index = byUri.get(def);
   if (!index) {
-    index = new Map((def.resources ?? []).map((r2) => [r2.uri, r2]));
+    index = new Map((def.resources ?? []).map((r) => [r.uri, r]));
     byUri.set(def, index);
   }
-  const r = index.get(uri);
+  return index.get(uri);
+}
+function subscribeResource(def, params) {
+  const uri = uriOf(params);
+  if (staticResource(def, uri)) return {};
+  const templated = (def.templates?.list ?? []).some((t) => def.templates.match(t.uriTemplate, uri));
+  const message2 = templated ? "Resource is read through a tool and is not watched: subscribe only to static resources" : "Resource not found";
+  throw new RpcError(INVALID_PARAMS, message2, { uri: clipText(uri) });
+}
+function readResource(def, params, era, scope3) {
+  const uri = uriOf(params);
+  const r = staticResource(def, uri);
   if (!r) return readTemplated(def, uri, era, scope3);
   const content = { uri: r.uri, mimeType: r.mimeType };
   if (r.blob !== void 0) content.blob = r.blob;
@@ -1183,7 +1197,6 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
     case "prompts/get":
       if (!core.def.prompts) return methodNotFound(method);
       return getPrompt(core.def, params, "2025-11-25", principal, core.modes, asker && canElicit(asker.capabilities) ? (p) => asker.request("elicitation/create", p) : void 0);
-    // Resources are never watched: resources/subscribe is not offered (the capability says subscribe: absent).
     case "resources/list":
       if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       return listResources(core.def, params);
@@ -1196,6 +1209,11 @@ function serveLegacy(core, method, params, signal, notify, principal = "local", 
       if (!core.def.resources && !core.def.templates) return methodNotFound(method);
       rejectCursor(params);
       return { resourceTemplates: listTemplates(core.def) };
+    // Offered only where the capability says subscribe: true (a spec with static resources); they never change.
+    case "resources/subscribe":
+    case "resources/unsubscribe":
+      if (!core.def.resources) return methodNotFound(method);
+      return subscribeResource(core.def, params);
     case "completion/complete":
       if (!core.capabilities("2025-11-25").completions) return methodNotFound(method);
       return complete(core.def, params, scope(core, signal));

@@ -24,7 +24,7 @@ import {
   setDrainHandler,
   shutdown,
   trackCall
-} from "./chunk-YEZG5UTO.mjs";
+} from "./chunk-CZGS5LAK.mjs";
 import {
   HEADER_MISMATCH,
   INVALID_REQUEST,
