@@ -17,6 +17,7 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 20_000;
 
 import { byCodeUnit } from "./shared/order.js";
 import { isObject } from "./shared/object.js";
+import { CODE_DEFAULTS, type CodeLimits } from "../templates/runtime/codemode/limits.js";
 
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
@@ -26,7 +27,6 @@ function givenHints(annotations: Json | undefined): Partial<AnnotationsIR> {
   if (isObject(annotations)) for (const hint of HINTS) if (typeof annotations[hint] === "boolean") given[hint] = annotations[hint];
   return given;
 }
-import { CODE_DEFAULTS, type CodeLimits } from "../templates/runtime/codemode/limits.js";
 
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
@@ -95,18 +95,15 @@ function specInputs(spec: LoadedSpec): Record<string, string> {
 }
 
 const objects = (list: Json | undefined): Record<string, Json>[] => (Array.isArray(list) ? list.filter(isObject) : []);
-const CODE_KEYS: (keyof CodeLimits)[] = ["cpuMs", "wallMs", "memoryBytes", "stackBytes", "calls", "consoleBytes", "resultBytes", "argumentBytes", "concurrent", "queue"];
-
 /** server.code's limits over their defaults (the spec schema has checked each is a number in range). */
 function codeLimits(given: Json | undefined): CodeLimits {
   const limits: CodeLimits = { ...CODE_DEFAULTS };
-  if (given === null || typeof given !== "object" || Array.isArray(given)) return limits;
-  for (const key of CODE_KEYS) {
-    const value = given[key];
-    if (typeof value === "number") limits[key] = value;
-  }
+  if (!isObject(given)) return limits;
+  for (const [key, value] of Object.entries(given)) if (isLimit(key) && typeof value === "number") limits[key] = value;
   return limits;
 }
+
+const isLimit = (key: string): key is keyof CodeLimits => Object.hasOwn(CODE_DEFAULTS, key);
 
 export function normalize(specs: LoadedSpec[], out: Diagnostic[] = []): ServerIR[] {
   const servers = specs.map((spec): ServerIR => {
