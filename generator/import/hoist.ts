@@ -24,8 +24,6 @@ const DEFS_REF = /^#\/\$defs\/[A-Za-z0-9_.-]+$/;
 /** Keywords that change how references resolve: a schema with one is left as it is. */
 const RESOLUTION = new Set(["$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "definitions"]);
 const MAX_ROUNDS = 256;
-/** A subschema shorter than this never pays for its `$ref`. */
-const MIN_TEXT = 24;
 
 /** The schema with its repeated subschemas hoisted into `$defs`, or the schema itself when nothing gets shorter. */
 export function hoistSchema(schema: Obj): Obj {
@@ -57,6 +55,10 @@ function hoistable(root: Obj): boolean {
   visit(root);
   return ok;
 }
+
+const refText = (name: string) => JSON.stringify({ $ref: `#/$defs/${name}` }).length;
+/** A subschema no longer than the shortest `$ref` never pays for it. */
+const MIN_TEXT = refText("s") + 1;
 
 /** A node's identity by content (equal JSON, equal id) and the length of its JSON text. */
 interface Shape {
@@ -166,7 +168,6 @@ function uses(root: Obj, shape: (n: Json) => Shape): Map<number, Use> {
   return found;
 }
 
-const refText = (name: string) => JSON.stringify({ $ref: `#/$defs/${name}` }).length;
 const letters = (name: string) => name.replace(/[^A-Za-z0-9]/g, "");
 
 function baseName(u: Use): string {

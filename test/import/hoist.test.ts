@@ -69,6 +69,19 @@ describe("hoisting repeated subschemas into $defs", () => {
     expect(hoistSchema(small)).toBe(small);
   });
 
+  it("hoists a subschema only a little longer than its `$ref` when its name is short and it recurs often", () => {
+    // `{"$ref":"#/$defs/Id"}` is 21 characters, `{"maxLength":12345678}` 22: each use saves one.
+    const id = (): Obj => {
+      const s: Obj = { maxLength: 12345678 };
+      noteOrigin(s, "#/components/schemas/Id");
+      return s;
+    };
+    const schema: Obj = { type: "object", properties: { ids: { type: "array", prefixItems: Array.from({ length: 60 }, id) } } };
+    const out = hoistSchema(schema) as Obj;
+    expect(out.$defs).toEqual({ Id: { maxLength: 12345678 } });
+    expect(len(out)).toBeLessThan(len(schema));
+  });
+
   it("leaves a schema with a base URI, an anchor or a reference outside its $defs as it is", () => {
     for (const extra of [{ $id: "https://example.com/s" }, { $defs: { a: { $anchor: "x" } } }, { not: { $ref: "#/properties/order" } }] as Obj[]) {
       const schema = { ...shipping(), ...extra };
