@@ -22,13 +22,20 @@ function tasksField(server: string, tasks: NonNullable<ServerPlan["server"]["tas
   return _`tasks: ${objectCode(fields)}`;
 }
 
-/** server.exposure: catalog: the embedded index (src/catalog.ts), the tools listed beside the catalog tools, their cap. */
+/**
+ * The index's loader: src/catalog.ts imported on the first search, which esbuild makes a chunk file of
+ * its own under exposure: catalog (a split bundle) and a module initialised on first use in a single
+ * bundle (exposure: code); either way start-up does not parse the index.
+ */
+const LOAD_INDEX = _`loadIndex: () => import("./catalog.js").then((m) => m.index)`;
+
+/** server.exposure: catalog: the index's loader, the tools listed beside the catalog tools, their cap. */
 function catalogField(s: ServerPlan["server"]): Code {
   const always = s.tools.filter((t) => t.expose === "always").map((t) => t.name);
   if (s.exposure === "code") {
-    return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("codeTools")}`, _`serve: ${name("serveCode")}`, _`code: ${name("codeMode")}`])}`;
+    return _`catalog: ${objectCode([LOAD_INDEX, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("codeTools")}`, _`serve: ${name("serveCode")}`, _`code: ${name("codeMode")}`])}`;
   }
-  return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("catalogTools")}`, _`serve: ${name("serveCatalog")}`])}`;
+  return _`catalog: ${objectCode([LOAD_INDEX, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("catalogTools")}`, _`serve: ${name("serveCatalog")}`])}`;
 }
 
 /** The imports the start-up checks of lazily loaded tools need, merged by module. */
@@ -75,8 +82,8 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
     ...(s.resourceTemplates ? [importDecl("@kervan/resource-templates", ["matchTemplate"])] : []),
-    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])]), importDecl("./catalog.js", ["index as catalogIndex"])] : []),
-    ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./catalog.js", ["index as catalogIndex"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
+    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])])] : []),
+    ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
     ...headImports(parts.filter((p) => p.lazy).map((p) => p.part)),
     ...eager.map((p): Statement => ({ kind: "import", moduleSpecifier: p.plan.importPath, namespaceImport: p.id.toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),
