@@ -45,6 +45,21 @@ function headImports(parts: KindEmit[]): Statement[] {
   return [...by.keys()].sort().map((spec) => importDecl(spec, [...by.get(spec)!].sort()));
 }
 
+/**
+ * The start-up checks, in tool order: a loaded tool's own, a lazily loaded tool's head (emit/lazy.ts),
+ * run once per distinct thing read (KindEmit startupHead.reads): the check of the first tool that reads it.
+ */
+function startupChecks(parts: { id: Code; lazy: boolean; part: KindEmit }[]): Code[] {
+  const seen = new Set<string>();
+  return parts.flatMap((p) => {
+    if (!p.lazy) return p.part.startup?.length ? [_`${p.id}.startup();`] : [];
+    const head = p.part.startupHead;
+    if (head?.reads !== undefined && seen.has(head.reads)) return [];
+    if (head?.reads !== undefined) seen.add(head.reads);
+    return head?.statements ?? [];
+  });
+}
+
 export function emitEntry(plan: ServerPlan): EmittedFile {
   const s = plan.server;
   const parts = plan.tools.map((t) => {
@@ -52,7 +67,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     return { id: name(t.ident), plan: t, part, lazy: isLazy(s, t, part) };
   });
   const eager = parts.filter((p) => !p.lazy);
-  const startups = parts.flatMap((p) => (p.lazy ? (p.part.startupHead?.statements ?? []) : p.part.startup?.length ? [_`${p.id}.startup();`] : []));
+  const startups = startupChecks(parts);
   const roles = eager.filter((p) => p.part.workerRole).map((p) => p.id);
   const fields: Code[] = [
     _`name: ${s.name}`,
