@@ -1,5 +1,6 @@
-// Emits src/catalog.ts for a server with exposure: catalog: its search index, built now, as one JSON
-// text the bundle parses when it loads (no index is built when the server starts).
+// Emits src/catalog.ts for a server with exposure: catalog or code: its search index, built now, as one
+// JSON text parsed when the first search imports the module (entry.ts LOAD_INDEX): no index is built,
+// read or parsed when the server starts.
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
 import { buildIndex } from "../catalog/index.js";

@@ -22,13 +22,20 @@ function tasksField(server: string, tasks: NonNullable<ServerPlan["server"]["tas
   return _`tasks: ${objectCode(fields)}`;
 }
 
-/** server.exposure: catalog: the embedded index (src/catalog.ts), the tools listed beside the catalog tools, their cap. */
+/**
+ * The index's loader: src/catalog.ts imported on the first search, which esbuild makes a chunk file of
+ * its own under exposure: catalog (a split bundle) and a module initialised on first use in a single
+ * bundle (exposure: code); either way start-up does not parse the index.
+ */
+const LOAD_INDEX = _`loadIndex: () => import("./catalog.js").then((m) => m.index)`;
+
+/** server.exposure: catalog: the index's loader, the tools listed beside the catalog tools, their cap. */
 function catalogField(s: ServerPlan["server"]): Code {
   const always = s.tools.filter((t) => t.expose === "always").map((t) => t.name);
   if (s.exposure === "code") {
-    return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("codeTools")}`, _`serve: ${name("serveCode")}`, _`code: ${name("codeMode")}`])}`;
+    return _`catalog: ${objectCode([LOAD_INDEX, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("codeTools")}`, _`serve: ${name("serveCode")}`, _`code: ${name("codeMode")}`])}`;
   }
-  return _`catalog: ${objectCode([_`index: ${name("catalogIndex")}`, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("catalogTools")}`, _`serve: ${name("serveCatalog")}`])}`;
+  return _`catalog: ${objectCode([LOAD_INDEX, _`always: ${always}`, _`maxOutputChars: ${s.maxOutputChars}`, _`tools: ${name("catalogTools")}`, _`serve: ${name("serveCatalog")}`])}`;
 }
 
 /** The imports the start-up checks of lazily loaded tools need, merged by module. */
@@ -38,6 +45,21 @@ function headImports(parts: KindEmit[]): Statement[] {
   return [...by.keys()].sort().map((spec) => importDecl(spec, [...by.get(spec)!].sort()));
 }
 
+/**
+ * The start-up checks, in tool order: a loaded tool's own, a lazily loaded tool's head (emit/lazy.ts),
+ * run once per distinct thing read (KindEmit startupHead.reads): the check of the first tool that reads it.
+ */
+function startupChecks(parts: { id: Code; lazy: boolean; part: KindEmit }[]): Code[] {
+  const seen = new Set<string>();
+  return parts.flatMap((p) => {
+    if (!p.lazy) return p.part.startup?.length ? [_`${p.id}.startup();`] : [];
+    const head = p.part.startupHead;
+    if (head?.reads !== undefined && seen.has(head.reads)) return [];
+    if (head?.reads !== undefined) seen.add(head.reads);
+    return head?.statements ?? [];
+  });
+}
+
 export function emitEntry(plan: ServerPlan): EmittedFile {
   const s = plan.server;
   const parts = plan.tools.map((t) => {
@@ -45,7 +67,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     return { id: name(t.ident), plan: t, part, lazy: isLazy(s, t, part) };
   });
   const eager = parts.filter((p) => !p.lazy);
-  const startups = parts.flatMap((p) => (p.lazy ? (p.part.startupHead?.statements ?? []) : p.part.startup?.length ? [_`${p.id}.startup();`] : []));
+  const startups = startupChecks(parts);
   const roles = eager.filter((p) => p.part.workerRole).map((p) => p.id);
   const fields: Code[] = [
     _`name: ${s.name}`,
@@ -75,8 +97,8 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
     ...(s.resourceTemplates ? [importDecl("@kervan/resource-templates", ["matchTemplate"])] : []),
-    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])]), importDecl("./catalog.js", ["index as catalogIndex"])] : []),
-    ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./catalog.js", ["index as catalogIndex"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
+    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])])] : []),
+    ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
     ...headImports(parts.filter((p) => p.lazy).map((p) => p.part)),
     ...eager.map((p): Statement => ({ kind: "import", moduleSpecifier: p.plan.importPath, namespaceImport: p.id.toString() })),
     constStatement(name("server"), name("ServerDef"), objectCode(fields), docComment(`The ${s.name} MCP server, version ${s.version}.`)),

@@ -48,9 +48,11 @@ export interface KindEmit {
   /**
    * The same start-up checks from a literal of only what they read, with their imports: run by the
    * entry of a catalog whose operations load on first use (emit/lazy.ts), before any module is loaded.
-   * A kind with startup checks but without this keeps its tools loaded at start.
+   * A kind with startup checks but without this keeps its tools loaded at start. `reads`: what the
+   * checks read apart from the tool's name; of tools whose checks read the same, the entry runs only the
+   * first one's (the first a failure would stop at), so a large catalog does not check one setting per tool.
    */
-  startupHead?: { imports: Record<string, string[]>; statements: Code[] };
+  startupHead?: { imports: Record<string, string[]>; statements: Code[]; reads?: string };
   /**
    * Expressions naming schemas the kind's runtime already exports (exec's fixed result schema,
    * validate_json's definition), used instead of printing the same literal into every module.

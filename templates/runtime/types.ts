@@ -310,7 +310,11 @@ export interface Core {
 type Body = Record<string, unknown>;
 
 export interface CatalogDef {
-  index: CatalogIndex;
+  /**
+   * The catalog's search index, loaded on the first search (src/catalog.ts: under exposure: catalog its
+   * own chunk file beside the bundle), so that start-up neither reads nor parses it.
+   */
+  loadIndex: () => Promise<CatalogIndex>;
   /** Tools listed in tools/list beside the catalog tools (`expose: always`), sorted. */
   always: string[];
   /** The catalog tools' cap on text output (the server's maxOutputChars). */

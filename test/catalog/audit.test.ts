@@ -29,6 +29,13 @@ describe("catalog audit", () => {
     expect(audit).toMatch(/\| Exposure \| catalog: /);
   });
 
+  it("ships the search index in a chunk file of its own that the manifest hashes, not in the bundle's entry", () => {
+    const chunk = Object.keys(cat.bundle.chunks ?? {}).find((c) => /^chunks\/catalog-[A-Z0-9]+\.mjs$/.test(c));
+    expect(chunk).toBeDefined();
+    expect(readFileSync(join(dirname(catBundle), chunk!), "utf8")).toContain('"postings"');
+    expect(readFileSync(catBundle, "utf8")).not.toContain('"postings"');
+  });
+
   it("counts the listing's tokens per tool and in total", () => {
     expect(Object.keys(cat.listing!.tools)).toEqual(["call_operation", "describe_operation", "search_operations"]);
     expect(Object.keys(flat.listing!.tools)).toEqual(["create_item", "delete_item", "get_item"]);

@@ -11,6 +11,8 @@ export function emitHttp(plan: KindPlan<HttpIRConfig>): KindEmit {
   const select = c.output.select !== undefined;
   // Optional output members whose null the schema does not allow are dropped per call (nulls.ts).
   const nulls = !c.output.raw && !c.output.resource && !c.output.link ? nullPlan(plan.tool.outputSchema) : undefined;
+  // What the start-up check reads: the same for every tool of one origin, override and secrets.
+  const reads = { origin: c.origin, basePath: c.basePath, ...(c.originEnv !== undefined ? { originEnv: c.originEnv } : {}), secrets: c.secrets };
   const deps = [...(select ? [_`select: compileSelect(${config}.output.select!)`] : []), ...(nulls ? [_`nulls: ${code(nulls)}`] : [])];
   return {
     imports: { "@kervan/kinds/http": ["createHttpHandler", "checkHttpStartup", ...(select ? ["compileSelect"] : []), "type HttpToolConfig"] },
@@ -28,7 +30,8 @@ export function emitHttp(plan: KindPlan<HttpIRConfig>): KindEmit {
     startup: [_`checkHttpStartup([${config}]);`],
     startupHead: {
       imports: { "@kervan/kinds/http": ["checkHttpStartup"] },
-      statements: [_`checkHttpStartup([${literal({ tool: plan.tool.name, origin: c.origin, basePath: c.basePath, ...(c.originEnv !== undefined ? { originEnv: c.originEnv } : {}), secrets: c.secrets })}]);`],
+      statements: [_`checkHttpStartup([${literal({ tool: plan.tool.name, ...reads })}]);`],
+      reads: `http ${JSON.stringify(reads)}`,
     },
   };
 }

@@ -30,13 +30,13 @@ function unknown(names: string[], max: number): Body {
   return text(`Unknown operation ${list}: no operation of this server by that name is available to you. Find one with ${SEARCH} and use its exact name.`, max, true);
 }
 
-function search(core: Core, tool: ToolDef, args: Record<string, unknown>): Body {
-  const index = core.def.catalog!.index;
+async function search(core: Core, tool: ToolDef, args: Record<string, unknown>): Promise<Body> {
   const limit = typeof args.limit === "number" ? args.limit : PAGE_DEFAULT;
   const start = typeof args.cursor === "string" ? Number(args.cursor) : 0;
   if (!Number.isSafeInteger(start) || start < 0 || (typeof args.cursor === "string" && !/^[0-9]+$/.test(args.cursor))) {
     return text(`${SEARCH}: cursor ${JSON.stringify(clipText(String(args.cursor), 40))} is not one this server gave out; search again without it.`, tool.maxOutputChars, true);
   }
+  const index = await core.def.catalog!.loadIndex();
   const ranked = rank(index, String(args.query), (name) => operation(core, name) !== undefined);
   const page = ranked.slice(start, start + limit).map((i) => index.ops[i]);
   const next = start + limit < ranked.length ? String(start + limit) : undefined;
@@ -71,7 +71,7 @@ async function describeLoaded(core: Core, tool: ToolDef, args: Record<string, un
  */
 export function serveCatalog(core: Core, tool: ToolDef, params: Params, args: Record<string, unknown>, ctx: CallContext, call: (params: Body) => Promise<Body>): Promise<Body> {
   if (!tool.validateInput(args)) return Promise.resolve(text(formatInputErrors(tool.name, args, tool.validateInput.errors), tool.maxOutputChars, true));
-  if (tool.catalog === "search") return Promise.resolve(search(core, tool, args));
+  if (tool.catalog === "search") return search(core, tool, args);
   if (tool.catalog === "describe") return describeLoaded(core, tool, args, ctx.era);
   const op = operation(core, args.name);
   if (!op) return Promise.resolve(unknown([String(args.name)], tool.maxOutputChars));
