@@ -1,7 +1,8 @@
 // Scoring a query against the index the generator built: a sum of precomputed BM25F weights of the
 // query's terms (a term's synonyms count at a lower weight), favouring operations that match more of
-// the query's words. Nothing is built at start; a query costs its terms' postings.
-import { asksForMany, LIST_MARK, synonymsOf, terms, tokens, type Token } from "./text.js";
+// the query's words, operations whose name the query explains wholly, and, for a question, the
+// operations that only read. Nothing is built at start; a query costs its terms' postings.
+import { asksForMany, asksQuestion, LIST_MARK, READ_MARK, synonymsOf, terms, tokens, type Token } from "./text.js";
 import type { CatalogIndex } from "./types.js";
 
 /** The score of an operation whose summary opens with a verb the query asks for (or one that means the same). */
@@ -23,8 +24,36 @@ function verbOf(index: CatalogIndex, op: number): string {
   return v;
 }
 
+/** An operation's name as index terms, remembered per index. */
+const names = new WeakMap<CatalogIndex, Map<number, string[]>>();
+function nameTerms(index: CatalogIndex, op: number): string[] {
+  let known = names.get(index);
+  if (!known) names.set(index, (known = new Map()));
+  let t = known.get(op);
+  if (t === undefined) known.set(op, (t = [...new Set(terms(index.ops[op][0]))]));
+  return t;
+}
+
+/** The share of a name's terms the query means (any of its words' stand-ins), weighed by NAME_FIT. */
+function nameFit(name: string[], meant: Set<string>): number {
+  if (name.length === 0) return 1;
+  let hit = 0;
+  for (const t of name) if (meant.has(t)) hit++;
+  return 1 - NAME_FIT + (NAME_FIT * hit) / name.length;
+}
+
 /** A synonym's weight against the word the caller typed. */
 const SYNONYM_WEIGHT = 0.35;
+
+/**
+ * How much an operation's name counts against the words it has that the query does not mean: at 0.7,
+ * an operation whose name the query explains wholly ("delete a repo": repos_delete) scores over one
+ * with words of its own (repos_delete_file) by up to 1 / 0.3.
+ */
+const NAME_FIT = 0.7;
+
+/** The score of an operation that only reads (GET), when the query is a question ("what ...", "has ..."). */
+const READ_BONUS = 1.3;
 
 const own = Object.prototype.hasOwnProperty;
 
@@ -90,7 +119,8 @@ function expand(index: CatalogIndex, query: string): Map<string, number>[] {
   for (let i = 0; i < toks.length; ) {
     const n = phraseLength(related, toks.slice(i));
     const part = toks.slice(i, (i += n));
-    const heads = part.filter((t) => !t.stop && !seen.has(t.stem)).map((t) => t.stem);
+    // A lone letter or digit the caller types ("I", "x") is no word to match.
+    const heads = part.filter((t) => !t.stop && t.stem.length > 1 && !seen.has(t.stem)).map((t) => t.stem);
     if (heads.length === 0) continue;
     for (const h of heads) seen.add(h);
     // In a phrase ("get rid of") the words stand less for themselves than the phrase's meaning does.
@@ -138,13 +168,17 @@ export function rank(index: CatalogIndex, query: string, visible: (name: string)
   }
   const n = groups.length;
   const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
+  const meant = new Set(groups.flatMap((g) => [...g.keys()]));
+  const reads = asksQuestion(query) ? new Set(postingOps(index, READ_MARK)) : new Set<number>();
   const lists = asksForMany(query) ? new Set(postingOps(index, LIST_MARK)) : new Set<number>();
   const ranked: [number, number][] = [];
   for (const [op, s] of score) {
     if (!visible(index.ops[op][0])) continue;
     const verb = asked.has(verbOf(index, op)) ? VERB_BONUS : 1;
     const many = lists.has(op) ? LIST_BONUS : 1;
-    ranked.push([op, s * verb * many * (0.5 + (0.5 * covered.get(op)!) / n)]);
+    const fit = nameFit(nameTerms(index, op), meant);
+    const read = reads.has(op) ? READ_BONUS : 1;
+    ranked.push([op, s * verb * many * fit * read * (0.5 + (0.5 * covered.get(op)!) / n)]);
   }
   ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return ranked.map(([op]) => op);
