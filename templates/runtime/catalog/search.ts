@@ -25,13 +25,11 @@ function verbOf(index: CatalogIndex, op: number): string {
 }
 
 /** An operation's name as index terms, remembered per index. */
-const names = new WeakMap<CatalogIndex, Map<number, string[]>>();
+const names = new WeakMap<CatalogIndex, (string[] | undefined)[]>();
 function nameTerms(index: CatalogIndex, op: number): string[] {
   let known = names.get(index);
-  if (!known) names.set(index, (known = new Map()));
-  let t = known.get(op);
-  if (t === undefined) known.set(op, (t = [...new Set(terms(index.ops[op][0]))]));
-  return t;
+  if (!known) names.set(index, (known = []));
+  return (known[op] ??= [...new Set(terms(index.ops[op][0]))]);
 }
 
 /** The share of a name's terms the query means (any of its words' stand-ins), weighed by NAME_FIT. */
@@ -61,10 +59,14 @@ function postings(index: CatalogIndex, term: string): number[] | undefined {
   return own.call(index.postings, term) ? index.postings[term] : undefined;
 }
 
-/** The operations a term's postings name. */
-function postingOps(index: CatalogIndex, term: string): number[] {
-  const list = postings(index, term) ?? [];
-  return list.filter((_, i) => i % 2 === 0);
+/** The operations a mark's postings name (LIST_MARK, READ_MARK), remembered per index. */
+const marked = new WeakMap<CatalogIndex, Map<string, Set<number>>>();
+function postingOps(index: CatalogIndex, term: string): Set<number> {
+  let known = marked.get(index);
+  if (!known) marked.set(index, (known = new Map()));
+  let ops = known.get(term);
+  if (ops === undefined) known.set(term, (ops = new Set((postings(index, term) ?? []).filter((_, i) => i % 2 === 0))));
+  return ops;
 }
 
 /** A term's inverse document frequency, from its postings' length (the BM25 idf the weights were built with). */
@@ -169,17 +171,24 @@ export function rank(index: CatalogIndex, query: string, visible: (name: string)
   const n = groups.length;
   const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
   const meant = new Set(groups.flatMap((g) => [...g.keys()]));
-  const reads = asksQuestion(query) ? new Set(postingOps(index, READ_MARK)) : new Set<number>();
-  const lists = asksForMany(query) ? new Set(postingOps(index, LIST_MARK)) : new Set<number>();
+  const none = new Set<number>();
+  const reads = asksQuestion(query) ? postingOps(index, READ_MARK) : none;
+  const lists = asksForMany(query) ? postingOps(index, LIST_MARK) : none;
   const ranked: [number, number][] = [];
+  let top = 0;
   for (const [op, s] of score) {
     if (!visible(index.ops[op][0])) continue;
     const verb = asked.has(verbOf(index, op)) ? VERB_BONUS : 1;
     const many = lists.has(op) ? LIST_BONUS : 1;
-    const fit = nameFit(nameTerms(index, op), meant);
     const read = reads.has(op) ? READ_BONUS : 1;
-    ranked.push([op, s * verb * many * fit * read * (0.5 + (0.5 * covered.get(op)!) / n)]);
+    const base = s * verb * many * read * (0.5 + (0.5 * covered.get(op)!) / n);
+    ranked.push([op, base]);
+    if (base > top) top = base;
   }
+  // The name fit lowers a score at most to (1 - NAME_FIT) of it: an operation below that share of the
+  // best score stays below every one above it whatever its name, and takes the floor unweighed.
+  const floor = 1 - NAME_FIT;
+  for (const r of ranked) r[1] *= r[1] >= floor * top ? nameFit(nameTerms(index, r[0]), meant) : floor;
   ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return ranked.map(([op]) => op);
 }
