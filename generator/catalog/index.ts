@@ -7,7 +7,7 @@
 // from its serialized form when the server starts).
 import type { Json } from "../../templates/runtime/types.js";
 import type { CatalogEntry, CatalogIndex } from "../../templates/runtime/catalog/types.js";
-import { LIST_MARK, LIST_WORDS, METHOD_WORDS, terms, words } from "../../templates/runtime/catalog/text.js";
+import { LIST_MARK, LIST_WORDS, METHOD_WORDS, READ_MARK, terms, words } from "../../templates/runtime/catalog/text.js";
 import type { ServerIR, ToolIR } from "../model/ir.js";
 import { kindFor } from "../kinds/index.js";
 import { byCodeUnit } from "../shared/order.js";
@@ -84,6 +84,7 @@ function document(tool: ToolIR): { tf: Map<string, number>; length: number } {
   let length = 0;
   const fields = fieldsOf(tool);
   if (fields.method.endsWith(LIST_WORDS)) tf.set(LIST_MARK, 1);
+  if (fields.method.startsWith(METHOD_WORDS.GET!)) tf.set(READ_MARK, 1);
   for (const field of Object.keys(BOOST) as (keyof typeof BOOST)[]) {
     for (const term of terms(fields[field])) {
       tf.set(term, (tf.get(term) ?? 0) + BOOST[field]);

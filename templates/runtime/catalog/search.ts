@@ -1,7 +1,8 @@
 // Scoring a query against the index the generator built: a sum of precomputed BM25F weights of the
 // query's terms (a term's synonyms count at a lower weight), favouring operations that match more of
-// the query's words. Nothing is built at start; a query costs its terms' postings.
-import { asksForMany, LIST_MARK, synonymsOf, terms, tokens, type Token } from "./text.js";
+// the query's words, operations whose name the query explains wholly, and, for a question, the
+// operations that only read. Nothing is built at start; a query costs its terms' postings.
+import { asksForMany, asksQuestion, LIST_MARK, READ_MARK, synonymsOf, terms, tokens, type Token } from "./text.js";
 import type { CatalogIndex } from "./types.js";
 
 /** The score of an operation whose summary opens with a verb the query asks for (or one that means the same). */
@@ -23,8 +24,34 @@ function verbOf(index: CatalogIndex, op: number): string {
   return v;
 }
 
+/** An operation's name as index terms, remembered per index. */
+const names = new WeakMap<CatalogIndex, (string[] | undefined)[]>();
+function nameTerms(index: CatalogIndex, op: number): string[] {
+  let known = names.get(index);
+  if (!known) names.set(index, (known = []));
+  return (known[op] ??= [...new Set(terms(index.ops[op][0]))]);
+}
+
+/** The share of a name's terms the query means (any of its words' stand-ins), weighed by NAME_FIT. */
+function nameFit(name: string[], meant: Set<string>): number {
+  if (name.length === 0) return 1;
+  let hit = 0;
+  for (const t of name) if (meant.has(t)) hit++;
+  return 1 - NAME_FIT + (NAME_FIT * hit) / name.length;
+}
+
 /** A synonym's weight against the word the caller typed. */
 const SYNONYM_WEIGHT = 0.35;
+
+/**
+ * How much an operation's name counts against the words it has that the query does not mean: at 0.7,
+ * an operation whose name the query explains wholly ("delete a repo": repos_delete) scores over one
+ * with words of its own (repos_delete_file) by up to 1 / 0.3.
+ */
+const NAME_FIT = 0.7;
+
+/** The score of an operation that only reads (GET), when the query is a question ("what ...", "has ..."). */
+const READ_BONUS = 1.3;
 
 const own = Object.prototype.hasOwnProperty;
 
@@ -32,10 +59,14 @@ function postings(index: CatalogIndex, term: string): number[] | undefined {
   return own.call(index.postings, term) ? index.postings[term] : undefined;
 }
 
-/** The operations a term's postings name. */
-function postingOps(index: CatalogIndex, term: string): number[] {
-  const list = postings(index, term) ?? [];
-  return list.filter((_, i) => i % 2 === 0);
+/** The operations a mark's postings name (LIST_MARK, READ_MARK), remembered per index. */
+const marked = new WeakMap<CatalogIndex, Map<string, Set<number>>>();
+function postingOps(index: CatalogIndex, term: string): Set<number> {
+  let known = marked.get(index);
+  if (!known) marked.set(index, (known = new Map()));
+  let ops = known.get(term);
+  if (ops === undefined) known.set(term, (ops = new Set((postings(index, term) ?? []).filter((_, i) => i % 2 === 0))));
+  return ops;
 }
 
 /** A term's inverse document frequency, from its postings' length (the BM25 idf the weights were built with). */
@@ -90,7 +121,8 @@ function expand(index: CatalogIndex, query: string): Map<string, number>[] {
   for (let i = 0; i < toks.length; ) {
     const n = phraseLength(related, toks.slice(i));
     const part = toks.slice(i, (i += n));
-    const heads = part.filter((t) => !t.stop && !seen.has(t.stem)).map((t) => t.stem);
+    // A lone letter or digit the caller types ("I", "x") is no word to match.
+    const heads = part.filter((t) => !t.stop && t.stem.length > 1 && !seen.has(t.stem)).map((t) => t.stem);
     if (heads.length === 0) continue;
     for (const h of heads) seen.add(h);
     // In a phrase ("get rid of") the words stand less for themselves than the phrase's meaning does.
@@ -138,14 +170,25 @@ export function rank(index: CatalogIndex, query: string, visible: (name: string)
   }
   const n = groups.length;
   const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
-  const lists = asksForMany(query) ? new Set(postingOps(index, LIST_MARK)) : new Set<number>();
+  const meant = new Set(groups.flatMap((g) => [...g.keys()]));
+  const none = new Set<number>();
+  const reads = asksQuestion(query) ? postingOps(index, READ_MARK) : none;
+  const lists = asksForMany(query) ? postingOps(index, LIST_MARK) : none;
   const ranked: [number, number][] = [];
+  let top = 0;
   for (const [op, s] of score) {
     if (!visible(index.ops[op][0])) continue;
     const verb = asked.has(verbOf(index, op)) ? VERB_BONUS : 1;
     const many = lists.has(op) ? LIST_BONUS : 1;
-    ranked.push([op, s * verb * many * (0.5 + (0.5 * covered.get(op)!) / n)]);
+    const read = reads.has(op) ? READ_BONUS : 1;
+    const base = s * verb * many * read * (0.5 + (0.5 * covered.get(op)!) / n);
+    ranked.push([op, base]);
+    if (base > top) top = base;
   }
+  // The name fit lowers a score at most to (1 - NAME_FIT) of it: an operation below that share of the
+  // best score stays below every one above it whatever its name, and takes the floor unweighed.
+  const floor = 1 - NAME_FIT;
+  for (const r of ranked) r[1] *= r[1] >= floor * top ? nameFit(nameTerms(index, r[0]), meant) : floor;
   ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return ranked.map(([op]) => op);
 }

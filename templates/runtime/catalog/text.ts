@@ -94,6 +94,17 @@ export const LIST_WORDS = "list all";
  */
 export const LIST_MARK = "#list";
 
+/** The index term of operations that only read (GET): a question ("what ...", "is ...") favours them. */
+export const READ_MARK = "#read";
+
+/** Words a question opens with: it asks to read something, not to change it. */
+const QUESTION = new Set(["what", "which", "who", "whom", "whose", "how", "when", "where", "why", "is", "are", "am", "was", "were", "does", "do", "did", "has", "have"]);
+
+/** Whether a query is a question ("what changed ...", "has this been merged"). */
+export function asksQuestion(text: string): boolean {
+  return QUESTION.has(words(text)[0] ?? "");
+}
+
 /** Words that ask for many things, or which of them: "all my repos", "which teams", "who is on". */
 const MANY = new Set(["all", "every", "list", "which", "what", "who", "many", "any"]);
 
