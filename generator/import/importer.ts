@@ -17,6 +17,7 @@ import { verify } from "./verify.js";
 import { recordOf } from "./recorded.js";
 import { unsatisfiable } from "./examples.js";
 import type { Json } from "../../templates/runtime/types.js";
+import { isObject } from "../shared/object.js";
 
 export { ImportError };
 
@@ -138,7 +139,7 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
       if (impossible) throw new OperationSkip(`its input schema cannot be satisfied: ${impossible}`);
       built.push(t);
       // The schemas the check compiles (verify.ts): judged on the worker while the rest converts.
-      judging.add([t.tool.input, (t.tool.output as { schema?: unknown } | undefined)?.schema], compileCandidate);
+      judging.add([t.tool.input, isObject(t.tool.output) ? t.tool.output.schema : undefined], compileCandidate);
     } catch (e) {
       if (e instanceof OperationSkip) skipped.push({ operation: label(o), reason: e.message });
       else if (e instanceof RangeError) skipped.push({ operation: label(o), reason: `its schemas nest too deeply to convert (${e.message})` });

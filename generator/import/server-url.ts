@@ -1,7 +1,7 @@
 // servers[0] -> a fixed baseUrl: variables take their defaults; a relative or missing URL gets a
 // placeholder origin that never resolves, so the operator must set <SERVER>_BASE_URL.
 import { BlockList, isIP } from "node:net";
-import type { Doc } from "./read.js";
+import { isDoc, type Doc } from "./read.js";
 
 export const NO_ORIGIN = "https://api.example.invalid";
 
@@ -16,8 +16,8 @@ export function baseUrlOf(servers: unknown): { baseUrl: string; note?: string } 
 }
 
 function readBaseUrl(servers: unknown): { baseUrl: string; note?: string } {
-  const first = Array.isArray(servers) ? (servers[0] as Doc | undefined) : undefined;
-  if (!first || typeof first.url !== "string") return { baseUrl: NO_ORIGIN, note: "the document names no server URL" };
+  const first: unknown = Array.isArray(servers) ? servers[0] : undefined;
+  if (!isDoc(first) || typeof first.url !== "string") return { baseUrl: NO_ORIGIN, note: "the document names no server URL" };
   const vars: Doc = first.variables ?? {};
   let url = first.url.replace(/\{([^}]+)\}/g, (_m: string, name: string) => {
     const v = vars[name];

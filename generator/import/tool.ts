@@ -10,6 +10,7 @@ import { toolDescription, toolTitle } from "./describe.js";
 import { outputOf } from "./output.js";
 import { scalarFor } from "./coerce.js";
 import { hoistSchema } from "./hoist.js";
+import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
 
@@ -116,8 +117,8 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
   const json: Obj = {};
   let wholeBody: string | undefined;
   fields.forEach((f, i) => {
-    let schema = converted.props[i] as Obj;
-    if (typeof schema !== "object" || schema === null) schema = {};
+    const prop = converted.props[i];
+    let schema: Obj = isObject(prop) ? prop : {};
     if (f.place !== "body" || body?.body.kind === "form") schema = scalarFor(f, schema, notes, converted.defs);
     if (f.description && !schema.description) schema = { description: f.description, ...schema };
     properties[f.name] = schema;
