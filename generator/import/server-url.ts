@@ -5,17 +5,23 @@ import { isDoc, type Doc } from "./read.js";
 
 export const NO_ORIGIN = "https://api.example.invalid";
 
-// Every operation of a document usually shares one `servers` list: each list is read once.
-const known = new WeakMap<object, { baseUrl: string; note?: string }>();
+export interface BaseUrl {
+  baseUrl: string;
+  note?: string;
+}
 
-export function baseUrlOf(servers: unknown): { baseUrl: string; note?: string } {
-  if (!servers || typeof servers !== "object") return readBaseUrl(servers);
+/**
+ * The base URL a `servers` list names. Every operation of a document usually shares one list:
+ * `known` (one import's, importer.ts) holds each list's reading, so each is read once.
+ */
+export function baseUrlOf(servers: unknown, known?: WeakMap<object, BaseUrl>): BaseUrl {
+  if (!known || !servers || typeof servers !== "object") return readBaseUrl(servers);
   let found = known.get(servers);
   if (!found) known.set(servers, (found = readBaseUrl(servers)));
   return found;
 }
 
-function readBaseUrl(servers: unknown): { baseUrl: string; note?: string } {
+function readBaseUrl(servers: unknown): BaseUrl {
   const first: unknown = Array.isArray(servers) ? servers[0] : undefined;
   if (!isDoc(first) || typeof first.url !== "string") return { baseUrl: NO_ORIGIN, note: "the document names no server URL" };
   const vars: Doc = first.variables ?? {};

@@ -5,7 +5,7 @@ import type { Doc } from "./read.js";
 import { convertProperties } from "./schema.js";
 import { bodyOf, nameFields, parametersOf, type Field } from "./inputs.js";
 import { authFor, envPrefix } from "./security.js";
-import { baseUrlOf, encodeSegment } from "./server-url.js";
+import { baseUrlOf, encodeSegment, type BaseUrl } from "./server-url.js";
 import { toolDescription, toolTitle } from "./describe.js";
 import { outputOf } from "./output.js";
 import { scalarFor } from "./coerce.js";
@@ -75,6 +75,8 @@ function pathTemplate(path: string, byWire: Map<string, Field>, fixedQuery: Obj)
 export interface BuildOptions {
   /** Repeated subschemas go into `$defs` (hoist.ts); on unless turned off. */
   hoist?: boolean;
+  /** The base URLs read so far, by `servers` list: one import's (importer.ts), shared by its operations. */
+  baseUrls?: WeakMap<object, BaseUrl>;
 }
 
 export function buildTool(doc: Doc, o: Operation, name: string, server: string, options: BuildOptions = {}): ImportedTool {
@@ -145,7 +147,7 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
   }
   if (cookies.length) headers.Cookie = cookies.join("; ");
 
-  const { baseUrl, note: baseNote } = baseUrlOf(o.op.servers ?? o.pathItem.servers ?? doc.servers);
+  const { baseUrl, note: baseNote } = baseUrlOf(o.op.servers ?? o.pathItem.servers ?? doc.servers, options.baseUrls);
   const fixedQuery: Obj = {};
   const path = pathTemplate(o.path, new Map(fields.filter((f) => f.place === "path").map((f) => [f.wire, f])), fixedQuery);
   const http: Obj = { method: o.method.toUpperCase(), baseUrl, baseUrlEnv: `${envPrefix(server)}_BASE_URL`, path };
