@@ -4,6 +4,7 @@
 import type { Json } from "../../templates/runtime/types.js";
 import { OperationSkip } from "./refs.js";
 import type { Field } from "./inputs.js";
+import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
 const SCALARS = ["string", "number", "integer", "boolean"];
@@ -42,7 +43,7 @@ export function scalarFor(f: Field, schema: Obj, notes: string[], _defs: Obj | u
   const spreadable = f.place === "query";
   const isArray = schema.type === "array" || (Array.isArray(schema.type) && schema.type.includes("array") && !schema.type.includes("object"));
   if (isArray) {
-    const items = typeof schema.items === "object" && schema.items !== null && !Array.isArray(schema.items) ? (schema.items as Obj) : {};
+    const items = isObject(schema.items) ? schema.items : {};
     if (!spreadable) {
       notes.push(`${where} '${f.wire}' is an array: the input takes it as comma-separated text`);
       return asString(schema, "Comma-separated list.");

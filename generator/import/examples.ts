@@ -42,10 +42,13 @@ interface Facts {
   never?: boolean;
 }
 
+/** The numeric bounds of Facts. */
+type Bound = "min" | "max" | "minLength" | "maxLength" | "minItems" | "maxItems";
+
 function resolve(root: S, s: Json): Json {
   let node = s;
   for (let hops = 0; isObject(node) && typeof node.$ref === "string" && hops < 32; hops++) {
-    const m = /^#\/\$defs\/(.+)$/.exec(node.$ref as string);
+    const m = /^#\/\$defs\/(.+)$/.exec(node.$ref);
     const defs = root.$defs;
     const target = m && isObject(defs) ? defs[unescapePointer(m[1])] : undefined;
     if (target === undefined) return {};
@@ -69,9 +72,10 @@ function fold(root: S, schema: Json, f: Facts, depth: number): void {
   if (isObject(s.properties)) for (const [k, v] of Object.entries(s.properties)) f.props.set(k, [...(f.props.get(k) ?? []), v]);
   if (Array.isArray(s.required)) for (const r of s.required) f.required.add(String(r));
   if (s.items !== undefined && !Array.isArray(s.items)) f.items.push(s.items);
-  for (const k of ["anyOf", "oneOf"]) if (Array.isArray(s[k]) && (s[k] as Json[]).length) f.unions.push(s[k] as Json[]);
-  const bound = (key: keyof Facts, v: Json | undefined, pick: (a: number, b: number) => number) => {
-    if (typeof v === "number") (f as unknown as Record<string, number>)[key] = f[key] === undefined ? v : pick(f[key] as number, v);
+  for (const union of [s.anyOf, s.oneOf]) if (Array.isArray(union) && union.length) f.unions.push(union);
+  const bound = (key: Bound, v: Json | undefined, pick: (a: number, b: number) => number) => {
+    const was = f[key];
+    if (typeof v === "number") f[key] = was === undefined ? v : pick(was, v);
   };
   bound("min", s.minimum, Math.max);
   bound("min", typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + 1e-9 : undefined, Math.max);

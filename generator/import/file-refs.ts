@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { readRegularFile, ReadRefused } from "../shared/read-bounded.js";
+import { messageOf } from "../shared/object.js";
 
 /** The largest document `kervan import` reads (GitHub's REST description is 13 MB of JSON). */
 export const DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -63,7 +64,7 @@ export function confinedFileLoader(documentFile: string, refused: string[]) {
       try {
         return { ok: true as const, data: parseDocumentText(raw), raw };
       } catch (e) {
-        refused.push(`$ref ${shown(value)} is not valid JSON or YAML: ${(e as Error).message.split("\n")[0]}`);
+        refused.push(`$ref ${shown(value)} is not valid JSON or YAML: ${messageOf(e).split("\n")[0]}`);
         return { ok: false as const };
       }
     },

@@ -14,9 +14,11 @@ import { limitBroken } from "./limits.js";
 import { renderSpec, serverWarnings, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { verify } from "./verify.js";
+import type { BaseUrl } from "./server-url.js";
 import { recordOf } from "./recorded.js";
 import { unsatisfiable } from "./examples.js";
 import type { Json } from "../../templates/runtime/types.js";
+import { isObject } from "../shared/object.js";
 
 export { ImportError };
 
@@ -127,10 +129,11 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
   const names = toolNames(wanted.map((o) => ({ raw: o.raw, key: `${o.method} ${o.path}` })), nameBudget);
   let built: ImportedTool[] = [];
   const labels = new Map<string, string>();
+  const baseUrls = new WeakMap<object, BaseUrl>();
   wanted.forEach((o, i) => {
     labels.set(names[i], label(o));
     try {
-      const t = buildTool(doc, o, names[i], server, { hoist: opts.hoist });
+      const t = buildTool(doc, o, names[i], server, { hoist: opts.hoist, baseUrls });
       if (opts.exposure === "catalog" && o.tags.length) t.tool.tags = o.tags.slice(0, 20); // words search_operations finds it by
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);
@@ -138,7 +141,7 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
       if (impossible) throw new OperationSkip(`its input schema cannot be satisfied: ${impossible}`);
       built.push(t);
       // The schemas the check compiles (verify.ts): judged on the worker while the rest converts.
-      judging.add([t.tool.input, (t.tool.output as { schema?: unknown } | undefined)?.schema], compileCandidate);
+      judging.add([t.tool.input, isObject(t.tool.output) ? t.tool.output.schema : undefined], compileCandidate);
     } catch (e) {
       if (e instanceof OperationSkip) skipped.push({ operation: label(o), reason: e.message });
       else if (e instanceof RangeError) skipped.push({ operation: label(o), reason: `its schemas nest too deeply to convert (${e.message})` });

@@ -3,11 +3,13 @@
 // `body_id`); a JSON object body is flattened unless a property collides, else kept whole as `body`.
 import type { Json } from "../../templates/runtime/types.js";
 import { deref, OperationSkip } from "./refs.js";
-import type { Doc } from "./read.js";
+import { isDoc, type Doc } from "./read.js";
 import { inputName } from "./names.js";
 import { cleanText } from "./describe.js";
 
 export type Place = "path" | "query" | "header" | "cookie" | "body";
+const PARAMETER_PLACES = ["path", "query", "header", "cookie"] as const;
+const isParameterPlace = (s: unknown): s is (typeof PARAMETER_PLACES)[number] => PARAMETER_PLACES.some((p) => p === s);
 
 export interface Field {
   /** The input's name in the tool. */
@@ -47,14 +49,14 @@ function styleOf(p: Doc): Field["style"] {
 export function parametersOf(doc: Doc, pathItem: Doc, op: Doc, notes: string[]): Field[] {
   const byKey = new Map<string, Doc>();
   for (const raw of [...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
-    const p = deref<Doc>(doc, raw);
-    if (!p || typeof p !== "object" || typeof p.name !== "string" || typeof p.in !== "string") throw new OperationSkip("a parameter has no name or no 'in'");
+    const p = deref(doc, raw);
+    if (!isDoc(p) || typeof p.name !== "string" || typeof p.in !== "string") throw new OperationSkip("a parameter has no name or no 'in'");
     byKey.set(`${p.in}\0${p.name}`, p);
   }
   const fields: Field[] = [];
   for (const p of byKey.values()) {
-    const place = p.in as Place;
-    if (!["path", "query", "header", "cookie"].includes(place)) throw new OperationSkip(`parameter '${p.name}' is in '${p.in}', which is not a parameter place`);
+    const place = p.in;
+    if (!isParameterPlace(place)) throw new OperationSkip(`parameter '${p.name}' is in '${p.in}', which is not a parameter place`);
     if (place === "header" && IGNORED_HEADERS.has(p.name.toLowerCase())) {
       notes.push(`header parameter '${p.name}' is ignored, as OpenAPI says (its value comes from the media types or the security scheme)`);
       continue;
@@ -72,14 +74,16 @@ export function parametersOf(doc: Doc, pathItem: Doc, op: Doc, notes: string[]):
   return fields;
 }
 
+const readOnly = (schema: unknown) => isDoc(schema) && schema.readOnly === true;
 const isJson = (m: string) => /^application\/(?:[\w.+-]+\+)?json(?:;|$)/i.test(m) || m === "*/*";
 const isForm = (m: string) => /^application\/x-www-form-urlencoded(?:;|$)/i.test(m);
 
 /** The request body as fields; `undefined` when the operation has none. */
 export function bodyOf(doc: Doc, op: Doc, method: string, keepWhole = false): { body: Body; fields: Field[] } | undefined {
   if (op.requestBody === undefined) return undefined;
-  const rb = deref<Doc>(doc, op.requestBody);
-  const content: Doc = rb?.content ?? {};
+  const found = deref(doc, op.requestBody);
+  const rb: Doc = isDoc(found) ? found : {};
+  const content: Doc = rb.content ?? {};
   const types = Object.keys(content);
   if (!types.length) return undefined;
   if (method === "get" || method === "head") throw new OperationSkip(`a ${method.toUpperCase()} request with a body cannot be sent`);
@@ -94,12 +98,13 @@ export function bodyOf(doc: Doc, op: Doc, method: string, keepWhole = false): { 
     body: { kind: "json", flat: false, mediaType: chosen },
     fields: [{ name: "body", wire: "body", place: "body", schema, required, description: description || "The request body." }],
   });
-  const resolved = deref<Doc>(doc, schema);
-  const props = resolved?.properties && typeof resolved.properties === "object" ? (resolved.properties as Doc) : undefined;
-  const open = resolved?.additionalProperties !== undefined && resolved.additionalProperties !== false;
-  const union = ["oneOf", "anyOf", "allOf"].some((k) => Array.isArray(resolved?.[k]));
+  const target = deref(doc, schema);
+  const resolved: Doc = isDoc(target) ? target : {};
+  const props: Record<string, unknown> | undefined = resolved.properties && typeof resolved.properties === "object" ? resolved.properties : undefined;
+  const open = resolved.additionalProperties !== undefined && resolved.additionalProperties !== false;
+  const union = ["oneOf", "anyOf", "allOf"].some((k) => Array.isArray(resolved[k]));
   // readOnly properties are the server's to set: they are no inputs (schema.ts leaves them out too).
-  const names = props ? Object.keys(props).filter((n) => deref<Doc>(doc, props[n])?.readOnly !== true) : [];
+  const names = props ? Object.keys(props).filter((n) => !readOnly(deref(doc, props[n]))) : [];
   const flattenable = !!props && !open && !union && names.length > 0 && names.every((n) => inputName(n) === n);
   if (chosen === form) {
     if (!props || union) throw new OperationSkip("the form body is not an object with named fields");

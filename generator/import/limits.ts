@@ -2,6 +2,7 @@
 // cut that keeps a schema's upper levels when the whole would not fit (used for output schemas only).
 import type { Json } from "../../templates/runtime/types.js";
 import { carryOrigin } from "./origin.js";
+import { isObject } from "../shared/object.js";
 import { LIMIT_BROKEN, MANY_SUBSCHEMAS, measureSchema, ONE_SUBSCHEMA, SCHEMA_LIMITS, SUBSCHEMA_MAPS } from "../shared/schema-walk.js";
 
 export function fitsLimits(schema: Json): boolean {
@@ -23,9 +24,9 @@ export function limitBroken(schema: Json): string | undefined {
 const DEFINITIONS = new Set(["$defs", "definitions"]);
 
 /** Below `max` levels every subschema becomes `{}` (anything), keeping its description; references and definitions go. */
-export function trimDepth(schema: Json, max: number): Json {
-  const cut = (n: Json, d: number): Json => {
-    if (!n || typeof n !== "object" || Array.isArray(n)) return n;
+export function trimDepth(schema: Record<string, Json>, max: number): Record<string, Json> {
+  const cut = (n: Json, d: number): Json => (isObject(n) ? cutObject(n, d) : n);
+  const cutObject = (n: Record<string, Json>, d: number): Record<string, Json> => {
     if (d > max || typeof n.$ref === "string") return typeof n.description === "string" ? { description: n.description } : {};
     const out: Record<string, Json> = {};
     for (const [k, v] of Object.entries(n)) {
@@ -37,5 +38,5 @@ export function trimDepth(schema: Json, max: number): Json {
     }
     return carryOrigin(n, out);
   };
-  return cut(schema, 1);
+  return cutObject(schema, 1);
 }

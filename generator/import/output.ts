@@ -3,11 +3,12 @@
 // limits (deeper levels are cut to `{}` when the whole does not fit). Non-JSON answers are raw.
 import type { Json } from "../../templates/runtime/types.js";
 import { deref } from "./refs.js";
-import type { Doc } from "./read.js";
+import { isDoc, type Doc } from "./read.js";
 import { convertSchema } from "./schema.js";
 import { fitsLimits, trimDepth } from "./limits.js";
 import { hoistSchema } from "./hoist.js";
 import { carryOrigin } from "./origin.js";
+import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
 const isJson = (m: string) => /^application\/(?:[\w.+-]+\+)?json(?:;|$)/i.test(m);
@@ -16,20 +17,20 @@ function successResponse(doc: Doc, op: Doc): Doc | undefined {
   const responses: Doc = op.responses ?? {};
   const codes = Object.keys(responses).filter((c) => /^2(\d\d|XX)$/i.test(c)).sort();
   const code = codes[0] ?? (responses.default ? "default" : undefined);
-  return code === undefined ? undefined : deref<Doc>(doc, responses[code]);
+  const res = code === undefined ? undefined : deref(doc, responses[code]);
+  return isDoc(res) ? res : undefined;
 }
 
 const OUTPUT_BUDGET = 2048;
 
 function withoutDescriptions(schema: Obj): Obj {
-  const strip = (n: Json, top: boolean): Json => {
-    if (Array.isArray(n)) return n.map((x) => strip(x, false));
-    if (!n || typeof n !== "object") return n;
+  const strip = (n: Json): Json => (Array.isArray(n) ? n.map(strip) : isObject(n) ? stripObject(n, false) : n);
+  const stripObject = (n: Obj, top: boolean): Obj => {
     const out: Obj = {};
-    for (const [k, v] of Object.entries(n)) if (!(k === "description" && !top && typeof v === "string")) out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as Obj).map(([pk, pv]) => [pk, strip(pv, false)])) : strip(v, false);
+    for (const [k, v] of Object.entries(n)) if (!(k === "description" && !top && typeof v === "string")) out[k] = (k === "properties" || k === "$defs") && typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, strip(pv)])) : strip(v);
     return carryOrigin(n, out);
   };
-  return strip(schema, true) as Obj;
+  return stripObject(schema, true);
 }
 
 /** The output of an operation; `hoist` puts its repeated subschemas into `$defs` (hoist.ts). */
@@ -42,8 +43,9 @@ export function outputOf(doc: Doc, op: Doc, method: string, hoist = true): Obj {
   if (!json) return types.length || !res ? { raw: true } : { raw: true };
   const raw = content[json]?.schema;
   if (raw === undefined) return { select: "@" };
-  let schema = convertSchema(doc, raw, "output") as Obj;
-  if (typeof schema !== "object" || schema === null) return { select: "@" };
+  const converted = convertSchema(doc, raw, "output");
+  if (!isObject(converted)) return { select: "@" };
+  let schema = converted;
   const objectRoot = schema.type === "object" && !schema.anyOf && !schema.oneOf;
   let select = "@";
   if (!objectRoot) {
@@ -57,7 +59,7 @@ export function outputOf(doc: Doc, op: Doc, method: string, hoist = true): Obj {
   // large one weighs down every listing (and the spec), so deeper levels are cut past a budget.
   // The budget is far below the byte limit, so the length decides first and the limits are counted only for what fits it.
   const fits = (s: Obj) => JSON.stringify(s).length <= OUTPUT_BUDGET && fitsLimits(s);
-  for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth) as Obj;
+  for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth);
   if (!fits(schema)) schema = withoutDescriptions(schema);
   if (!fits(schema)) return { select };
   return { select, schema: hoist ? hoistSchema(schema) : schema };

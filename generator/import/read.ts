@@ -8,6 +8,7 @@ import { parse as parseYaml } from "yaml";
 import { upgrade } from "@scalar/openapi-upgrader";
 import { readRegularFile, ReadRefused } from "../shared/read-bounded.js";
 import { confinedFileLoader, DOCUMENT_BYTES } from "./file-refs.js";
+import { isObject, messageOf } from "../shared/object.js";
 
 /** A document the importer cannot take, with a stable reason name (shown and counted by the corpus test). */
 export class ImportError extends Error {
@@ -18,9 +19,14 @@ export class ImportError extends Error {
 
 export type Doc = Record<string, any>;
 
+/** Whether `v` is a mapping of the document (not null, not a list). */
+export function isDoc(v: unknown): v is Doc {
+  return isObject(v);
+}
+
 const URL_REF = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
-function versionOf(doc: Doc, file: string): string {
+function versionOf(doc: Record<string, unknown>, file: string): string {
   const v = doc.openapi ?? doc.swagger;
   if (typeof v !== "string" && typeof v !== "number") throw new ImportError("not-openapi", `${file} is not an OpenAPI or Swagger document (no 'openapi' or 'swagger' version field)`);
   const s = String(v);
@@ -40,20 +46,20 @@ export async function readDocument(file: string): Promise<{ doc: Doc; version: s
   try {
     top = /^\s*[{[]/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 10000, merge: true });
   } catch (e) {
-    const why = (e as Error).message.split("\n")[0].replace(/:\s*$/, "");
+    const why = messageOf(e).split("\n")[0].replace(/:\s*$/, "");
     throw new ImportError("invalid-syntax", `${file} is not valid ${/^\s*[{[]/.test(text) ? "JSON" : "YAML"}: ${why}`);
   }
-  if (!top || typeof top !== "object" || Array.isArray(top)) throw new ImportError("not-openapi", `${file} is not an OpenAPI or Swagger document (its top level is not a mapping)`);
-  const version = versionOf(top as Doc, file);
+  if (!isObject<unknown>(top)) throw new ImportError("not-openapi", `${file} is not an OpenAPI or Swagger document (its top level is not a mapping)`);
+  const version = versionOf(top, file);
 
-  const bundled = onlyLocalRefs(top) ? (top as Doc) : await bundleFiles(file);
-  let doc: Doc;
+  const bundled = onlyLocalRefs(top) ? top : await bundleFiles(file);
+  let doc: unknown;
   try {
-    doc = upgrade(bundled as never, "3.1") as Doc;
+    doc = upgrade(bundled, "3.1");
   } catch (e) {
-    throw new ImportError("upgrade-failed", `cannot read ${file} as OpenAPI 3.1: ${(e as Error).message.split("\n")[0]}`);
+    throw new ImportError("upgrade-failed", `cannot read ${file} as OpenAPI 3.1: ${messageOf(e).split("\n")[0]}`);
   }
-  if (!doc || typeof doc !== "object" || typeof doc.paths !== "object" || doc.paths === null) {
+  if (!isDoc(doc) || typeof doc.paths !== "object" || doc.paths === null) {
     throw new ImportError("no-paths", `${file} describes no paths (operations)`);
   }
   return { doc, version };
@@ -66,11 +72,15 @@ export async function readDocument(file: string): Promise<{ doc: Doc; version: s
 function onlyLocalRefs(root: unknown): boolean {
   const stack: unknown[] = [root];
   while (stack.length) {
-    const node = stack.pop() as Record<string, unknown>;
-    for (const k in node) {
-      const v = node[k];
-      if (typeof v === "object" && v !== null) stack.push(v);
-      else if (k === "$ref" && typeof v === "string" && !v.startsWith("#")) return false;
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const v of node) if (typeof v === "object" && v !== null) stack.push(v);
+    } else if (isObject<unknown>(node)) {
+      for (const k in node) {
+        const v = node[k];
+        if (typeof v === "object" && v !== null) stack.push(v);
+        else if (k === "$ref" && typeof v === "string" && !v.startsWith("#")) return false;
+      }
     }
   }
   return true;
@@ -87,7 +97,7 @@ async function bundleFiles(file: string): Promise<Doc> {
   // The bundler reports unresolvable references on the console as well; they are reported here instead.
   const quiet = { error: console.error, warn: console.warn };
   console.error = console.warn = () => undefined;
-  let bundled: Doc;
+  let bundled: object;
   try {
     const refuseUrls = {
       type: "loader" as const,
@@ -97,13 +107,13 @@ async function bundleFiles(file: string): Promise<Doc> {
         return { ok: false as const };
       },
     };
-    bundled = (await bundle(resolve(file), {
+    bundled = await bundle(resolve(file), {
       plugins: [refuseUrls, confinedFileLoader(file, refused), parseJson(), parseYamlPlugin()],
       treeShake: false,
       hooks: { onResolveError: (node) => void broken.push(String(node.$ref)) },
-    })) as Doc;
+    });
   } catch (e) {
-    throw new ImportError("unreadable", `cannot bundle ${file}: ${(e as Error).message.split("\n")[0]}`);
+    throw new ImportError("unreadable", `cannot bundle ${file}: ${messageOf(e).split("\n")[0]}`);
   } finally {
     console.error = quiet.error;
     console.warn = quiet.warn;
@@ -118,5 +128,6 @@ async function bundleFiles(file: string): Promise<Doc> {
   }
   const missing = [...new Set(broken.filter((r) => !URL_REF.test(r)))].sort();
   if (missing.length) throw new ImportError("broken-ref", `${file} has a $ref that points at nothing: ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? `, and ${missing.length - 3} more` : ""}`);
+  if (!isDoc(bundled)) throw new ImportError("unreadable", `cannot bundle ${file}: its top level is not a mapping`);
   return bundled;
 }

@@ -1,6 +1,6 @@
 // Same-document JSON pointers into the bundled document: after bundling every `$ref` is local
 // (`#/...`), so following one is a pointer lookup. A pointer that finds nothing is an OperationSkip.
-import type { Doc } from "./read.js";
+import { isDoc, type Doc } from "./read.js";
 import { unescapePointer as unescapeSegment } from "../shared/pointer.js";
 
 /** An operation (or part of one) the importer leaves out, with the reason printed in the report. */
@@ -35,23 +35,23 @@ function find(doc: Doc, ref: string): unknown {
   let node: unknown = doc;
   for (const raw of ref.slice(2).split("/")) {
     const key = unescapePointer(raw);
-    if (!node || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, key)) {
-      throw new OperationSkip(`$ref ${JSON.stringify(ref)} points at nothing`);
-    }
-    node = (node as Record<string, unknown>)[key];
+    const own = node && typeof node === "object" ? Object.getOwnPropertyDescriptor(node, key) : undefined;
+    if (!own) throw new OperationSkip(`$ref ${JSON.stringify(ref)} points at nothing`);
+    node = own.value;
   }
   return node;
 }
 
+const refOf = (node: unknown): string | undefined => (isDoc(node) && typeof node.$ref === "string" ? node.$ref : undefined);
+
 /** Follows a chain of `$ref` objects (parameters, request bodies, responses) to the object itself. */
-export function deref<T = Doc>(doc: Doc, value: unknown): T {
+export function deref(doc: Doc, value: unknown): unknown {
   let node = value;
   const seen = new Set<string>();
-  while (node && typeof node === "object" && typeof (node as Doc).$ref === "string") {
-    const ref = (node as Doc).$ref as string;
+  for (let ref = refOf(node); ref !== undefined; ref = refOf(node)) {
     if (seen.has(ref)) throw new OperationSkip(`$ref ${JSON.stringify(ref)} refers to itself`);
     seen.add(ref);
     node = lookup(doc, ref);
   }
-  return node as T;
+  return node;
 }

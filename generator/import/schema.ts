@@ -5,9 +5,10 @@
 // written into its branches as `const`s so the union keeps its meaning for clients.
 import type { Json } from "../../templates/runtime/types.js";
 import { deref, lookup, OperationSkip } from "./refs.js";
-import type { Doc } from "./read.js";
+import { isDoc, type Doc } from "./read.js";
 import { cleanText } from "./describe.js";
 import { noteOrigin } from "./origin.js";
+import { isObject, stringRecord } from "../shared/object.js";
 
 export type Mode = "input" | "output";
 type Obj = Record<string, Json>;
@@ -99,12 +100,12 @@ function defName(ctx: Ctx, ref: string): string {
 }
 
 function isReadOnly(ctx: Ctx, node: unknown, flag: "readOnly" | "writeOnly"): boolean {
-  let n = node as Doc;
-  for (let i = 0; i < 8 && n && typeof n === "object"; i++) {
+  let n = node;
+  for (let i = 0; i < 8 && isDoc(n); i++) {
     if (n[flag] === true) return true;
     if (typeof n.$ref !== "string") return false;
     try {
-      n = lookup(ctx.doc, n.$ref) as Doc;
+      n = lookup(ctx.doc, n.$ref);
     } catch {
       return false;
     }
@@ -124,11 +125,11 @@ function validPattern(p: unknown): p is string {
 
 function conv(node: unknown, ctx: Ctx, depth: number): Json {
   if (typeof node === "boolean") return node;
-  if (!node || typeof node !== "object" || Array.isArray(node)) return {};
+  if (!isDoc(node)) return {};
   // Outputs keep only their upper levels (output.ts cuts them to a budget): no need to convert deeper.
   if (ctx.mode === "output" && depth > OUTPUT_DEPTH) return {};
   if (++ctx.nodes > INLINE_BUDGET && !ctx.allDefs) throw new TooBig();
-  const s = node as Doc;
+  const s = node;
   if (typeof s.$ref === "string") {
     const ref = s.$ref;
     const target = lookup(ctx.doc, ref);
@@ -152,8 +153,8 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
     if (k === "deprecated" ? typeof s[k] === "boolean" : typeof s[k] === "string") out[k] = k === "deprecated" ? s[k] : cleanText(s[k], k === "title" ? 120 : 400);
     if (out[k] === "") delete out[k];
   }
-  const types = (Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type]).filter((t: unknown) => typeof t === "string" && TYPES.has(t));
-  if (types.length) out.type = types.length === 1 ? types[0] : [...new Set(types as string[])];
+  const types = (Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type]).filter((t: unknown): t is string => typeof t === "string" && TYPES.has(t));
+  if (types.length) out.type = types.length === 1 ? types[0] : [...new Set(types)];
   if (Array.isArray(s.enum) && s.enum.length) out.enum = dedupe(s.enum);
   if ("const" in s) out.const = s.const;
   if (typeof s.format === "string" && FORMATS.has(s.format)) out.format = s.format;
@@ -202,8 +203,8 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
   if (ctx.mode === "output") {
     for (const k of STRICT_OUTPUT) delete out[k];
     if (out.additionalProperties === false) delete out.additionalProperties;
-    if (out.oneOf) {
-      out.anyOf = [...((out.anyOf as Json[]) ?? []), ...(out.oneOf as Json[])];
+    if (Array.isArray(out.oneOf)) {
+      out.anyOf = [...(Array.isArray(out.anyOf) ? out.anyOf : []), ...out.oneOf];
       delete out.oneOf;
     }
   }
@@ -244,14 +245,17 @@ function discriminate(s: Doc, out: Obj, ctx: Ctx): void {
   const prop = s.discriminator?.propertyName;
   if (typeof prop !== "string") return;
   const key = out.oneOf ? "oneOf" : "anyOf";
-  const branches = (s.oneOf ?? s.anyOf) as Doc[];
+  const list = out[key];
+  if (!Array.isArray(list)) return;
+  const branches: unknown = s.oneOf ?? s.anyOf;
   const byRef = new Map<string, string>();
-  for (const [value, ref] of Object.entries((s.discriminator.mapping ?? {}) as Record<string, string>)) {
+  for (const [value, ref] of Object.entries(stringRecord(s.discriminator.mapping))) {
     const full = ref.startsWith("#") ? ref : `#/components/schemas/${ref}`;
     if (!byRef.has(full)) byRef.set(full, value);
   }
-  out[key] = (out[key] as Json[]).map((branch, i) => {
-    const ref = branches[i]?.$ref;
+  out[key] = list.map((branch, i): Json => {
+    const source = Array.isArray(branches) ? branches[i] : undefined;
+    const ref = isDoc(source) ? source.$ref : undefined;
     if (typeof ref !== "string") return branch;
     const mapped = byRef.get(ref);
     // Without a mapping entry, a branch that pins the property itself (its own const or enum) says
@@ -259,20 +263,21 @@ function discriminate(s: Doc, out: Obj, ctx: Ctx): void {
     if (mapped === undefined && (byRef.size || pinsProperty(ctx.doc, lookup(ctx.doc, ref), prop))) return branch;
     const value = mapped ?? ref.split("/").pop();
     if (value === undefined) return branch;
-    return { type: "object", allOf: [branch], properties: { [prop]: { const: value } }, required: [prop] } as Json;
+    return { type: "object", allOf: [branch], properties: { [prop]: { const: value } }, required: [prop] };
   });
 }
 
 /** Whether a branch's own schema (its allOf parts too) fixes `prop` with a const or an enum. */
 function pinsProperty(doc: Doc, branch: unknown, prop: string, depth = 0): boolean {
-  const s = deref<Doc>(doc, branch);
-  if (!s || typeof s !== "object" || depth > 16) return false;
-  const own = s.properties && typeof s.properties === "object" ? deref<Doc>(doc, s.properties[prop]) : undefined;
-  if (own && typeof own === "object" && ("const" in own || Array.isArray(own.enum))) return true;
+  const s = deref(doc, branch);
+  if (!isDoc(s) || depth > 16) return false;
+  const own = s.properties && typeof s.properties === "object" ? deref(doc, s.properties[prop]) : undefined;
+  if (isDoc(own) && ("const" in own || Array.isArray(own.enum))) return true;
   return Array.isArray(s.allOf) && s.allOf.some((part: unknown) => pinsProperty(doc, part, prop, depth + 1));
 }
 
-function finish(root: Json, ctx: Ctx): Json {
+/** The `$defs` table of a conversion, each entry converted; undefined when it met no reference it keeps. */
+function defsOf(ctx: Ctx): Obj | undefined {
   // Each $defs entry is converted once, with itself on the stack, so a self-reference stays a $ref.
   for (let done = 0; done < ctx.defs.size; ) {
     const pending = [...ctx.defs.entries()].filter(([, d]) => d.schema === undefined);
@@ -283,10 +288,15 @@ function finish(root: Json, ctx: Ctx): Json {
       done++;
     }
   }
-  if (!ctx.defs.size || typeof root !== "object" || root === null || Array.isArray(root)) return root;
+  if (!ctx.defs.size) return undefined;
   const defs: Obj = {};
   for (const d of [...ctx.defs.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) defs[d.name] = d.schema!;
-  return { ...root, $defs: defs };
+  return defs;
+}
+
+function finish(root: Json, ctx: Ctx): Json {
+  const defs = defsOf(ctx);
+  return defs && isObject(root) ? { ...root, $defs: defs } : root;
 }
 
 /** Converts a schema; inlines references, falling back to `$defs` for every reference when inlining grows too large. */
@@ -307,8 +317,8 @@ export function convertProperties(doc: Doc, schemas: Array<{ schema: unknown }>,
   const run = (allDefs: boolean) => {
     const ctx: Ctx = { doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0, open: [] };
     const props = schemas.map((s) => conv(s.schema, ctx, 2));
-    const withDefs = finish({}, ctx) as Obj;
-    return { props, ...(withDefs.$defs ? { defs: withDefs.$defs as Obj } : {}) };
+    const defs = defsOf(ctx);
+    return { props, ...(defs ? { defs } : {}) };
   };
   try {
     return run(false);

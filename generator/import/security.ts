@@ -26,6 +26,9 @@ export interface Auth {
   unsupported: string[];
 }
 
+const PLACES = ["header", "query", "cookie"] as const;
+const isPlace = (s: string): s is SecretUse["place"] => PLACES.some((p) => p === s);
+
 /** The server name as an environment variable prefix: upper case, non-alphanumerics as `_`, never a leading digit. */
 export const envPrefix = (server: string) => server.toUpperCase().replace(/[^A-Z0-9]/g, "_").replace(/^(\d)/, "_$1");
 
@@ -36,8 +39,8 @@ function use(schemeName: string, scheme: Doc, server: string): SecretUse | strin
   const type = String(scheme.type ?? "").toLowerCase();
   if (type === "apikey") {
     const where = String(scheme.in ?? "");
-    if (!["header", "query", "cookie"].includes(where) || typeof scheme.name !== "string" || !scheme.name) return `apiKey scheme '${schemeName}' has no usable 'in'/'name'`;
-    return { name, env, scheme: schemeName, place: where as SecretUse["place"], key: scheme.name, value: t, holds: `the API key (sent in ${where} ${scheme.name})` };
+    if (!isPlace(where) || typeof scheme.name !== "string" || !scheme.name) return `apiKey scheme '${schemeName}' has no usable 'in'/'name'`;
+    return { name, env, scheme: schemeName, place: where, key: scheme.name, value: t, holds: `the API key (sent in ${where} ${scheme.name})` };
   }
   if (type === "http") {
     const s = String(scheme.scheme ?? "").toLowerCase();
@@ -55,7 +58,7 @@ function use(schemeName: string, scheme: Doc, server: string): SecretUse | strin
 export function authFor(doc: Doc, op: Doc, server: string): Auth {
   const reqs: unknown = op.security ?? doc.security ?? [];
   const schemes: Doc = doc.components?.securitySchemes ?? {};
-  const list = Array.isArray(reqs) ? (reqs as Doc[]) : [];
+  const list: unknown[] = Array.isArray(reqs) ? reqs : [];
   const optional = list.length === 0 || list.some((r) => r && typeof r === "object" && Object.keys(r).length === 0);
   const unsupported: string[] = [];
   for (const req of list) {

@@ -1,23 +1,29 @@
 // servers[0] -> a fixed baseUrl: variables take their defaults; a relative or missing URL gets a
 // placeholder origin that never resolves, so the operator must set <SERVER>_BASE_URL.
 import { BlockList, isIP } from "node:net";
-import type { Doc } from "./read.js";
+import { isDoc, type Doc } from "./read.js";
 
 export const NO_ORIGIN = "https://api.example.invalid";
 
-// Every operation of a document usually shares one `servers` list: each list is read once.
-const known = new WeakMap<object, { baseUrl: string; note?: string }>();
+export interface BaseUrl {
+  baseUrl: string;
+  note?: string;
+}
 
-export function baseUrlOf(servers: unknown): { baseUrl: string; note?: string } {
-  if (!servers || typeof servers !== "object") return readBaseUrl(servers);
+/**
+ * The base URL a `servers` list names. Every operation of a document usually shares one list:
+ * `known` (one import's, importer.ts) holds each list's reading, so each is read once.
+ */
+export function baseUrlOf(servers: unknown, known?: WeakMap<object, BaseUrl>): BaseUrl {
+  if (!known || !servers || typeof servers !== "object") return readBaseUrl(servers);
   let found = known.get(servers);
   if (!found) known.set(servers, (found = readBaseUrl(servers)));
   return found;
 }
 
-function readBaseUrl(servers: unknown): { baseUrl: string; note?: string } {
-  const first = Array.isArray(servers) ? (servers[0] as Doc | undefined) : undefined;
-  if (!first || typeof first.url !== "string") return { baseUrl: NO_ORIGIN, note: "the document names no server URL" };
+function readBaseUrl(servers: unknown): BaseUrl {
+  const first: unknown = Array.isArray(servers) ? servers[0] : undefined;
+  if (!isDoc(first) || typeof first.url !== "string") return { baseUrl: NO_ORIGIN, note: "the document names no server URL" };
   const vars: Doc = first.variables ?? {};
   let url = first.url.replace(/\{([^}]+)\}/g, (_m: string, name: string) => {
     const v = vars[name];

@@ -5,11 +5,12 @@ import type { Doc } from "./read.js";
 import { convertProperties } from "./schema.js";
 import { bodyOf, nameFields, parametersOf, type Field } from "./inputs.js";
 import { authFor, envPrefix } from "./security.js";
-import { baseUrlOf, encodeSegment } from "./server-url.js";
+import { baseUrlOf, encodeSegment, type BaseUrl } from "./server-url.js";
 import { toolDescription, toolTitle } from "./describe.js";
 import { outputOf } from "./output.js";
 import { scalarFor } from "./coerce.js";
 import { hoistSchema } from "./hoist.js";
+import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
 
@@ -74,6 +75,8 @@ function pathTemplate(path: string, byWire: Map<string, Field>, fixedQuery: Obj)
 export interface BuildOptions {
   /** Repeated subschemas go into `$defs` (hoist.ts); on unless turned off. */
   hoist?: boolean;
+  /** The base URLs read so far, by `servers` list: one import's (importer.ts), shared by its operations. */
+  baseUrls?: WeakMap<object, BaseUrl>;
 }
 
 export function buildTool(doc: Doc, o: Operation, name: string, server: string, options: BuildOptions = {}): ImportedTool {
@@ -116,8 +119,8 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
   const json: Obj = {};
   let wholeBody: string | undefined;
   fields.forEach((f, i) => {
-    let schema = converted.props[i] as Obj;
-    if (typeof schema !== "object" || schema === null) schema = {};
+    const prop = converted.props[i];
+    let schema: Obj = isObject(prop) ? prop : {};
     if (f.place !== "body" || body?.body.kind === "form") schema = scalarFor(f, schema, notes, converted.defs);
     if (f.description && !schema.description) schema = { description: f.description, ...schema };
     properties[f.name] = schema;
@@ -144,7 +147,7 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
   }
   if (cookies.length) headers.Cookie = cookies.join("; ");
 
-  const { baseUrl, note: baseNote } = baseUrlOf(o.op.servers ?? o.pathItem.servers ?? doc.servers);
+  const { baseUrl, note: baseNote } = baseUrlOf(o.op.servers ?? o.pathItem.servers ?? doc.servers, options.baseUrls);
   const fixedQuery: Obj = {};
   const path = pathTemplate(o.path, new Map(fields.filter((f) => f.place === "path").map((f) => [f.wire, f])), fixedQuery);
   const http: Obj = { method: o.method.toUpperCase(), baseUrl, baseUrlEnv: `${envPrefix(server)}_BASE_URL`, path };

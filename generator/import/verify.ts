@@ -16,7 +16,7 @@ export interface Refusals {
 /** The refusals of the check stage, with the build's compiler (judgements made while converting stand). */
 export async function verify(data: Json, count: number, build: Build): Promise<Refusals> {
   // A JSON round trip gives the plain data a YAML reader would: no undefined members, no shared objects.
-  const doc = JSON.parse(JSON.stringify(data)) as unknown;
+  const doc: unknown = JSON.parse(JSON.stringify(data));
   const spec: LoadedSpec = { file: "imported.yaml", doc, positions: {}, keyPositions: {}, lines: [], includes: {}, hash: "" };
   return refusalsOf(await checkStage([spec], build), count);
 }

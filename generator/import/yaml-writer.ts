@@ -109,8 +109,6 @@ function fold(text: string, first: number, rest: number): string[] {
 
 /** Comment text on one line each: line breaks split it, other characters YAML forbids are escaped. */
 const commentLines = (lines: readonly string[]) => lines.flatMap((l) => l.split(/\r\n|[\r\n\u2028\u2029\x85]/)).map((l) => l.replace(FORBIDDEN_ALL, hex));
-const PADS: string[] = [];
-const pad = (n: number) => (PADS[n] ??= " ".repeat(n));
 
 /** One writing: the lines so far, where it is, and each string's rendering (texts repeat a lot). */
 interface Writer {
@@ -119,7 +117,11 @@ interface Writer {
   commentAt: (path: Path) => readonly string[] | undefined;
   block: Map<string, string>;
   flow: Map<string, string>;
+  /** Indentation strings by depth. */
+  pads: string[];
 }
+
+const pad = (w: Writer, n: number) => (w.pads[n] ??= " ".repeat(n));
 
 function text(w: Writer, v: Json | undefined, flow: boolean): string {
   if (typeof v !== "string") return scalar(v, flow);
@@ -170,7 +172,7 @@ function value(w: Writer, lead: string, v: Json | undefined, indent: number, das
     else if (dash) block(w, v, indent, `${lead} `);
     else {
       w.out.push(lead);
-      block(w, v, indent, pad(indent));
+      block(w, v, indent, pad(w, indent));
     }
     return;
   }
@@ -181,45 +183,44 @@ function value(w: Writer, lead: string, v: Json | undefined, indent: number, das
   }
   const lines = fold(t, Math.max(WIDTH - lead.length - 1, MIN_CONTENT / 2), Math.max(WIDTH - indent, MIN_CONTENT));
   w.out.push(`${lead} ${lines[0]}`);
-  for (let i = 1; i < lines.length; i++) w.out.push(pad(indent) + lines[i]);
+  for (let i = 1; i < lines.length; i++) w.out.push(pad(w, indent) + lines[i]);
 }
 
 /** A block list or map at `indent`; its first line starts with `first` (a dash when it is a list item). */
 function block(w: Writer, v: Json[] | Record<string, Json | undefined>, indent: number, first: string): void {
-  const list = Array.isArray(v);
-  const keys = list ? undefined : Object.keys(v);
-  const count = keys ? keys.length : (v as Json[]).length;
   let start = first;
-  for (let i = 0; i < count; i++) {
-    const key = keys ? keys[i] : i;
-    const item = (v as Record<string | number, Json | undefined>)[key];
-    if (keys && item === undefined) continue;
-    w.path.push(key);
-    const comments = w.commentAt(w.path);
-    if (comments?.length) {
-      if (start.trim()) w.out.push(start.trimEnd());
-      start = pad(indent);
-      for (const line of commentLines(comments)) w.out.push(`${start}#${line}`);
-    }
-    if (!keys) value(w, `${start}-`, item ?? null, indent + 2, true);
-    else {
-      const k = text(w, key as string, false);
-      if (k.length <= LONG_KEY) value(w, `${start}${k}:`, item, indent + 2, false);
-      else {
-        w.out.push(`${start}? ${k}`);
-        value(w, `${pad(indent)}:`, item, indent + 2, false);
-      }
-    }
-    w.path.pop();
-    start = pad(indent);
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) start = entry(w, i, v[i], indent, start);
+  else for (const key of Object.keys(v)) if (v[key] !== undefined) start = entry(w, key, v[key], indent, start);
+}
+
+/** One list item (a numeric key) or map entry of a block; returns how the next one starts. */
+function entry(w: Writer, key: string | number, item: Json | undefined, indent: number, first: string): string {
+  let start = first;
+  w.path.push(key);
+  const comments = w.commentAt(w.path);
+  if (comments?.length) {
+    if (start.trim()) w.out.push(start.trimEnd());
+    start = pad(w, indent);
+    for (const line of commentLines(comments)) w.out.push(`${start}#${line}`);
   }
+  if (typeof key === "number") value(w, `${start}-`, item ?? null, indent + 2, true);
+  else {
+    const k = text(w, key, false);
+    if (k.length <= LONG_KEY) value(w, `${start}${k}:`, item, indent + 2, false);
+    else {
+      w.out.push(`${start}? ${k}`);
+      value(w, `${pad(w, indent)}:`, item, indent + 2, false);
+    }
+  }
+  w.path.pop();
+  return pad(w, indent);
 }
 
 export function writeYaml(data: Json, options: WriteOptions = {}): string {
-  const w: Writer = { out: [], path: [], commentAt: options.commentAt ?? (() => undefined), block: new Map(), flow: new Map() };
+  const w: Writer = { out: [], path: [], commentAt: options.commentAt ?? (() => undefined), block: new Map(), flow: new Map(), pads: [] };
   if (options.header?.length) w.out.push(...commentLines(options.header).map((l) => `#${l}`), "");
   const entries = Array.isArray(data) ? data.length : isObject<Json | undefined>(data) ? Object.values(data).filter((x) => x !== undefined).length : 0;
-  if (entries) block(w, data as Json[], 0, "");
+  if (entries && typeof data === "object" && data !== null) block(w, data, 0, "");
   else w.out.push(typeof data === "string" ? quoted(data) : Array.isArray(data) ? "[]" : isObject<Json | undefined>(data) ? "{}" : scalar(data, false));
   return `${w.out.join("\n")}\n`;
 }

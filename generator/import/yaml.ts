@@ -13,9 +13,11 @@ import { editorSchemaLine } from "../shared/editor-schema.js";
 import { resourceTemplatesOf } from "./resources.js";
 import { isObject } from "../shared/object.js";
 
+const httpOf = (t: ImportedTool | undefined) => (isObject(t?.tool.http) ? t.tool.http : undefined);
+
 /** Warnings on the tools' base URLs (loopback, link-local, cloud metadata), one per URL. */
 export function serverWarnings(tools: ImportedTool[]): string[] {
-  const urls = new Set(tools.map((t) => (t.tool.http as Record<string, Json> | undefined)?.baseUrl).filter((u): u is string => typeof u === "string"));
+  const urls = new Set(tools.map((t) => httpOf(t)?.baseUrl).filter((u): u is string => typeof u === "string"));
   return [...urls].map(addressWarning).filter((w): w is string => w !== undefined);
 }
 
@@ -36,7 +38,7 @@ function header(server: string, tools: ImportedTool[], skipped: Array<{ operatio
     ` Re-import after the API changes: kervan import ${meta.file} --out ${meta.out} (prints the changelog).`,
     recordLine(meta.record),
   ];
-  const base = tools[0]?.tool.http as Record<string, Json> | undefined;
+  const base = httpOf(tools[0]);
   if (base) lines.push(` Base URL ${base.baseUrl}; ${base.baseUrlEnv} points the server elsewhere.`);
   const notes = [...new Set(tools.map((t) => t.baseNote).filter(Boolean))];
   for (const n of notes) lines.push(` Note: ${n}: set ${base?.baseUrlEnv} before starting the server.`);
@@ -88,8 +90,9 @@ function templatesOf(api: Doc, server: string, tools: ImportedTool[]): { resourc
 export function renderSpec(api: Doc, server: string, tools: ImportedTool[], skipped: Array<{ operation: string; reason: string }>, meta: Meta): string {
   // Comments: each tool's notes above its list item, each input property's place above its key.
   const commentAt = (path: Path): string[] | undefined => {
-    if (path[0] !== "tools") return undefined;
-    const t = tools[path[1] as number];
+    const at = path[1];
+    if (path[0] !== "tools" || typeof at !== "number") return undefined;
+    const t = tools[at];
     if (path.length === 2) return t.notes.length ? t.notes.map((n) => ` ${n}`) : undefined;
     if (path.length !== 5 || path[2] !== "input" || path[3] !== "properties") return undefined;
     const place = Object.hasOwn(t.places, path[4]) ? t.places[path[4]] : undefined;

@@ -21,8 +21,6 @@ const ALLOWED = [
   "generator/import/origin.ts: module-level new WeakMap origins", // keyed by the converted schema nodes: freed with them
   "generator/import/refs.ts: module-level new WeakMap found", // keyed by the document: freed with it
   "generator/import/schema.ts: module-level new WeakMap inlinedCache", // keyed by the document: freed with it
-  "generator/import/server-url.ts: module-level new WeakMap known", // keyed by the document: freed with it
-  "generator/import/yaml-writer.ts: module-level empty array PADS", // indentation strings by depth
   "generator/catalog/wordnet.ts: module-level let loaded", // the installed WordNet database, read once per process (a constant of the package)
   "generator/catalog/code-facts.ts: module-level let known", // the installed engine's WebAssembly module and its sha256, read once per process (a constant of the package)
   "generator/kinds/index.ts: module-level empty array added", // kinds registered by tests (the fixture kind)
