@@ -31,7 +31,7 @@ function givenHints(annotations: Json | undefined): Partial<AnnotationsIR> {
 function normalizeTool(spec: LoadedSpec, tool: RawTool, index: number, serverMax: number, out: Diagnostic[]): ToolIR {
   const pointer = `/tools/${index}`;
   const kind = kindOf(tool)[0];
-  const n = kind.normalize(tool, contextFor(spec, pointer, out));
+  const n = kind.normalize(kind.blockOf(tool), tool, contextFor(spec, pointer, out));
   const annotations: AnnotationsIR = { ...n.annotations, ...givenHints(tool.annotations) };
   return toolIR(kind, {
     name: String(tool.name ?? n.name),

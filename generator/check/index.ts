@@ -33,7 +33,7 @@ function checkTool(spec: LoadedSpec, tool: RawTool, pointer: string, out: Diagno
   if (kind.needsDescription && typeof tool.description !== "string") ctx.report("KV402", `tool '${tool.name}' needs a description`, pointer);
   // The kind's rules run first; a common rule that finds the same fault at the same place stays quiet.
   const own: Diagnostic[] = [];
-  kind.check(tool, contextFor(spec, pointer, own));
+  kind.check(kind.blockOf(tool), tool, contextFor(spec, pointer, own));
   checkTaskAndConfirm(tool, kind, contextFor(spec, pointer, own));
   out.push(...own);
   const reported = new Set(own.map((d) => d.location.pointer));

@@ -6,7 +6,7 @@ import { httpKind } from "./http/index.js";
 import { validateJsonKind } from "./validate_json/index.js";
 import type { AnyKind, ToolKind } from "./types.js";
 
-const REGISTRY: { [K in KindName]: ToolKind<KindConfigs[K], any> } = {
+const REGISTRY: { [K in KindName]: ToolKind<any, KindConfigs[K], any> } = {
   exec: execKind,
   http: httpKind,
   validate_json: validateJsonKind,
@@ -16,6 +16,11 @@ const REGISTRY: { [K in KindName]: ToolKind<KindConfigs[K], any> } = {
 const added: AnyKind[] = [];
 
 for (const [key, kind] of Object.entries(REGISTRY)) if (kind.key !== key) throw new Error(`kind '${kind.key}' is registered as '${key}'`);
+
+/** The kinds of this registry, without those added at run time. */
+export function registeredKinds(): AnyKind[] {
+  return Object.values(REGISTRY);
+}
 
 /** Every kind, registered ones first, each once. */
 export function allKinds(): AnyKind[] {
@@ -66,6 +71,6 @@ export function runtimeModules(): Record<string, string> {
 }
 
 /** A normalized tool: the one place where a kind's config joins the union typed by kind name. */
-export function toolIR<C>(kind: ToolKind<C, any>, base: ToolIRBase, config: C): ToolIR {
+export function toolIR<C>(kind: ToolKind<any, C, any>, base: ToolIRBase, config: C): ToolIR {
   return { ...base, kind: kind.key, config } as ToolIR;
 }

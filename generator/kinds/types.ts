@@ -1,12 +1,15 @@
-// The seam every tool kind plugs into: one typed definition, `defineKind<Config, Facts>({...})`.
+// The seam every tool kind plugs into: one typed definition, `defineKind<Block, Config, Facts>({...})`.
 // A kind is one folder here and one runtime folder (templates/kinds/<key>); the stages only see
-// this interface, and a kind's functions see its own typed config, never another kind's.
+// this interface, and a kind's functions see its own typed block and config, never another kind's.
+import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Json } from "../../templates/runtime/types.js";
 import type { Diagnostic } from "../model/diagnostic.js";
 import type { LoadedSpec } from "../model/spec.js";
 import type { AnnotationsIR, Effects, ToolOf } from "../model/ir.js";
 import type { ToolPlan } from "../model/plan.js";
 import type { Code, Name } from "../shared/codegen.js";
+import type { CodeGroup } from "../shared/codes.js";
+import { isObject } from "../shared/object.js";
 
 /** A tool entry as written in the spec (already checked against kervan.schema.json). */
 export type RawTool = Record<string, Json>;
@@ -65,11 +68,16 @@ export interface KindEmit {
 /** Plain-data facts a kind reports about one tool, for the manifest and AUDIT.md. */
 export type FactsShape = Record<string, Json>;
 
-export interface ToolKind<Config, Facts extends FactsShape> {
+/** What a kind's author writes: the functions read the kind's own block, typed by `Block`. */
+export interface KindDefinition<Block, Config, Facts extends FactsShape> {
   /** The tool-entry key that selects this kind; also its folder name here and under templates/kinds. */
   key: string;
-  /** JSON Schema of the value under `key` (part of kervan.schema.json). */
+  /** JSON Schema of the value under `key` (part of kervan.schema.json); `Block` is its type. */
   schema: Record<string, Json>;
+  /** The codes its rules report (a heading of docs/diagnostics.md for a registered kind). */
+  codes: CodeGroup;
+  /** The page (with its section, `file#anchor`) that documents the kind, its spec key and each of its codes. */
+  docs: string;
   /** Extra tool-level properties this kind accepts, e.g. http's `output`. */
   toolProperties?: Record<string, Record<string, Json>>;
   /** Server-level properties this kind accepts: server-wide defaults for its tools (exec's `sandbox`). */
@@ -96,8 +104,9 @@ export interface ToolKind<Config, Facts extends FactsShape> {
    * `@kervan/kinds/<key>`, and the npm packages it bundles (part of the generator's fingerprint).
    */
   runtime: { dir: string; packages?: string[] };
-  check(tool: RawTool, ctx: RuleContext): void;
-  normalize(tool: RawTool, ctx: RuleContext): KindNormalized<Config>;
+  /** The kind's rules: `block` is the tool's value under `key`, already valid against `schema`. */
+  check(block: Block, tool: RawTool, ctx: RuleContext): void;
+  normalize(block: Block, tool: RawTool, ctx: RuleContext): KindNormalized<Config>;
   emit(plan: KindPlan<Config>): KindEmit;
   /** What it reaches and changes; the audit, manifest, changelog and lint read only this. */
   effects(tool: ToolOf<Config>): Effects;
@@ -109,13 +118,42 @@ export interface ToolKind<Config, Facts extends FactsShape> {
   renderFact?(key: keyof Facts & string, value: Json): string | undefined;
 }
 
+/** A kind as the stages hold it: its definition plus the one narrowing of a tool to its block. */
+export interface ToolKind<Block, Config, Facts extends FactsShape> extends KindDefinition<Block, Config, Facts> {
+  /** The tool's block, checked against `schema` (the spec-shape check has reported any fault). */
+  blockOf(tool: RawTool): Block;
+}
+
 /** A kind of any config, as the registry and the stages hold it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyKind = ToolKind<any, any>;
+export type AnyKind = ToolKind<any, any, any>;
 
-/** Declares a kind; the type parameters tie its functions to its config and facts. */
-export function defineKind<Config, Facts extends FactsShape>(kind: ToolKind<Config, Facts>): ToolKind<Config, Facts> {
-  return kind;
+/**
+ * The schema with every `additionalProperties: false` dropped: an unknown property is reported
+ * (KV201) without keeping the kind's rules from the rest of the block, and a block type names the
+ * properties a kind reads, which an extra one leaves as they are.
+ */
+function opened(schema: Record<string, Json>): Record<string, Json> {
+  const open = (v: Json): Json => (Array.isArray(v) ? v.map(open) : isObject(v) ? opened(v) : v);
+  return Object.fromEntries(Object.entries(schema).filter(([k, v]) => !(k === "additionalProperties" && v === false)).map(([k, v]) => [k, open(v)]));
+}
+
+/**
+ * Declares a kind; the type parameters tie its functions to its block, config and facts. The block
+ * reaches them through a guard compiled from `schema` itself (on first use), so the type a kind
+ * declares for its block is the type of what its schema accepts, and no kind casts its block.
+ */
+export function defineKind<Block, Config, Facts extends FactsShape>(kind: KindDefinition<Block, Config, Facts>): ToolKind<Block, Config, Facts> {
+  let isBlock: ((value: unknown) => value is Block) | undefined;
+  return {
+    ...kind,
+    blockOf(tool) {
+      isBlock ??= new Ajv2020({ strict: false }).compile<Block>(opened(kind.schema));
+      const block = tool[kind.key];
+      if (!isBlock(block)) throw new Error(`the ${kind.key} block of a tool reached its kind unchecked`);
+      return block;
+    },
+  };
 }
 
 /** An Effects value with nothing reached; kinds spread it and set what they do. */

@@ -1,6 +1,7 @@
-// Every diagnostic code the generator emits: its severity, what it means in one line, and where
-// docs/diagnostics.md explains it (rendered from this table). A test fails when code emits a code
-// missing here, and when a code here has no bad-spec fixture that produces it.
+// The diagnostic codes common to every spec: their severity, what each means in one line, and
+// where docs/diagnostics.md explains it. Each tool kind declares its own codes beside it
+// (generator/kinds/<kind>/codes.ts); generator/kinds/codes.ts assembles the whole table. A test
+// fails when code emits a code missing from it, and when a code has no bad-spec fixture.
 
 export interface CodeInfo {
   code: string;
@@ -15,10 +16,18 @@ export interface CodeInfo {
 }
 
 const LIMITS_TEST = "test/generator/spec-limits.test.ts";
-const e = (code: string, meaning: string, testedBy?: string): CodeInfo => ({ code, severity: "error", meaning, ...(testedBy ? { testedBy } : {}) });
-const w = (code: string, meaning: string): CodeInfo => ({ code, severity: "warning", meaning });
+/** A group of codes: one heading of docs/diagnostics.md. */
+export interface CodeGroup {
+  /** The codes' span, as the heading shows it (e.g. KV3xx). */
+  range: string;
+  title: string;
+  codes: CodeInfo[];
+}
 
-export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] = [
+export const e = (code: string, meaning: string, testedBy?: string): CodeInfo => ({ code, severity: "error", meaning, ...(testedBy ? { testedBy } : {}) });
+export const w = (code: string, meaning: string): CodeInfo => ({ code, severity: "warning", meaning });
+
+export const COMMON_CODE_GROUPS: CodeGroup[] = [
   {
     range: "KV1xx",
     title: "Reading the spec",
@@ -49,74 +58,14 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
     ],
   },
   {
-    range: "KV3xx",
-    title: "exec tools",
-    codes: [
-      e("KV301", "an argument template is malformed (unclosed or invalid placeholder, stray brace)"),
-      e("KV302", "the command (argv[0]) holds a placeholder: input would choose what runs"),
-      e("KV303", "the command (argv[0]) is empty"),
-      e("KV304", "a path field is not an input field used by argv"),
-      e("KV305", "a path field is not of type string"),
-      e("KV306", "a path field is only part of an argument"),
-      e("KV307", "an empty path in `paths.allow` or `paths.deny`"),
-      e("KV308", "an `env.set` name is not a valid environment variable name"),
-      e("KV309", "an exec tool gives `output` (its output is fixed)"),
-      e("KV311", "a keyword the exec input contract does not support at the schema's root"),
-      e("KV312", "a `title`, `description` or `$comment` is not a string"),
-      e("KV313", "`$schema` is not JSON Schema 2020-12"),
-      e("KV314", "the input schema's `type` is not `object`"),
-      e("KV315", "the input schema is open (`additionalProperties` is not false)"),
-      e("KV316", "the input schema has no `properties` object"),
-      e("KV317", "a property is not an object with a scalar type"),
-      e("KV318", "a keyword exec inputs do not support on a property (they are flat scalars)"),
-      e("KV319", "a property's type is not string, number, integer or boolean"),
-      e("KV320", "a property is optional (not in `required`) but conditions no `{if:}` argument group (only a group's arguments can be left out), or `required` is not an array of names"),
-      e("KV321", "a name is listed twice in `required`"),
-      e("KV322", "`required` names something that is not a property"),
-      e("KV323", "an argv placeholder has no property in the input schema (reported at the argv entry)"),
-      e("KV324", "a property is used by no argument template"),
-      e("KV325", "a sandbox setting (`visible`, `writable`, `network`, limits) on a tool whose sandbox is off"),
-      e("KV326", "a sandbox root that is the whole filesystem (`/`)"),
-      e("KV327", "an argument group's `if` names no property of the input schema"),
-      e("KV328", "an argument group's `if` names a required field (only optional fields condition a group)"),
-      e("KV329", "an optional field is used outside the argument group it conditions"),
-      e("KV330", "an optional boolean's argument group renders a placeholder (it adds fixed text only)"),
-      e("KV331", "an optional scalar's argument group never renders that field"),
-      w("KV332", "`writableRunLater` leaves a run-later path (`.git`, `.envrc`, `.vscode`, `node_modules/.bin`, ...) writable to the sandboxed command"),
-      e("KV333", "a declared output file (`outputFiles`) is absolute, climbs out of the call's output directory (`..`), is not a plain relative path, or is declared twice"),
-    ],
-  },
-  {
     range: "KV4xx",
-    title: "Tools in general, http tools and validate_json",
+    title: "Tools in general",
     codes: [
       e("KV401", "a tool has no kind, or more than one"),
       e("KV402", "a tool that needs a description has none"),
       e("KV403", "an input schema's type is not `object`"),
       e("KV404", "two specs use the same server name"),
       e("KV405", "two tools of a server have the same name"),
-      e("KV411", "an http template is malformed"),
-      e("KV412", "a query parameter names an input that is no property"),
-      e("KV413", "a `{{secrets.X}}` placeholder names an undeclared secret"),
-      e("KV414", "an input placed in a template has a type that place cannot take"),
-      e("KV415", "`baseUrl` holds a placeholder (scheme, host, port and prefix are fixed)"),
-      e("KV416", "`baseUrl` has a query, fragment or credentials"),
-      e("KV417", "the path has an empty segment (`//`), a `.` or `..` segment, or characters that need percent-encoding (a single-brace `{id}` among them: an input is `{{input.id}}`)"),
-      e("KV418", "an input in the path is optional"),
-      e("KV419", "a spread query parameter's input is not an array of scalars"),
-      e("KV420", "a header name is not a valid token"),
-      e("KV421", "a declared secret is used by no template"),
-      e("KV422", "an input reaches no part of the request"),
-      e("KV423", "a GET, HEAD or DELETE request has a body"),
-      e("KV424", "a body gives both (or neither of) `json` and `form`"),
-      e("KV425", "a JSON body key holds a placeholder"),
-      e("KV426", "`output` gives more than one of select, raw, resource and link"),
-      e("KV427", "`output` gives none of select, raw, resource and link"),
-      e("KV428", "`output.select` is not valid JMESPath"),
-      e("KV429", "a mapped query parameter does not map every value of its input's enum"),
-      e("KV430", "a header the HTTP client sets itself (Host, Content-Length, ...)"),
-      e("KV431", "validate_json is given an input or output schema (its own are fixed)"),
-      e("KV432", "an embedded resource or resource link output has an output schema"),
       e("KV433", "`task`, `confirm`, `ask` or `questions` on a tool whose kind answers at once and changes nothing"),
       e("KV434", "a confirmation message or question names something that is not an input of the tool"),
       e("KV435", "an asked input is not a property of the tool's input schema"),
@@ -194,15 +143,13 @@ export const CODE_GROUPS: { range: string; title: string; codes: CodeInfo[] }[] 
   },
 ];
 
-export const CODES: CodeInfo[] = CODE_GROUPS.flatMap((g) => g.codes);
-
 /** The heading anchor of a code in docs/diagnostics.md. */
 export const anchorOf = (code: string): string => `docs/diagnostics.md#${code.toLowerCase()}`;
 
-/** docs/diagnostics.md, rendered from the table. */
-export function renderCodesDoc(): string {
+/** docs/diagnostics.md, rendered from a table of groups. */
+export function renderCodesDoc(groups: CodeGroup[]): string {
   const out = [
-    "<!-- Rendered from generator/shared/codes.ts by `npm run update-goldens`; a test keeps them equal. -->",
+    "<!-- Rendered from generator/shared/codes.ts and each kind's codes.ts by `npm run update-goldens`; a test keeps them equal. -->",
     "# Diagnostic codes",
     "",
     "Every problem `kervan gen` reports carries a code, its place in the spec (file:line:col and the",
@@ -211,7 +158,7 @@ export function renderCodesDoc(): string {
     "or, where the input would be megabytes or the fault appears while emitting, a named test.",
     "",
   ];
-  for (const group of CODE_GROUPS) {
+  for (const group of groups) {
     out.push(`## ${group.range}: ${group.title}`, "", "| Code | Severity | Meaning |", "|---|---|---|");
     for (const c of group.codes) out.push(`| <a id="${c.code.toLowerCase()}"></a>${c.code} | ${c.severity} | ${c.meaning.replace(/\|/g, "\\|")}${c.testedBy ? ` (tested by ${c.testedBy})` : ""} |`);
     out.push("");

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { checkSources } from "../../generator/pipeline.js";
-import { CODES } from "../../generator/shared/codes.js";
+import { allCodes } from "../../generator/kinds/codes.js";
 import type { Diagnostic } from "../../generator/model/diagnostic.js";
 
 const ANN = "annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }";
@@ -24,7 +24,7 @@ function diagnose(text: string, code: string): Diagnostic[] {
   return diagnostics.filter((d) => d.code === code);
 }
 
-const meaning = (code: string) => CODES.find((c) => c.code === code)!.meaning;
+const meaning = (code: string) => allCodes().find((c) => c.code === code)!.meaning;
 const plain = (s: string) => s.replace(/[`'"]/g, "").toLowerCase();
 
 const NOT_REQUIRED = spec(`    input:

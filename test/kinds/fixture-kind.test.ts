@@ -3,10 +3,11 @@
 // emitted and bundled with its runtime, the lint reads its effects, AUDIT.md shows its facts and
 // effects, and the changelog judges a widened effect as breaking. The server it builds answers.
 import { afterAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addKind } from "../../generator/kinds/index.js";
+import { allCodes, codesDoc } from "../../generator/kinds/codes.js";
 import { generate } from "../../generator/pipeline.js";
 import { specSchema } from "../../generator/check/spec-schema.js";
 import { changelog } from "../../generator/audit/changelog.js";
@@ -41,6 +42,22 @@ afterAll(async () => {
 });
 
 describe("a kind defined outside generator/kinds", () => {
+  it("is its folder (with its runtime folder) and this one addKind line, and owns its codes, docs and goldens", () => {
+    const own = "test/fixtures/kinds/echo";
+    expect(readdirSync(own).sort()).toEqual(["README.md", "bad-specs", "codes.ts", "emit", "kind.ts", "runtime"]);
+    expect(echoKind.runtime.dir).toBe(`${own}/runtime`);
+    expect(readFileSync(new URL(import.meta.url), "utf8").match(/^addKind\(/gm)).toHaveLength(1);
+    // Its codes join the table, and nothing outside its folder knows them.
+    expect(echoKind.codes.codes.map((c) => c.code)).toEqual(["KV901"]);
+    expect(allCodes().find((c) => c.code === "KV901")).toEqual(echoKind.codes.codes[0]);
+    expect(codesDoc()).not.toContain("KV901");
+    // Its docs, its bad spec and its emit golden are in its folder.
+    expect(echoKind.docs).toBe(`${own}/README.md`);
+    expect(readFileSync(`${own}/bad-specs/01-nul-prefix.expected.txt`, "utf8")).toContain("error KV901:");
+    expect(existsSync(`${own}/emit/prefix/expected/tools/echo.ts`)).toBe(true);
+  });
+
+
   it("is part of the spec schema", () => {
     const tool = (specSchema().$defs as Record<string, { properties: Record<string, unknown> }>).tool;
     expect(tool.properties.echo).toEqual(echoKind.schema);

@@ -8,6 +8,7 @@ import { alwaysAsked } from "../../shared/asked.js";
 import { outputPathProblem } from "../../../templates/kinds/exec/output-files.js";
 import { isObject, stringsOf } from "../../shared/object.js";
 import { serverSandbox } from "./normalize.js";
+import type { ExecBlock } from "./schema.js";
 
 /** Parses argv (plain templates and `{if, argv}` groups), reporting malformed templates; undefined when any is malformed. */
 export function parseArgv(argv: readonly Json[], report: (message: string, pointer: string) => void): ArgEntry[] | undefined {
@@ -31,13 +32,11 @@ export function parseArgv(argv: readonly Json[], report: (message: string, point
   return ok ? parsed : undefined;
 }
 
-export function checkExec(tool: RawTool, ctx: RuleContext): void {
+export function checkExec(exec: ExecBlock, tool: RawTool, ctx: RuleContext): void {
   const at = (p: string) => `${ctx.pointer}${p}`;
-  const exec = isObject(tool.exec) ? tool.exec : undefined;
   if (tool.output !== undefined) {
     ctx.report("KV309", "exec tools have a fixed output ({exitCode, stdout, stderr, ...}); 'output' is for http tools", `${ctx.pointer}/output`, { atKey: true });
   }
-  if (!exec || !Array.isArray(exec.argv)) return; // the spec schema already reported it
   const entries = parseArgv(exec.argv, (message, p) => ctx.report("KV301", message, at(`/exec/argv${p}`)));
   if (!entries) return;
   const command = entries[0];

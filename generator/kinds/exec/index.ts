@@ -9,7 +9,8 @@ import { checkExec } from "./check.js";
 import { emitExec } from "./emit.js";
 import { mutation } from "./mutation.js";
 import { normalizeExec, type ExecIRConfig } from "./normalize.js";
-import { execSchema } from "./schema.js";
+import { EXEC_CODES } from "./codes.js";
+import { execSchema, type ExecBlock } from "./schema.js";
 import { RUN_LATER } from "../../../templates/kinds/exec/run-later.js";
 import { SANDBOX_DEFAULTS } from "../../../templates/kinds/exec/sandbox.js";
 import { flatArgs, isGroup, parseArgTemplate, placeholderNames, type ArgEntry, type ArgPart } from "./template.js";
@@ -74,9 +75,11 @@ export function sandboxFacts(c: ExecIRConfig): SandboxFacts {
 // Read from the server's environment: PATH always (the runtime passes it on), plus env.pass.
 const envRead = (c: ExecIRConfig) => sortedUnique(["PATH", ...c.env.pass]);
 
-export const execKind = defineKind<ExecIRConfig, ExecFacts>({
+export const execKind = defineKind<ExecBlock, ExecIRConfig, ExecFacts>({
   key: "exec",
   schema: execSchema,
+  codes: EXEC_CODES,
+  docs: "README.md#exec-tools",
   needsDescription: false,
   tasks: true,
   impliedInputs(tool) {

@@ -8,6 +8,7 @@ import { EXEC_DEFAULTS, EXEC_OUTPUT_SCHEMA as RUNTIME_OUTPUT_SCHEMA, type FieldT
 import { alwaysAsked } from "../../shared/asked.js";
 import { OUTPUT_FILES_TOTAL_DEFAULT } from "../../../templates/kinds/exec/output-files.js";
 import { isObject, jsonObject, stringsOf } from "../../shared/object.js";
+import type { ExecBlock } from "./schema.js";
 
 // One source of truth for limits and the result schema: the runtime's own constants.
 export const EXEC_OUTPUT_SCHEMA = jsonObject(RUNTIME_OUTPUT_SCHEMA);
@@ -39,7 +40,7 @@ export interface ExecIRConfig {
 }
 
 /** The tool's sandbox with every default made explicit: its own `sandbox`, else the server's, else bubblewrap. */
-export function sandboxOf(exec: Record<string, any>, serverDefault: unknown): SandboxConfig {
+export function sandboxOf(exec: ExecBlock, serverDefault: unknown): SandboxConfig {
   const mode = exec.sandbox ?? (serverDefault === "none" ? "none" : "bubblewrap");
   if (mode === "none") return { mode: "none" };
   return {
@@ -64,15 +65,13 @@ const isFieldType = (t: unknown): t is FieldType => FIELD_TYPES.some((f) => f ==
 /** The spec's server.sandbox, when it has one. */
 export const serverSandbox = (doc: unknown): unknown => (isObject<unknown>(doc) && isObject<unknown>(doc.server) ? doc.server.sandbox : undefined);
 
-export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<ExecIRConfig> {
-  const exec: Record<string, any> = isObject(tool.exec) ? tool.exec : {};
+export function normalizeExec(exec: ExecBlock, tool: RawTool, ctx: RuleContext): KindNormalized<ExecIRConfig> {
   const parse = (a: string): ArgPart[] => {
     const r = parseArgTemplate(a);
     if ("error" in r) throw new Error(`exec argument ${JSON.stringify(a)} reached normalize unchecked: ${r.error}`);
     return r.parts;
   };
-  const rawArgv: unknown[] = Array.isArray(exec.argv) ? exec.argv : [];
-  const argv = rawArgv.map((a): ArgEntry => (typeof a === "string" ? parse(a) : { if: isObject(a) ? String(a.if) : "", argv: (isObject(a) ? (stringsOf(a.argv) ?? []) : []).map(parse) }));
+  const argv = exec.argv.map((a): ArgEntry => (typeof a === "string" ? parse(a) : { if: a.if, argv: a.argv.map(parse) }));
   const names = placeholderNames(flatArgs(argv).slice(1));
   const inputSchema = isObject(tool.input) ? tool.input : inferInputSchema(names);
   const props = isObject(inputSchema.properties) ? inputSchema.properties : {};
@@ -82,7 +81,8 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     if (isObject(prop) && isFieldType(prop.type)) fields[name] = prop.type;
   }
   const setEnv: Record<string, string> = {};
-  for (const k of Object.keys(exec.env?.set ?? {}).sort()) setEnv[k] = exec.env.set[k];
+  const set = exec.env?.set ?? {};
+  for (const k of Object.keys(set).sort()) setEnv[k] = set[k];
   // An asked input (ask:) is optional in the schema but always given by the time the command runs.
   const asked = alwaysAsked(tool.ask); // an optional: true one may be left out, like any optional input
   const required = new Set([...(stringsOf(inputSchema.required) ?? []), ...asked]);
@@ -112,7 +112,7 @@ export function normalizeExec(tool: RawTool, ctx: RuleContext): KindNormalized<E
     config,
     // MCP's own defaults: a local command may write and may reach the network unless the spec says otherwise.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    description: `Run ${rawArgv[0]} with a fixed argument template.`,
+    description: `Run ${String(exec.argv[0])} with a fixed argument template.`,
   };
 }
 

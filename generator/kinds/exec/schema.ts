@@ -113,3 +113,35 @@ export const execSchema: Record<string, Json> = {
     },
   },
 };
+
+/** An argument group as the schema accepts it. */
+export type ArgGroupBlock = { if: string; argv: string[] };
+
+/** The spec's `exec:` block, as `execSchema` accepts it. */
+export type ExecBlock = {
+  argv: (string | ArgGroupBlock)[];
+  okExitCodes?: number[];
+  sandbox?: "bubblewrap" | "none";
+  visible?: string[];
+  writable?: string[];
+  network?: boolean;
+  processes?: number;
+  fileSizeBytes?: number;
+  cpuSeconds?: number;
+  memoryBytes?: number;
+  tmpBytes?: number;
+  writableRunLater?: string[];
+  cwd?: string;
+  env?: { pass?: string[]; set?: Record<string, string> };
+  timeoutMs?: number;
+  killGraceMs?: number;
+  maxOutputBytes?: number;
+  stdoutMedia?: string;
+  outputFiles?: { path: string; mimeType: string; missing?: "error" | "omit"; maxBytes?: number }[];
+  outputFilesMaxBytes?: number;
+  concurrency?: number;
+  progressIntervalMs?: number;
+  queue?: number;
+  rateLimit?: { calls: number; windowMs: number };
+  paths?: { fields: string[]; allow?: string[]; deny?: string[] };
+};

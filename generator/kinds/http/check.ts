@@ -4,10 +4,10 @@ import { compile } from "@jmespath-community/jmespath";
 import type { Json } from "../../../templates/runtime/types.js";
 import type { Part } from "../../../templates/kinds/http/config.js";
 import type { RawTool, RuleContext } from "../types.js";
+import type { HttpBlock } from "./schema.js";
 import { inputsOf, parseTemplate, secretsOf } from "./template.js";
 import { isObject, messageOf, stringRecord } from "../../shared/object.js";
 
-type Block = Record<string, any>;
 const SEGMENT_LITERAL = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const SCALARS = ["string", "number", "integer", "boolean"];
@@ -41,8 +41,7 @@ function reportEncoding(path: string, segment: string, i: number, ctx: RuleConte
   });
 }
 
-export function checkHttp(tool: RawTool, ctx: RuleContext): void {
-  const http: Block = isObject(tool.http) ? tool.http : {};
+export function checkHttp(http: HttpBlock, tool: RawTool, ctx: RuleContext): void {
   const at = (p: string) => `${ctx.pointer}/http${p}`;
   const input = typeof tool.input === "object" ? tool.input : undefined;
   // The input schema is the user's: its meta-schema check reports a malformed `required`; here it only counts when it is a list.
@@ -107,15 +106,15 @@ export function checkHttp(tool: RawTool, ctx: RuleContext): void {
     scalarOnly(parts, at("/path"), "path segment");
   });
 
-  for (const [name, value] of Object.entries(isObject(http.query) ? http.query : {})) {
+  for (const [name, value] of Object.entries(http.query ?? {})) {
     const p = at(`/query/${name}`);
     if (typeof value === "string") {
       const parts = parse(value, p);
       if (parts) scalarOnly(parts, p, "query template (use {input, style} for arrays)");
     } else {
-      const spread = isObject(value) ? value : {};
-      const field = typeof spread.input === "string" ? spread.input : "";
-      const style = typeof spread.style === "string" ? spread.style : undefined;
+      const spread = value;
+      const field = spread.input;
+      const style = spread.style;
       usedInputs.add(field);
       const prop = propertiesOf(input)[field];
       const items = isObject(prop) && isObject(prop.items) ? prop.items : {};
@@ -159,14 +158,15 @@ function checkMap(name: string, field: string, map: Record<string, string>, prop
   if (extra.length) ctx.report("KV429", `query '${name}' maps ${extra.map((v) => JSON.stringify(v)).join(", ")}, which input '${field}' cannot take`, p);
 }
 
-function checkBody(http: Block, ctx: RuleContext, parse: (t: string, p: string) => Part[] | undefined): void {
-  if (!http.body) return;
+function checkBody(http: HttpBlock, ctx: RuleContext, parse: (t: string, p: string) => Part[] | undefined): void {
+  const body = http.body;
+  if (!body) return;
   const at = `${ctx.pointer}/http/body`;
   if (http.method === "GET" || http.method === "HEAD") ctx.report("KV423", `a ${http.method} request has no body`, at);
-  const kinds = ["json", "form"].filter((k) => k in http.body);
+  const kinds = ["json", "form"].filter((k) => k in body);
   if (kinds.length !== 1) return ctx.report("KV424", "body takes exactly one of json or form", at);
   if (kinds[0] === "form") {
-    for (const [name, value] of Object.entries(stringRecord(http.body.form))) parse(value, `${at}/form/${name}`);
+    for (const [name, value] of Object.entries(stringRecord(body.form))) parse(value, `${at}/form/${name}`);
     return;
   }
   const walk = (node: Json, pointer: string): void => {
@@ -179,7 +179,7 @@ function checkBody(http: Block, ctx: RuleContext, parse: (t: string, p: string) 
       }
     }
   };
-  walk(http.body.json, `${at}/json`);
+  walk(body.json ?? null, `${at}/json`);
 }
 
 function checkOutput(tool: RawTool, ctx: RuleContext): void {

@@ -7,7 +7,8 @@ import { defineKind } from "../types.js";
 import { checkHttp } from "./check.js";
 import { emitHttp } from "./emit.js";
 import { normalizeHttp, type HttpIRConfig } from "./normalize.js";
-import { httpSchema, outputSchema } from "./schema.js";
+import { HTTP_CODES } from "./codes.js";
+import { httpSchema, outputSchema, type HttpBlock } from "./schema.js";
 
 declare module "../../model/ir.js" {
   interface KindConfigs {
@@ -35,9 +36,11 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 // The operator's proxy settings are read too (templates/kinds/http/proxy.ts).
 const envRead = (c: HttpIRConfig) => sortedUnique([...c.secrets.map((s) => s.env), ...(c.originEnv ? [c.originEnv] : []), ...PROXY_ENV]);
 
-export const httpKind = defineKind<HttpIRConfig, HttpFacts>({
+export const httpKind = defineKind<HttpBlock, HttpIRConfig, HttpFacts>({
   key: "http",
   schema: httpSchema,
+  codes: HTTP_CODES,
+  docs: "docs/http-tools.md",
   toolProperties: { output: outputSchema },
   needsDescription: true,
   tasks: true,

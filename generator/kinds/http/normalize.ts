@@ -3,6 +3,7 @@ import type { Json } from "../../../templates/runtime/types.js";
 import type { FieldSpec, HttpToolConfig, JsonTemplate, Part } from "../../../templates/kinds/http/config.js";
 import type { KindNormalized, RawTool } from "../types.js";
 import { parseTemplate } from "./template.js";
+import type { HttpBlock } from "./schema.js";
 import { isObject, stringRecord } from "../../shared/object.js";
 
 export const HTTP_DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 1_048_576, redirects: "none" as const };
@@ -52,8 +53,7 @@ function annotationsFor(method: string) {
 /** An http tool's config in IR form: the runtime's config without the tool name. */
 export type HttpIRConfig = Omit<HttpToolConfig, "tool">;
 
-export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
-  const http: Record<string, any> = isObject(tool.http) ? tool.http : {};
+export function normalizeHttp(http: HttpBlock, tool: RawTool): KindNormalized<HttpIRConfig> {
   const output = isObject(tool.output) ? tool.output : {};
   const base = new URL(http.baseUrl);
   const config: HttpIRConfig = {
@@ -64,10 +64,10 @@ export function normalizeHttp(tool: RawTool): KindNormalized<HttpIRConfig> {
     path: String(http.path).split("/").slice(1).map(parts),
     query: fields(http.query ?? {}),
     headers: Object.entries(stringRecord(http.headers)).map(([name, v]) => ({ name, value: parts(v) })),
-    ...(http.body ? { body: "json" in http.body ? { kind: "json", template: jsonTemplate(http.body.json) } : { kind: "form", fields: fields(http.body.form) } } : {}),
-    secrets: Object.keys(http.secrets ?? {})
-      .sort()
-      .map((name) => ({ name, env: http.secrets[name].env, required: http.secrets[name].required ?? true })),
+    ...(http.body ? { body: "json" in http.body ? { kind: "json", template: jsonTemplate(http.body.json ?? null) } : { kind: "form", fields: fields(http.body.form) } } : {}),
+    secrets: Object.entries(http.secrets ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, s]) => ({ name, env: s.env, required: s.required ?? true })),
     timeoutMs: http.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
     maxResponseBytes: http.maxResponseBytes ?? HTTP_DEFAULTS.maxResponseBytes,
     redirects: http.redirects ?? HTTP_DEFAULTS.redirects,

@@ -71,3 +71,21 @@ export const outputSchema: Record<string, Json> = {
     schema: { type: ["object", "string"], pattern: "^@", description: "JSON Schema of the selected value (or @file); it becomes structuredContent and the tool's outputSchema." },
   },
 };
+
+/** One query parameter as the schema accepts it: a template, or an input spread or mapped. */
+export type HttpQueryBlock = string | { input: string; style?: "repeat" | "comma" | "pipe" | "space"; map?: Record<string, string> };
+
+/** The spec's `http:` block, as `httpSchema` accepts it. */
+export type HttpBlock = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+  baseUrl: string;
+  baseUrlEnv?: string;
+  path: string;
+  query?: Record<string, HttpQueryBlock>;
+  headers?: Record<string, string>;
+  body?: { json?: Json; form?: Record<string, string> };
+  secrets?: Record<string, { env: string; required?: boolean }>;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  redirects?: "none" | "same-origin";
+};

@@ -10,9 +10,11 @@ import {
 } from "../../../templates/kinds/validate_json/definition.js";
 import { _, code, name } from "../../shared/codegen.js";
 import { defineKind, NO_EFFECTS } from "../types.js";
+import { VALIDATE_JSON_CODES } from "./codes.js";
 import { isObject, jsonObject } from "../../shared/object.js";
 
-/** The spec's `validate_json: {}` block. */
+/** The spec's `validate_json: {}` block, as its schema below accepts it. */
+export type ValidateJsonBlock = { maxWorkers?: number };
 export type ValidateJsonIRConfig = { maxWorkers?: number };
 
 declare module "../../model/ir.js" {
@@ -25,12 +27,11 @@ export type ValidateJsonFacts = { reads: string; env: string[]; limits: { maxWor
 
 const clone = (v: unknown) => jsonObject(v);
 
-function configOf(block: Json | undefined): ValidateJsonIRConfig {
-  return isObject(block) && typeof block.maxWorkers === "number" ? { maxWorkers: block.maxWorkers } : {};
-}
 
-export const validateJsonKind = defineKind<ValidateJsonIRConfig, ValidateJsonFacts>({
+export const validateJsonKind = defineKind<ValidateJsonBlock, ValidateJsonIRConfig, ValidateJsonFacts>({
   key: "validate_json",
+  codes: VALIDATE_JSON_CODES,
+  docs: "docs/validate-json.md",
   schema: {
     type: "object",
     additionalProperties: false,
@@ -43,17 +44,17 @@ export const validateJsonKind = defineKind<ValidateJsonIRConfig, ValidateJsonFac
   builtin: true,
   tasks: false,
   runtime: { dir: "templates/kinds/validate_json" },
-  check(tool, ctx) {
+  check(_block, tool, ctx) {
     for (const key of ["input", "output"]) {
       if (tool[key] !== undefined) ctx.report("KV431", `validate_json has a fixed ${key} schema; remove '${key}'`, `${ctx.pointer}/${key}`, { atKey: true });
     }
   },
-  normalize(tool) {
+  normalize(block) {
     const { title: _title, ...annotations } = VALIDATE_JSON_ANNOTATIONS;
     return {
       inputSchema: clone(VALIDATE_JSON_INPUT_SCHEMA),
       outputSchema: clone(VALIDATE_JSON_OUTPUT_SCHEMA),
-      config: configOf(tool.validate_json),
+      config: block.maxWorkers !== undefined ? { maxWorkers: block.maxWorkers } : {},
       annotations: { ...annotations },
       title: VALIDATE_JSON_TITLE,
       description: VALIDATE_JSON_DESCRIPTION,
