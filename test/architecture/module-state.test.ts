@@ -15,7 +15,6 @@ const ALLOWED = [
   "generator/check/spec-shape.ts: module-level let validator", // the spec schema compiled once per process (a constant's compile)
   "generator/cli.ts: module-level let current", // the one running command of the process
   "generator/cli/output.ts: module-level let run", // the running command's output mode
-  "generator/emit/types.ts: module-level new Map compiledTypes", // json-schema-to-typescript results by schema text
   "generator/fingerprint.ts: module-level let cached", // the generator's own source hash (constant for a process)
   "generator/import/describe.ts: module-level new Map cleaned",
   "generator/import/origin.ts: module-level new WeakMap origins", // keyed by the converted schema nodes: freed with them
