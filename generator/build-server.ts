@@ -82,8 +82,10 @@ export async function buildServer(p: ServerPlan, build: Build, o: ServersOptions
 export function timed<T>(name: string, timer: Timer, run: () => T): T {
   if (!timer) return run();
   const started = performance.now();
+  const stop = () => timer(name, performance.now() - started);
   const result = run();
-  if (result instanceof Promise) return result.finally(() => timer(name, performance.now() - started)) as T;
-  timer(name, performance.now() - started);
+  // A promise's time is reported as it settles (before its awaiting caller goes on: stop is its first callback).
+  if (result instanceof Promise) result.then(stop, stop);
+  else stop();
   return result;
 }

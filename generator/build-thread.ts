@@ -2,8 +2,7 @@
 // model/jobs.ts one at a time, each with the same code the calling thread would run, so a job's
 // answer is the same bytes on either thread. What a job keeps lives in the job's own closure.
 import { parentPort } from "node:worker_threads";
-import type { Json } from "../templates/runtime/types.js";
-import type { FromWorker, Jobs, Judgements, ToWorker } from "./model/jobs.js";
+import type { FromWorker, JobName, Jobs, Judgements, ToWorker } from "./model/jobs.js";
 import type { EmittedFile, LaterFile } from "./model/output.js";
 import { SchemaCompiler } from "./shared/schema-compiler.js";
 
@@ -24,7 +23,7 @@ const handlers: { [K in keyof Jobs]: Handler<K> } = {
     return new Promise((resolve) =>
       onFeed((m) => {
         if ("end" in m) return resolve(out);
-        for (const schema of m.schemas) out.push([out.length, compiler.error(schema as Json)]);
+        for (const schema of m.schemas) out.push([out.length, compiler.error(schema)]);
       }),
     );
   },
@@ -50,16 +49,23 @@ const handlers: { [K in keyof Jobs]: Handler<K> } = {
   },
 };
 
+/** Starts one job: its handler, chosen by the job's name, given the job's own input type. */
+function start<K extends JobName>(m: { job: K; input: Jobs[K]["input"] }, onFeed: Feed<K>): Promise<Jobs[K]["result"]> | Jobs[K]["result"] {
+  const handler: Handler<K> = handlers[m.job];
+  return handler(m.input, onFeed);
+}
+
 function serve(): void {
   const port = parentPort!;
   const feeds = new Map<number, (message: unknown) => void>();
   const answer = (m: FromWorker) => port.postMessage(m);
   port.on("message", (m: ToWorker) => {
     if ("feed" in m) return feeds.get(m.id)?.(m.feed);
-    const handler = handlers[m.job] as Handler<keyof Jobs>;
+    // A feed message carries only its job's id: it is the type of that job's feed (worker-pool.ts
+    // sends it so), which the listener registered here by the job's handler expects.
     const onFeed = (listener: (message: unknown) => void) => void feeds.set(m.id, listener);
     Promise.resolve()
-      .then(() => handler(m.input as never, onFeed as never))
+      .then(() => start(m, onFeed as Feed<JobName>))
       .then(
         (result) => answer({ id: m.id, result }),
         (e: Error) => answer({ id: m.id, error: { message: e?.message ?? String(e), stack: e?.stack } }),

@@ -12,7 +12,7 @@ const stackOf = (e: unknown): unknown => (typeof e === "object" && e !== null &&
 
 const version = async () => (await import("./manifest.js")).generatorVersion();
 
-/** The command being run, so a usage error can point at its own help. */
+/** The command being run (a process runs one), so a usage error can point at its own help. */
 let current = "";
 
 async function main(argv: string[]): Promise<number> {

@@ -6,6 +6,7 @@ import { join, relative } from "node:path";
 import { createHash } from "node:crypto";
 import { installedPackageJson, PACKAGE_ROOT } from "./paths.js";
 import { allKinds } from "./kinds/index.js";
+import { once } from "./shared/once.js";
 
 // Packages that shape every server's output; each kind adds the packages its runtime bundles, and every
 // dependency in Kervan's package.json counts too: jose, the Redis client and the OpenTelemetry SDK go into
@@ -36,9 +37,8 @@ export function fingerprintPackages(): string[] {
   return [...new Set([...PACKAGES, ...allKinds().flatMap((k) => k.runtime.packages ?? []), ...dependencies()])].sort();
 }
 
-let cached: string | undefined;
-export function generatorFingerprint(): string {
-  if (cached) return cached;
+/** The fingerprint, computed once per process. */
+export const generatorFingerprint = once((): string => {
   const hash = createHash("sha256");
   const files: string[] = [];
   // The generator, the runtime templates, and each kind's runtime folder (a kind may live elsewhere).
@@ -54,6 +54,5 @@ export function generatorFingerprint(): string {
       hash.update(`${name}@missing\0`);
     }
   }
-  cached = hash.digest("hex");
-  return cached;
-}
+  return hash.digest("hex");
+});

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
 import type { ServerIR } from "../model/ir.js";
 import { CODE_DEFAULTS } from "../../templates/runtime/codemode/limits.js";
+import { once } from "../shared/once.js";
 
 export const ENGINE_PACKAGE = "@jitl/quickjs-singlefile-mjs-release-sync";
 const require = createRequire(import.meta.url);
@@ -23,11 +24,8 @@ function cooked(raw: string): string {
   });
 }
 
-let known: { package: string; sha256: string; license: string; version: string } | undefined;
-
-/** The engine package's WebAssembly module: the bytes its single-file build embeds. */
-export function engineWasm(): { package: string; sha256: string; license: string; version: string } {
-  if (known) return known;
+/** The engine package's WebAssembly module: the bytes its single-file build embeds (read once per process). */
+export const engineWasm = once((): { package: string; sha256: string; license: string; version: string } => {
   const pkgFile = require.resolve(`${ENGINE_PACKAGE}/package.json`);
   const pkg: { version: string; license: string } = JSON.parse(readFileSync(pkgFile, "utf8"));
   const dist = join(dirname(pkgFile), "dist");
@@ -39,9 +37,8 @@ export function engineWasm(): { package: string; sha256: string; license: string
   const text = cooked(m[1]);
   const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
   if (!WebAssembly.validate(bytes)) throw new Error(`${ENGINE_PACKAGE}: its embedded bytes are not a valid WebAssembly module`);
-  known = { package: `${ENGINE_PACKAGE}@${pkg.version}`, sha256: createHash("sha256").update(bytes).digest("hex"), license: pkg.license, version: pkg.version };
-  return known;
-}
+  return { package: `${ENGINE_PACKAGE}@${pkg.version}`, sha256: createHash("sha256").update(bytes).digest("hex"), license: pkg.license, version: pkg.version };
+});
 
 /** Under server.exposure: code: the engine that runs caller-supplied programs, and their limits. */
 export interface CodeFacts {

@@ -10,6 +10,8 @@ import type { CatalogEntry, CatalogIndex } from "../../templates/runtime/catalog
 import { LIST_MARK, LIST_WORDS, METHOD_WORDS, READ_MARK, terms, words } from "../../templates/runtime/catalog/text.js";
 import type { ServerIR, ToolIR } from "../model/ir.js";
 import { kindFor } from "../kinds/index.js";
+import type { FactsShape } from "../kinds/types.js";
+import { isObject } from "../shared/object.js";
 import { byCodeUnit } from "../shared/order.js";
 import { relatedTable } from "./related.js";
 
@@ -44,7 +46,7 @@ function typeOf(schema: Json | undefined): string {
 
 /** The required inputs with their types, and how many optional ones there are: `owner: string, repo: string, +3 optional`. */
 export function signatureOf(tool: Pick<ToolIR, "inputSchema">): string {
-  const props = (tool.inputSchema.properties ?? {}) as Record<string, Json>;
+  const props = propertiesOf(tool);
   const required = new Set(Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required.map(String) : []);
   const names = Object.keys(props);
   const parts = names.filter((n) => required.has(n)).map((n) => `${n}: ${typeOf(props[n])}`);
@@ -60,11 +62,18 @@ function isCollection(method: string, path: string, name: string): boolean {
   return (!last.startsWith("{") && /(s|List)$/.test(last)) || words(name).includes("list");
 }
 
-function fieldsOf(tool: ToolIR): Record<keyof typeof BOOST, string> {
-  const facts = kindFor(tool).facts(tool) as Record<string, Json>;
+/** The properties of a tool's input schema. */
+function propertiesOf(tool: Pick<ToolIR, "inputSchema">): Record<string, Json> {
+  const props = tool.inputSchema.properties;
+  return isObject(props) ? props : {};
+}
+
+/** A document's text by field (every field of BOOST). */
+function fieldsOf(tool: ToolIR): Record<string, string> {
+  const facts: FactsShape = kindFor(tool).facts(tool);
   const method = typeof facts.method === "string" ? facts.method.toUpperCase() : "";
   const path = typeof facts.path === "string" ? facts.path : "";
-  const props = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, Json>);
+  const props = Object.keys(propertiesOf(tool));
   const summary = summaryOf(tool);
   return {
     name: tool.name,
@@ -75,7 +84,7 @@ function fieldsOf(tool: ToolIR): Record<keyof typeof BOOST, string> {
     tags: (tool.tags ?? []).join(" "),
     description: tool.description.slice(summary.length, summary.length + DESCRIPTION_CHARS),
     params: props.join(" "),
-  };
+  } satisfies Record<keyof typeof BOOST, string>;
 }
 
 /** Term frequencies of one document, each field's occurrences counted at its weight, and its weighted length. */
@@ -85,10 +94,10 @@ function document(tool: ToolIR): { tf: Map<string, number>; length: number } {
   const fields = fieldsOf(tool);
   if (fields.method.endsWith(LIST_WORDS)) tf.set(LIST_MARK, 1);
   if (fields.method.startsWith(METHOD_WORDS.GET!)) tf.set(READ_MARK, 1);
-  for (const field of Object.keys(BOOST) as (keyof typeof BOOST)[]) {
+  for (const [field, weight] of Object.entries(BOOST)) {
     for (const term of terms(fields[field])) {
-      tf.set(term, (tf.get(term) ?? 0) + BOOST[field]);
-      if (MEASURED.has(field)) length += BOOST[field];
+      tf.set(term, (tf.get(term) ?? 0) + weight);
+      if (MEASURED.has(field)) length += weight;
     }
   }
   return { tf, length };

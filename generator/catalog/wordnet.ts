@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { once } from "../shared/once.js";
 
 type Pos = "n" | "v" | "a";
 const POS: Record<Pos, string> = { n: "noun", v: "verb", a: "adj" };
@@ -88,11 +89,8 @@ function parseIndex(text: string, pos: number, p: Pos, senses: WordNet["senses"]
   });
 }
 
-let loaded: WordNet | undefined;
-
 /** The database, read once per process (about a second). */
-export function wordNet(): WordNet {
-  if (loaded) return loaded;
+export const wordNet = once((): WordNet => {
   const dir = dictDir();
   const synsets = new Map<string, Synset>();
   const senses: WordNet["senses"] = new Map();
@@ -101,8 +99,8 @@ export function wordNet(): WordNet {
     parseData(readFileSync(join(dir, `data.${POS[p]}`), "latin1"), p, synsets);
     parseIndex(readFileSync(join(dir, `index.${POS[p]}`), "latin1"), i, p, senses, common);
   });
-  return (loaded = { synsets, senses, common });
-}
+  return { synsets, senses, common };
+});
 
 /** Words a lemma can stand for, each with the weight it stands for it at (the best of its relations). */
 export function relatedWords(wn: WordNet, word: string): Map<string, number> {

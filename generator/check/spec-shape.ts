@@ -7,12 +7,10 @@ import { at } from "../shared/locate.js";
 import { levenshtein } from "../shared/levenshtein.js";
 import { escapePointer, unescapePointer } from "../shared/pointer.js";
 import { isObject } from "../shared/object.js";
+import { once } from "../shared/once.js";
 
-let validator: ReturnType<Ajv2020["compile"]> | undefined;
-function getValidator() {
-  if (!validator) validator = new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(specSchema());
-  return validator;
-}
+/** kervan.schema.json compiled, once per process. */
+const getValidator = once(() => new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(specSchema()));
 
 function closest(word: string, options: string[]): string | undefined {
   let best: string | undefined;

@@ -68,6 +68,8 @@ const SGR = { red: 31, yellow: 33, cyan: 36, bold: 1, dim: 2 } as const;
 export type Paint = (style: keyof typeof SGR, text: string) => string;
 export const paint = (on: boolean): Paint => (on ? (style, text) => `\x1b[${SGR[style]}m${text}\x1b[0m` : (_style, text) => text);
 
+type WriteDone = (error?: Error | null) => void;
+
 /** One run's JSON mode: what the command records, and its printed text, captured. */
 class JsonRun {
   readonly result: Record<string, unknown> = {};
@@ -80,12 +82,12 @@ class JsonRun {
   capture(): void {
     const out = process.stdout.write.bind(process.stdout);
     const err = process.stderr.write.bind(process.stderr);
-    const sink = (into: "stdout" | "stderr") => ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    // Both of write()'s forms: (chunk, done?) and (chunk, encoding?, done?).
+    const sink = (into: "stdout" | "stderr") => (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteDone, done?: WriteDone): boolean => {
       this[into] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-      done?.();
+      (typeof encoding === "function" ? encoding : done)?.();
       return true;
-    }) as typeof process.stdout.write;
+    };
     process.stdout.write = sink("stdout");
     process.stderr.write = sink("stderr");
     this.restore = () => {
@@ -116,6 +118,8 @@ class JsonRun {
   }
 }
 
+// The JSON mode of the one command a process runs (cli.ts): the command's state, not a build's, set
+// as it starts and cleared as it ends.
 let run: JsonRun | undefined;
 
 /** Starts JSON mode for this process (cli.ts, when `--json` is given to a command that takes it). */

@@ -34,11 +34,11 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
     validators.cancel();
     throw e;
   }
-  const types = emitTypes(plan);
+  const types = emitTypes(plan, build.types);
   types.catch(() => validators.cancel());
   const names = plan.tools.flatMap((t) => [t.validateInput, ...(t.validateOutput ? [t.validateOutput] : [])]);
   // Code mode's declarations come from the same json-schema-to-typescript output as the types.
-  const declarations = plan.server.exposure === "code" ? types.then(() => emitCodeMode(plan)) : undefined;
+  const declarations = plan.server.exposure === "code" ? types.then(() => emitCodeMode(plan, build.types)) : undefined;
   const small = [emitValidatorDeclarations(plan.dir, plan.server.origin.file, names), emitTsconfig(plan)];
   return {
     files: [...code, later(typesPath(plan.dir), types), ...(declarations ? [later(codeModePath(plan.dir), declarations)] : []), later(validatorsPath(input.dir), validators.result), ...small],

@@ -8,6 +8,7 @@ import { header } from "./header.js";
 import { indentTypes } from "./indent.js";
 import { SpecRefused } from "../shared/refusal.js";
 import { turns } from "../shared/turns.js";
+import { isObject, messageOf } from "../shared/object.js";
 
 // json-schema-to-typescript calls methods such as hasOwnProperty on every object of the schema, so
 // a property named after a member of Object.prototype broke it. Such names are renamed to
@@ -38,7 +39,7 @@ function renamePrototypeNames(schema: Json, names: string[]): void {
 
 /** A copy whose type names are ours: nested titles dropped, $defs named after the tool, so tools never collide. */
 function prepare(schema: Record<string, Json>, typeName: string): Record<string, Json> {
-  const copy = structuredClone(schema) as Record<string, Json>;
+  const copy = structuredClone(schema);
   const strip = (node: Json, root: boolean): void => {
     if (!node || typeof node !== "object") return;
     if (Array.isArray(node)) return node.forEach((n) => strip(n, false));
@@ -58,9 +59,9 @@ function prepare(schema: Record<string, Json>, typeName: string): Record<string,
   drop(copy);
   for (const key of ["$defs", "definitions"]) {
     const defs = copy[key];
-    if (defs && typeof defs === "object" && !Array.isArray(defs)) {
+    if (isObject(defs)) {
       for (const [name, def] of Object.entries(defs)) {
-        if (def && typeof def === "object" && !Array.isArray(def)) (def as Record<string, Json>).title = `${typeName}${name.replace(/[^A-Za-z0-9]/g, "")}`;
+        if (isObject(def)) def.title = `${typeName}${name.replace(/[^A-Za-z0-9]/g, "")}`;
       }
     }
   }
@@ -68,27 +69,32 @@ function prepare(schema: Record<string, Json>, typeName: string): Record<string,
 }
 
 const PLACEHOLDER = "KervanPlaceholderTypeName";
-// json2ts output depends on the schema and the type name only, and the name appears only as
-// itself and as the prefix of $defs names: compile each distinct schema once under a placeholder.
-const compiledTypes = new Map<string, Promise<string>>();
 
-async function typeOf(schema: Record<string, Json>, name: string): Promise<string> {
+/**
+ * json-schema-to-typescript's output by schema text. It depends on the schema and the type name
+ * only, and the name appears only as itself and as the prefix of $defs names: each distinct schema
+ * is compiled once under a placeholder. A build holds one (shared/build.ts), so its servers share
+ * it and a `--watch` rebuild starts afresh; an emit given none makes its own.
+ */
+export type CompiledTypes = Map<string, Promise<string>>;
+
+async function typeOf(schema: Record<string, Json>, name: string, compiled: CompiledTypes): Promise<string> {
   const key = JSON.stringify(schema);
-  let text = compiledTypes.get(key);
+  let text = compiled.get(key);
   if (!text) {
     const prepared = prepare(schema, PLACEHOLDER);
     const names: string[] = [];
     renamePrototypeNames(prepared, names);
-    text = compile(prepared as object, PLACEHOLDER, {
+    text = compile(prepared, PLACEHOLDER, {
       bannerComment: "",
       format: false,
       additionalProperties: false,
       unknownAny: true,
       ignoreMinAndMaxItems: true, // maxItems: 20 would otherwise become a union of 21 tuple types
       declareExternallyReferenced: true,
-      $refOptions: { resolve: { external: false, file: false, http: false } } as object,
+      $refOptions: { resolve: { external: false, file: false, http: false } },
     }).then((out) => out.replace(new RegExp(`${KEY_PLACEHOLDER}(\\d+)X`, "g"), (_, i: string) => names[Number(i)]));
-    compiledTypes.set(key, text);
+    compiled.set(key, text);
   }
   return (await text).replaceAll(PLACEHOLDER, name);
 }
@@ -97,11 +103,11 @@ async function typeOf(schema: Record<string, Json>, name: string): Promise<strin
  * The types of one schema. json-schema-to-typescript cannot read every schema ajv accepts; when it
  * fails, the spec is refused at the schema's place with its reason instead of crashing the build.
  */
-export async function typeAt(schema: Record<string, Json>, name: string, origin: { file: string; pointer: string }): Promise<string> {
+export async function typeAt(schema: Record<string, Json>, name: string, origin: { file: string; pointer: string }, compiled: CompiledTypes): Promise<string> {
   try {
-    return await typeOf(schema, name);
+    return await typeOf(schema, name, compiled);
   } catch (e) {
-    const reason = ((e as Error)?.message ?? String(e)).split("\n")[0];
+    const reason = messageOf(e).split("\n")[0];
     throw new SpecRefused("KV515", `TypeScript types cannot be derived from this schema (json-schema-to-typescript: ${reason})`, origin.file, origin.pointer);
   }
 }
@@ -109,7 +115,7 @@ export async function typeAt(schema: Record<string, Json>, name: string, origin:
 /** Where a server's types module is emitted. */
 export const typesPath = (dir: string): string => `${dir}/src/types.ts`;
 
-export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
+export async function emitTypes(plan: ServerPlan, compiled: CompiledTypes = new Map()): Promise<EmittedFile> {
   const parts: string[] = [];
   const turn = turns();
   for (const t of plan.tools) {
@@ -117,8 +123,8 @@ export async function emitTypes(plan: ServerPlan): Promise<EmittedFile> {
     // meanwhile (pipeline.ts) would wait for this whole loop to be served its files.
     await turn();
     const { file, pointer } = t.tool.origin;
-    parts.push(await typeAt(t.tool.inputSchema, t.inputType, { file, pointer: `${pointer}/input` }));
-    if (t.outputType && t.tool.outputSchema) parts.push(await typeAt(t.tool.outputSchema, t.outputType, { file, pointer: `${pointer}/output/schema` }));
+    parts.push(await typeAt(t.tool.inputSchema, t.inputType, { file, pointer: `${pointer}/input` }, compiled));
+    if (t.outputType && t.tool.outputSchema) parts.push(await typeAt(t.tool.outputSchema, t.outputType, { file, pointer: `${pointer}/output/schema` }, compiled));
   }
   const body = indentTypes(parts.join("\n\n"));
   return { path: typesPath(plan.dir), contents: `${header(plan.server.origin.file)}\n\n${body}` };

@@ -48,8 +48,15 @@ export interface Jobs {
 
 export type JobName = keyof Jobs;
 
+/** A job to start: its name and the input that job takes. */
+export interface JobStart<K extends JobName> {
+  id: number;
+  job: K;
+  input: Jobs[K]["input"];
+}
+
 /** Sent to a worker: a job to start, or something fed to a job under way. */
-export type ToWorker = { [K in JobName]: { id: number; job: K; input: Jobs[K]["input"] } }[JobName] | { id: number; feed: unknown };
+export type ToWorker = JobStart<JobName> | { id: number; feed: unknown };
 
 /** Posted back by a worker: a job's result, or the error it met. */
 export type FromWorker = { id: number; result: unknown } | { id: number; error: { message: string; stack?: string } };

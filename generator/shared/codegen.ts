@@ -110,7 +110,8 @@ function pretty(value: unknown, indent: string): string {
     if (flat.length <= 60 && !flat.includes("\n")) return flat;
     return `[\n${items.map((i) => inner + i).join(",\n")},\n${indent}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  const all: [string, unknown][] = Object.entries(value);
+  const entries = all.filter(([, v]) => v !== undefined);
   if (!entries.length) return "{}";
   const fields = entries.map(([k, v]) => `${IDENT.test(k) && !RESERVED.has(k) ? k : literal(k)}: ${pretty(v, inner)}`);
   const flat = `{ ${fields.join(", ")} }`;

@@ -64,11 +64,13 @@ export class SchemaCompiler {
         for (const schema of schemas) {
           if (schema === null || (typeof schema !== "object" && typeof schema !== "boolean")) continue;
           const key = JSON.stringify(schema);
-          if (sent.has(key) || this.judged.has(key) || !candidate(schema as Json)) continue;
+          if (sent.has(key) || this.judged.has(key)) continue;
+          // Weighed and judged as the check reads it: plain JSON data (no undefined members, no shared objects).
+          const json: Json = JSON.parse(key);
+          if (!candidate(json)) continue;
           sent.add(key);
           keys.push(key);
-          // Judged as the check reads it: plain JSON data (no undefined members, no shared objects).
-          batch.push(JSON.parse(key) as Json);
+          batch.push(json);
         }
         if (batch.length >= STREAM_BATCH) flush();
       },

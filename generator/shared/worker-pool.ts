@@ -3,7 +3,7 @@
 // (build-thread.ts). A worker runs one job at a time and takes the next when it is done; idle
 // workers never keep the process alive; close() stops them all, so nothing outlives its build.
 import type { Worker } from "node:worker_threads";
-import type { FromWorker, JobName, Jobs, ToWorker } from "../model/jobs.js";
+import type { FromWorker, JobName, JobStart, Jobs, ToWorker } from "../model/jobs.js";
 import { tsWorker } from "./ts-worker.js";
 
 /** From this many items (schemas, tools) on, a job is worth a worker thread; below it, the job runs on the calling thread. */
@@ -56,7 +56,8 @@ export class WorkerPool {
         this.fail(worker, e instanceof Error ? e : new Error(String(e)));
       }
     };
-    send({ id, job, input } as ToWorker);
+    const start: JobStart<K> = { id, job, input };
+    send(start);
     return { result, feed: (feed) => send({ id, feed }), cancel: () => this.fail(worker, new Error(`the ${job} job was cancelled`)) };
   }
 

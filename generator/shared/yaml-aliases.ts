@@ -3,6 +3,7 @@
 // nine adds millions), and an alias may not refer to a node that contains it (a cycle). The
 // expanded data is then copied so no two places in the spec share one object.
 import { isAlias, isCollection, isPair, type Alias, type Document } from "yaml";
+import { isObject } from "./object.js";
 
 export const ALIAS_EXPANSION_LIMIT = 100_000;
 
@@ -57,12 +58,12 @@ export function inspectAliases(document: Document): { any: boolean; problem?: Al
 }
 
 /** A deep copy of parsed YAML data in which no object is shared; keys are copied as own data properties. */
-export function unshare<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(unshare) as T;
-  if (!value || typeof value !== "object") return value;
+export function unshare(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unshare);
+  if (!isObject<unknown>(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    Object.defineProperty(copy, key, { value: unshare((value as Record<string, unknown>)[key]), writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(copy, key, { value: unshare(value[key]), writable: true, enumerable: true, configurable: true });
   }
-  return copy as T;
+  return copy;
 }

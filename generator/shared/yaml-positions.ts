@@ -31,7 +31,8 @@ type Found = { node: Node; via?: Reached } | { node: null; via: Reached };
 /** Every place `segments` leads to from `node`, in document order (a walk would visit them in this order). */
 function reach(node: unknown, segments: string[], from: number, via: Reached | undefined, out: Found[]): void {
   if (from === segments.length) {
-    if (node && typeof node === "object") out.push({ node: node as Node, via });
+    // (An object that is no node, a pair, would answer nothing: none of the readings below is taken from it.)
+    if (isNode(node)) out.push({ node, via });
     else if (node == null && via) out.push({ node: null, via });
     return;
   }
@@ -57,7 +58,8 @@ function reach(node: unknown, segments: string[], from: number, via: Reached | u
 /** A record computed per key on first read; a key written (load.ts's @file includes) answers what was written. */
 function lazyRecord<T>(compute: (key: string) => T | undefined): Record<string, T> {
   const known = new Map<string, T | undefined>();
-  return new Proxy({} as Record<string, T>, {
+  const target: Record<string, T> = {};
+  return new Proxy(target, {
     get(_, key) {
       if (typeof key !== "string") return undefined;
       if (!known.has(key)) known.set(key, compute(key));

@@ -2,6 +2,7 @@
 // `let`/`var` declarations and for constants that hold a fresh mutable container (a Map, a Set,
 // a WeakMap, an array or object literal left empty to be filled). A build's state lives in its
 // Build (generator/shared/build.ts), never in a module, so a --watch process frees it per build.
+// A constant of the process computed on first use is a `const` holding once(...) (shared/once.ts).
 import { readdirSync, readFileSync } from "node:fs";
 import ts from "typescript";
 
