@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { countCasts } from "./casts.js";
 
-const CEILING = 32;
+const CEILING = 8;
 
 describe("type assertions in generator/", () => {
   it(`stay at or below ${CEILING}`, () => {
