@@ -1,13 +1,14 @@
 // Descriptions from an API's own text: markup cleaned (HTML, Markdown links, emphasis, code
 // fences), whitespace collapsed, clipped at a sentence boundary, purpose (the summary) first.
 
+import { newImportRun, type ImportRun } from "./run.js";
+
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
 
-// API documents repeat their texts (a shared schema's descriptions, once per use): each is cleaned once.
-const cleaned = new Map<string, string>();
-
-export function cleanText(text: unknown, max = 1200): string {
+// API documents repeat their texts (a shared schema's descriptions, once per use): each is cleaned once per import.
+export function cleanText(text: unknown, max = 1200, run: ImportRun = newImportRun()): string {
   if (typeof text !== "string") return "";
+  const cleaned = run.texts;
   const key = `${max}\u0000${text}`;
   const known = cleaned.get(key);
   if (known !== undefined) return known;
@@ -51,19 +52,19 @@ const sentence = (s: string) => (/[.!?…:]$/.test(s) ? s : `${s}.`);
 const VERB: Record<string, string> = { get: "Get", head: "Check", post: "Create or submit", put: "Replace", patch: "Update", delete: "Delete" };
 
 /** The tool description: the summary, then the description when it adds to it; a method-and-path sentence when the API says nothing. */
-export function toolDescription(op: Record<string, unknown>, method: string, path: string): string {
-  const summary = cleanText(op.summary, 300);
-  const long = cleanText(op.description);
+export function toolDescription(op: Record<string, unknown>, method: string, path: string, run: ImportRun = newImportRun()): string {
+  const summary = cleanText(op.summary, 300, run);
+  const long = cleanText(op.description, 1200, run);
   const parts: string[] = [];
   if (summary) parts.push(sentence(summary[0].toUpperCase() + summary.slice(1)));
   const repeats = summary && long.toLowerCase().startsWith(summary.toLowerCase().replace(/[.!?]$/, ""));
   if (long && !repeats) parts.push(sentence(long));
   else if (long && long.length > summary.length) parts[0] = sentence(long);
   if (!parts.length) parts.push(`${VERB[method]} ${path} (${method.toUpperCase()} ${path}).`);
-  return cleanText(parts.join(" "), 1500);
+  return cleanText(parts.join(" "), 1500, run);
 }
 
-export function toolTitle(op: Record<string, unknown>): string | undefined {
-  const s = cleanText(op.summary, 200).replace(/\.$/, "");
+export function toolTitle(op: Record<string, unknown>, run: ImportRun = newImportRun()): string | undefined {
+  const s = cleanText(op.summary, 200, run).replace(/\.$/, "");
   return s && s.length <= 80 ? s : undefined;
 }

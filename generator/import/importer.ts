@@ -14,7 +14,7 @@ import { limitBroken } from "./limits.js";
 import { renderSpec, serverWarnings, specData } from "./yaml.js";
 import { READ_LIMITS, sizeText } from "../shared/read-bounded.js";
 import { verify } from "./verify.js";
-import type { BaseUrl } from "./server-url.js";
+import { newImportRun } from "./run.js";
 import { recordOf } from "./recorded.js";
 import { unsatisfiable } from "./examples.js";
 import type { Json } from "../../templates/runtime/types.js";
@@ -129,11 +129,12 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
   const names = toolNames(wanted.map((o) => ({ raw: o.raw, key: `${o.method} ${o.path}` })), nameBudget);
   let built: ImportedTool[] = [];
   const labels = new Map<string, string>();
-  const baseUrls = new WeakMap<object, BaseUrl>();
+  // What this import computes as it goes (cleaned texts, found references, ...): one for the document, dropped with it.
+  const run = newImportRun();
   wanted.forEach((o, i) => {
     labels.set(names[i], label(o));
     try {
-      const t = buildTool(doc, o, names[i], server, { hoist: opts.hoist, baseUrls });
+      const t = buildTool(doc, o, names[i], server, { hoist: opts.hoist, run });
       if (opts.exposure === "catalog" && o.tags.length) t.tool.tags = o.tags.slice(0, 20); // words search_operations finds it by
       const broken = limitBroken(t.tool.input);
       if (broken) throw new OperationSkip(`its input schema breaks Kervan's schema limits: ${broken}`);

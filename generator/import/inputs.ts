@@ -6,6 +6,7 @@ import { deref, OperationSkip } from "./refs.js";
 import { isDoc, type Doc } from "./read.js";
 import { inputName } from "./names.js";
 import { cleanText } from "./describe.js";
+import { newImportRun, type ImportRun } from "./run.js";
 
 export type Place = "path" | "query" | "header" | "cookie" | "body";
 const PARAMETER_PLACES = ["path", "query", "header", "cookie"] as const;
@@ -46,7 +47,7 @@ function styleOf(p: Doc): Field["style"] {
   return p.explode === false ? "comma" : "repeat";
 }
 
-export function parametersOf(doc: Doc, pathItem: Doc, op: Doc, notes: string[]): Field[] {
+export function parametersOf(doc: Doc, pathItem: Doc, op: Doc, notes: string[], run: ImportRun = newImportRun()): Field[] {
   const byKey = new Map<string, Doc>();
   for (const raw of [...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
     const p = deref(doc, raw);
@@ -63,7 +64,7 @@ export function parametersOf(doc: Doc, pathItem: Doc, op: Doc, notes: string[]):
     }
     if (place === "header" && (RESERVED_HEADERS.has(p.name.toLowerCase()) || !TOKEN.test(p.name))) throw new OperationSkip(`header parameter '${p.name}' cannot be set by a tool (framing header or invalid name)`);
     let schema: unknown = p.schema;
-    let description = cleanText(p.description, 500);
+    let description = cleanText(p.description, 500, run);
     if (schema === undefined && p.content && typeof p.content === "object") {
       schema = { type: "string" };
       const media = Object.keys(p.content)[0];
@@ -79,7 +80,7 @@ const isJson = (m: string) => /^application\/(?:[\w.+-]+\+)?json(?:;|$)/i.test(m
 const isForm = (m: string) => /^application\/x-www-form-urlencoded(?:;|$)/i.test(m);
 
 /** The request body as fields; `undefined` when the operation has none. */
-export function bodyOf(doc: Doc, op: Doc, method: string, keepWhole = false): { body: Body; fields: Field[] } | undefined {
+export function bodyOf(doc: Doc, op: Doc, method: string, keepWhole = false, run: ImportRun = newImportRun()): { body: Body; fields: Field[] } | undefined {
   if (op.requestBody === undefined) return undefined;
   const found = deref(doc, op.requestBody);
   const rb: Doc = isDoc(found) ? found : {};
@@ -93,7 +94,7 @@ export function bodyOf(doc: Doc, op: Doc, method: string, keepWhole = false): { 
   if (!chosen) throw new OperationSkip(`the request body is ${types.join(", ")}; kervan sends JSON and form bodies`);
   const schema = content[chosen]?.schema ?? {};
   const required = rb.required === true;
-  const description = cleanText(rb.description, 500);
+  const description = cleanText(rb.description, 500, run);
   const whole = (): { body: Body; fields: Field[] } => ({
     body: { kind: "json", flat: false, mediaType: chosen },
     fields: [{ name: "body", wire: "body", place: "body", schema, required, description: description || "The request body." }],

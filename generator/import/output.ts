@@ -8,6 +8,7 @@ import { convertSchema } from "./schema.js";
 import { fitsLimits, trimDepth } from "./limits.js";
 import { hoistSchema } from "./hoist.js";
 import { carryOrigin } from "./origin.js";
+import { newImportRun, type ImportRun } from "./run.js";
 import { isObject } from "../shared/object.js";
 
 type Obj = Record<string, Json>;
@@ -34,7 +35,7 @@ function withoutDescriptions(schema: Obj): Obj {
 }
 
 /** The output of an operation; `hoist` puts its repeated subschemas into `$defs` (hoist.ts). */
-export function outputOf(doc: Doc, op: Doc, method: string, hoist = true): Obj {
+export function outputOf(doc: Doc, op: Doc, method: string, hoist = true, run: ImportRun = newImportRun()): Obj {
   if (method === "head") return { raw: true };
   const res = successResponse(doc, op);
   const content: Doc = res?.content ?? {};
@@ -43,7 +44,7 @@ export function outputOf(doc: Doc, op: Doc, method: string, hoist = true): Obj {
   if (!json) return types.length || !res ? { raw: true } : { raw: true };
   const raw = content[json]?.schema;
   if (raw === undefined) return { select: "@" };
-  const converted = convertSchema(doc, raw, "output");
+  const converted = convertSchema(doc, raw, "output", run);
   if (!isObject(converted)) return { select: "@" };
   let schema = converted;
   const objectRoot = schema.type === "object" && !schema.anyOf && !schema.oneOf;

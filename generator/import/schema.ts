@@ -8,6 +8,7 @@ import { deref, lookup, OperationSkip } from "./refs.js";
 import { isDoc, type Doc } from "./read.js";
 import { cleanText } from "./describe.js";
 import { noteOrigin } from "./origin.js";
+import { newImportRun, type ImportRun } from "./run.js";
 import { isObject, stringRecord } from "../shared/object.js";
 
 export type Mode = "input" | "output";
@@ -25,6 +26,7 @@ class TooBig extends Error {}
 
 interface Ctx {
   doc: Doc;
+  run: ImportRun;
   mode: Mode;
   /** Every reference becomes a `$defs` entry (used when inlining grows too large). */
   allDefs: boolean;
@@ -150,7 +152,7 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
   const sub = (v: unknown) => conv(v, ctx, depth + 1);
   const subs = (v: unknown) => (Array.isArray(v) ? v.map(sub) : []);
   for (const k of ANNOTATIONS) {
-    if (k === "deprecated" ? typeof s[k] === "boolean" : typeof s[k] === "string") out[k] = k === "deprecated" ? s[k] : cleanText(s[k], k === "title" ? 120 : 400);
+    if (k === "deprecated" ? typeof s[k] === "boolean" : typeof s[k] === "string") out[k] = k === "deprecated" ? s[k] : cleanText(s[k], k === "title" ? 120 : 400, ctx.run);
     if (out[k] === "") delete out[k];
   }
   const types = (Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type]).filter((t: unknown): t is string => typeof t === "string" && TYPES.has(t));
@@ -300,8 +302,8 @@ function finish(root: Json, ctx: Ctx): Json {
 }
 
 /** Converts a schema; inlines references, falling back to `$defs` for every reference when inlining grows too large. */
-export function convertSchema(doc: Doc, schema: unknown, mode: Mode): Json {
-  const fresh = (allDefs: boolean): Ctx => ({ doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0, open: [] });
+export function convertSchema(doc: Doc, schema: unknown, mode: Mode, run: ImportRun = newImportRun()): Json {
+  const fresh = (allDefs: boolean): Ctx => ({ doc, run, mode, allDefs, defs: new Map(), stack: [], nodes: 0, open: [] });
   try {
     const ctx = fresh(false);
     return finish(conv(schema, ctx, 1), ctx);
@@ -313,18 +315,18 @@ export function convertSchema(doc: Doc, schema: unknown, mode: Mode): Json {
 }
 
 /** Converts several schemas (the properties of one input) sharing one `$defs` table at the root. */
-export function convertProperties(doc: Doc, schemas: Array<{ schema: unknown }>, mode: Mode): { props: Json[]; defs?: Obj } {
-  const run = (allDefs: boolean) => {
-    const ctx: Ctx = { doc, mode, allDefs, defs: new Map(), stack: [], nodes: 0, open: [] };
+export function convertProperties(doc: Doc, schemas: Array<{ schema: unknown }>, mode: Mode, run: ImportRun = newImportRun()): { props: Json[]; defs?: Obj } {
+  const convert = (allDefs: boolean) => {
+    const ctx: Ctx = { doc, run, mode, allDefs, defs: new Map(), stack: [], nodes: 0, open: [] };
     const props = schemas.map((s) => conv(s.schema, ctx, 2));
     const defs = defsOf(ctx);
     return { props, ...(defs ? { defs } : {}) };
   };
   try {
-    return run(false);
+    return convert(false);
   } catch (e) {
     if (!(e instanceof TooBig)) throw e;
-    return run(true);
+    return convert(true);
   }
 }
 

@@ -5,7 +5,8 @@ import type { Doc } from "./read.js";
 import { convertProperties } from "./schema.js";
 import { bodyOf, nameFields, parametersOf, type Field } from "./inputs.js";
 import { authFor, envPrefix } from "./security.js";
-import { baseUrlOf, encodeSegment, type BaseUrl } from "./server-url.js";
+import { baseUrlOf, encodeSegment } from "./server-url.js";
+import { newImportRun, type ImportRun } from "./run.js";
 import { toolDescription, toolTitle } from "./describe.js";
 import { outputOf } from "./output.js";
 import { scalarFor } from "./coerce.js";
@@ -75,18 +76,19 @@ function pathTemplate(path: string, byWire: Map<string, Field>, fixedQuery: Obj)
 export interface BuildOptions {
   /** Repeated subschemas go into `$defs` (hoist.ts); on unless turned off. */
   hoist?: boolean;
-  /** The base URLs read so far, by `servers` list: one import's (importer.ts), shared by its operations. */
-  baseUrls?: WeakMap<object, BaseUrl>;
+  /** The import this operation is part of (run.ts), shared by its operations; a fresh one when not given. */
+  run?: ImportRun;
 }
 
 export function buildTool(doc: Doc, o: Operation, name: string, server: string, options: BuildOptions = {}): ImportedTool {
   const hoist = options.hoist !== false;
+  const run = options.run ?? newImportRun();
   const notes: string[] = [];
   const auth = authFor(doc, o.op, server);
   if (auth.unsupported.length) throw new OperationSkip(auth.unsupported[0]);
   // A parameter that carries a credential the security scheme already sends is no model input.
   const credential = (place: string, key: string) => auth.uses.some((u) => u.place === place && u.key.toLowerCase() === key.toLowerCase());
-  const params = parametersOf(doc, o.pathItem, o.op, notes).filter((p) => {
+  const params = parametersOf(doc, o.pathItem, o.op, notes, run).filter((p) => {
     if (!credential(p.place, p.wire)) return true;
     notes.push(`${p.place} parameter '${p.wire}' is the credential of the security scheme: sent from the secret, not an input`);
     return false;
@@ -98,17 +100,17 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
       notes.push(`path parameter {${m[1]}} is not declared by the document: a required string`);
     }
   }
-  let body = bodyOf(doc, o.op, o.method);
+  let body = bodyOf(doc, o.op, o.method, false, run);
   if (body?.body.flat && body.body.kind === "json") {
     const taken = new Set(nameFields(params).map((f) => f.name));
     if (body.fields.some((f) => taken.has(f.name))) {
-      const whole = bodyOf(doc, o.op, o.method, true);
+      const whole = bodyOf(doc, o.op, o.method, true, run);
       notes.push("the JSON body is kept whole under `body`: a property shares its name with a parameter");
       body = whole;
     }
   }
   const fields = nameFields([...params, ...(body?.fields ?? [])]);
-  const converted = convertProperties(doc, fields, "input");
+  const converted = convertProperties(doc, fields, "input", run);
   const properties: Obj = {};
   const places: Record<string, string> = {};
   const required: string[] = [];
@@ -147,7 +149,7 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
   }
   if (cookies.length) headers.Cookie = cookies.join("; ");
 
-  const { baseUrl, note: baseNote } = baseUrlOf(o.op.servers ?? o.pathItem.servers ?? doc.servers, options.baseUrls);
+  const { baseUrl, note: baseNote } = baseUrlOf(o.op.servers ?? o.pathItem.servers ?? doc.servers, run.baseUrls);
   const fixedQuery: Obj = {};
   const path = pathTemplate(o.path, new Map(fields.filter((f) => f.place === "path").map((f) => [f.wire, f])), fixedQuery);
   const http: Obj = { method: o.method.toUpperCase(), baseUrl, baseUrlEnv: `${envPrefix(server)}_BASE_URL`, path };
@@ -161,15 +163,15 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
   let input: Obj = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   if (converted.defs) input.$defs = converted.defs;
   if (hoist) input = hoistSchema(input);
-  const title = toolTitle(o.op);
+  const title = toolTitle(o.op, run);
   const tool: Obj = {
     name,
     ...(title ? { title } : {}),
-    description: toolDescription(o.op, o.method, o.path),
+    description: toolDescription(o.op, o.method, o.path, run),
     annotations: ANNOTATIONS[o.method],
     input,
     http,
-    output: outputOf(doc, o.op, o.method, hoist),
+    output: outputOf(doc, o.op, o.method, hoist, run),
   };
   return { name, tool, places, notes, secrets: auth.uses.map((u) => ({ env: u.env, holds: u.holds, scheme: u.scheme })), ...(baseNote ? { baseNote } : {}) };
 }

@@ -15,7 +15,6 @@ import { moduleState } from "./module-state.js";
 const ALLOWED = [
   "generator/cli.ts: module-level let current", // the one running command of the process
   "generator/cli/output.ts: module-level let run", // the running command's output mode
-  "generator/import/describe.ts: module-level new Map cleaned",
   "generator/import/origin.ts: module-level new WeakMap origins", // keyed by the converted schema nodes: freed with them
   "generator/import/refs.ts: module-level new WeakMap found", // keyed by the document: freed with it
   "generator/import/schema.ts: module-level new WeakMap inlinedCache", // keyed by the document: freed with it
