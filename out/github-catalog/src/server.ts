@@ -2,7 +2,6 @@
 
 import { runServer, type ServerDef } from "@kervan/runtime";
 import { catalogTools, serveCatalog, lazyTool } from "@kervan/catalog";
-import { index as catalogIndex } from "./catalog.js";
 import { checkHttpStartup } from "@kervan/kinds/http";
 import * as list_issues from "./tools/list_issues.js";
 
@@ -15,12 +14,10 @@ export const server: ServerDef = {
   tools: [lazyTool({"name":"add_comment","maxOutputChars":20000,"annotations":{"title":"Comment on an issue","readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}}, () => import("./tools/add_comment.js")), lazyTool({"name":"create_issue","maxOutputChars":20000,"annotations":{"title":"File an issue","readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}}, () => import("./tools/create_issue.js")), lazyTool({"name":"get_issue","maxOutputChars":20000,"annotations":{"title":"Read an issue","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":true}}, () => import("./tools/get_issue.js")), list_issues.tool],
   startup() {
     checkHttpStartup([{"tool":"add_comment","origin":"https://api.github.com","basePath":"","originEnv":"GITHUB_API_URL","secrets":[{"name":"token","env":"GITHUB_TOKEN","required":true}]}]);
-    checkHttpStartup([{"tool":"create_issue","origin":"https://api.github.com","basePath":"","originEnv":"GITHUB_API_URL","secrets":[{"name":"token","env":"GITHUB_TOKEN","required":true}]}]);
-    checkHttpStartup([{"tool":"get_issue","origin":"https://api.github.com","basePath":"","originEnv":"GITHUB_API_URL","secrets":[{"name":"token","env":"GITHUB_TOKEN","required":true}]}]);
     list_issues.startup();
   },
   catalog: {
-    index: catalogIndex,
+    loadIndex: () => import("./catalog.js").then((m) => m.index),
     always: ["list_issues"],
     maxOutputChars: 20000,
     tools: catalogTools,

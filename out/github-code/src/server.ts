@@ -2,7 +2,6 @@
 
 import { runServer, type ServerDef } from "@kervan/runtime";
 import { codeTools, serveCode } from "@kervan/codemode";
-import { index as catalogIndex } from "./catalog.js";
 import { code as codeMode } from "./codemode.js";
 import * as add_comment from "./tools/add_comment.js";
 import * as create_issue from "./tools/create_issue.js";
@@ -23,7 +22,7 @@ export const server: ServerDef = {
     list_issues.startup();
   },
   catalog: {
-    index: catalogIndex,
+    loadIndex: () => import("./catalog.js").then((m) => m.index),
     always: ["list_issues"],
     maxOutputChars: 20000,
     tools: codeTools,

@@ -4,16 +4,17 @@ import {
   checkHttpStartup,
   compileSelect,
   createHttpHandler,
-  validate_create_issue_input,
-  validate_create_issue_output
-} from "./chunk-XJQ4Y23S.mjs";
+  validate_get_issue_input,
+  validate_get_issue_output
+} from "./chunk-FNRWEU5U.mjs";
 import "./chunk-FHLP4NHQ.mjs";
-import "./chunk-P7C7BRF4.mjs";
+import "./chunk-BWMLC7XC.mjs";
+import "./chunk-ACOVF4B7.mjs";
 
-// out/github-catalog/src/tools/create_issue.ts
+// out/github-catalog/src/tools/get_issue.ts
 var config = {
-  tool: "create_issue",
-  method: "POST",
+  tool: "get_issue",
+  method: "GET",
   origin: "https://api.github.com",
   originEnv: "GITHUB_API_URL",
   basePath: "",
@@ -21,7 +22,8 @@ var config = {
     [{ lit: "repos" }],
     [{ input: "owner" }],
     [{ input: "repo" }],
-    [{ lit: "issues" }]
+    [{ lit: "issues" }],
+    [{ input: "issue_number" }]
   ],
   query: [],
   headers: [
@@ -42,29 +44,19 @@ var config = {
       value: [{ lit: "2022-11-28" }]
     }
   ],
-  body: {
-    kind: "json",
-    template: {
-      object: [
-        ["title", { input: "title" }],
-        ["body", { input: "body" }],
-        ["labels", { input: "labels" }]
-      ]
-    }
-  },
   secrets: [{ name: "token", env: "GITHUB_TOKEN", required: true }],
   timeoutMs: 15e3,
   maxResponseBytes: 1048576,
   redirects: "none",
   output: {
-    select: "{number: number, url: html_url}",
+    select: "{number: number, title: title, state: state, labels: labels[].name, author: user.login, body: body}",
     hasSchema: true
   }
 };
 var tool = {
-  name: "create_issue",
-  title: "File an issue",
-  description: "Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and URL. Use it only when the user asked for an issue to be filed.",
+  name: "get_issue",
+  title: "Read an issue",
+  description: "Get one GitHub issue by number: title, state, labels, author and body text. Use it after list_issues to read an issue in full.",
   inputSchema: {
     type: "object",
     properties: {
@@ -80,43 +72,38 @@ var tool = {
         maxLength: 100,
         description: "Repository name."
       },
-      title: {
-        type: "string",
-        minLength: 1,
-        maxLength: 256,
-        description: "One-line summary of the issue."
-      },
-      body: {
-        type: "string",
-        maxLength: 65536,
-        description: "The issue text, in Markdown."
-      },
-      labels: {
-        type: "array",
-        items: { type: "string" },
-        maxItems: 20,
-        description: "Labels to put on the issue."
+      issue_number: {
+        type: "integer",
+        minimum: 1,
+        description: "The issue's number."
       }
     },
-    required: ["owner", "repo", "title"],
+    required: ["owner", "repo", "issue_number"],
     additionalProperties: false
   },
   outputSchema: {
     type: "object",
-    properties: { number: { type: "integer" }, url: { type: "string" } },
-    required: ["number", "url"]
+    properties: {
+      number: { type: "integer" },
+      title: { type: "string" },
+      state: { type: "string" },
+      labels: { type: "array", items: { type: "string" } },
+      author: { type: "string" },
+      body: { type: ["string", "null"] }
+    },
+    required: ["number", "title", "state"]
   },
   annotations: {
-    title: "File an issue",
-    readOnlyHint: false,
+    title: "Read an issue",
+    readOnlyHint: true,
     destructiveHint: false,
-    idempotentHint: false,
+    idempotentHint: true,
     openWorldHint: true
   },
-  validateInput: validate_create_issue_input,
-  validateOutput: validate_create_issue_output,
+  validateInput: validate_get_issue_input,
+  validateOutput: validate_get_issue_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select) })
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select), nulls: { drop: ["labels", "author"] } })
 };
 function startup() {
   checkHttpStartup([config]);

@@ -4,10 +4,12 @@ import {
   clipText
 } from "./chunk-FHLP4NHQ.mjs";
 import {
-  StartupError,
+  StartupError
+} from "./chunk-BWMLC7XC.mjs";
+import {
   __commonJS,
   __toESM
-} from "./chunk-P7C7BRF4.mjs";
+} from "./chunk-ACOVF4B7.mjs";
 
 // node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({

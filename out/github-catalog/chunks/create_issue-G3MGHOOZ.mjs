@@ -4,15 +4,16 @@ import {
   checkHttpStartup,
   compileSelect,
   createHttpHandler,
-  validate_add_comment_input,
-  validate_add_comment_output
-} from "./chunk-XJQ4Y23S.mjs";
+  validate_create_issue_input,
+  validate_create_issue_output
+} from "./chunk-FNRWEU5U.mjs";
 import "./chunk-FHLP4NHQ.mjs";
-import "./chunk-P7C7BRF4.mjs";
+import "./chunk-BWMLC7XC.mjs";
+import "./chunk-ACOVF4B7.mjs";
 
-// out/github-catalog/src/tools/add_comment.ts
+// out/github-catalog/src/tools/create_issue.ts
 var config = {
-  tool: "add_comment",
+  tool: "create_issue",
   method: "POST",
   origin: "https://api.github.com",
   originEnv: "GITHUB_API_URL",
@@ -21,9 +22,7 @@ var config = {
     [{ lit: "repos" }],
     [{ input: "owner" }],
     [{ input: "repo" }],
-    [{ lit: "issues" }],
-    [{ input: "issue_number" }],
-    [{ lit: "comments" }]
+    [{ lit: "issues" }]
   ],
   query: [],
   headers: [
@@ -46,18 +45,27 @@ var config = {
   ],
   body: {
     kind: "json",
-    template: { object: [["body", { input: "body" }]] }
+    template: {
+      object: [
+        ["title", { input: "title" }],
+        ["body", { input: "body" }],
+        ["labels", { input: "labels" }]
+      ]
+    }
   },
   secrets: [{ name: "token", env: "GITHUB_TOKEN", required: true }],
   timeoutMs: 15e3,
   maxResponseBytes: 1048576,
   redirects: "none",
-  output: { select: "{id: id, url: html_url}", hasSchema: true }
+  output: {
+    select: "{number: number, url: html_url}",
+    hasSchema: true
+  }
 };
 var tool = {
-  name: "add_comment",
-  title: "Comment on an issue",
-  description: "Add a comment to a GitHub issue and return the comment's URL. Use it to reply on an issue when the user asked you to.",
+  name: "create_issue",
+  title: "File an issue",
+  description: "Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and URL. Use it only when the user asked for an issue to be filed.",
   inputSchema: {
     type: "object",
     properties: {
@@ -73,35 +81,41 @@ var tool = {
         maxLength: 100,
         description: "Repository name."
       },
-      issue_number: {
-        type: "integer",
-        minimum: 1,
-        description: "The issue's number."
+      title: {
+        type: "string",
+        minLength: 1,
+        maxLength: 256,
+        description: "One-line summary of the issue."
       },
       body: {
         type: "string",
-        minLength: 1,
         maxLength: 65536,
-        description: "The comment text, in Markdown."
+        description: "The issue text, in Markdown."
+      },
+      labels: {
+        type: "array",
+        items: { type: "string" },
+        maxItems: 20,
+        description: "Labels to put on the issue."
       }
     },
-    required: ["owner", "repo", "issue_number", "body"],
+    required: ["owner", "repo", "title"],
     additionalProperties: false
   },
   outputSchema: {
     type: "object",
-    properties: { id: { type: "integer" }, url: { type: "string" } },
-    required: ["id", "url"]
+    properties: { number: { type: "integer" }, url: { type: "string" } },
+    required: ["number", "url"]
   },
   annotations: {
-    title: "Comment on an issue",
+    title: "File an issue",
     readOnlyHint: false,
     destructiveHint: false,
     idempotentHint: false,
     openWorldHint: true
   },
-  validateInput: validate_add_comment_input,
-  validateOutput: validate_add_comment_output,
+  validateInput: validate_create_issue_input,
+  validateOutput: validate_create_issue_output,
   maxOutputChars: 2e4,
   handler: createHttpHandler(config, { select: compileSelect(config.output.select) })
 };

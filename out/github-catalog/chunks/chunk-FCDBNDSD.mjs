@@ -20,7 +20,7 @@ import {
 } from "./chunk-FHLP4NHQ.mjs";
 import {
   StartupError
-} from "./chunk-P7C7BRF4.mjs";
+} from "./chunk-BWMLC7XC.mjs";
 
 // templates/runtime/http-guard.ts
 var LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];

@@ -24,7 +24,7 @@ import {
   setDrainHandler,
   shutdown,
   trackCall
-} from "./chunk-CZGS5LAK.mjs";
+} from "./chunk-FCDBNDSD.mjs";
 import {
   HEADER_MISMATCH,
   INVALID_REQUEST,
@@ -41,7 +41,8 @@ import {
 import {
   clipText
 } from "./chunk-FHLP4NHQ.mjs";
-import "./chunk-P7C7BRF4.mjs";
+import "./chunk-BWMLC7XC.mjs";
+import "./chunk-ACOVF4B7.mjs";
 
 // templates/runtime/http-asks.ts
 var MAX_PRINCIPALS = 4096;

@@ -4,9 +4,11 @@ import {
   DEFAULT_TOKEN_TYPE
 } from "./chunk-A6B2PFAE.mjs";
 import {
-  StartupError,
+  StartupError
+} from "./chunk-BWMLC7XC.mjs";
+import {
   __export
-} from "./chunk-P7C7BRF4.mjs";
+} from "./chunk-ACOVF4B7.mjs";
 
 // templates/runtime/auth/oauth.ts
 import { readFileSync } from "node:fs";

@@ -34,17 +34,8 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// templates/runtime/types.ts
-var StartupError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "StartupError";
-  }
-};
-
 export {
   __commonJS,
   __export,
-  __toESM,
-  StartupError
+  __toESM
 };

@@ -9,7 +9,8 @@ import {
 import "./chunk-FHLP4NHQ.mjs";
 import {
   StartupError
-} from "./chunk-P7C7BRF4.mjs";
+} from "./chunk-BWMLC7XC.mjs";
+import "./chunk-ACOVF4B7.mjs";
 
 // templates/runtime/auth/bearer.ts
 var cryptoModule;
@@ -109,7 +110,7 @@ async function createAuthGate(core, auth) {
   const base = oauth ? { resource_metadata: metaUrl } : { realm: core.def.name };
   let verify;
   if (auth.mode === "oauth") {
-    const { oauthVerifier } = await import("./oauth-RFEGCI6A.mjs");
+    const { oauthVerifier } = await import("./oauth-ETZU75LD.mjs");
     verify = oauthVerifier(oauth);
   } else if (auth.mode === "bearer") {
     const check = bearerVerifier(auth.bearer.tokens);
