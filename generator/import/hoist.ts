@@ -14,7 +14,7 @@ import type { Json } from "../../templates/runtime/types.js";
 import { MANY_SUBSCHEMAS, ONE_SUBSCHEMA, SUBSCHEMA_MAPS } from "../shared/schema-walk.js";
 import { sha256 } from "../shared/hash.js";
 import { byCodeUnit } from "../shared/order.js";
-import { carryOrigin, originOf } from "./origin.js";
+import { carryOrigin, originOf, type Origins } from "./origin.js";
 import { unescapePointer } from "./refs.js";
 
 type Obj = Record<string, Json>;
@@ -25,12 +25,15 @@ const DEFS_REF = /^#\/\$defs\/[A-Za-z0-9_.-]+$/;
 const RESOLUTION = new Set(["$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "definitions"]);
 const MAX_ROUNDS = 256;
 
-/** The schema with its repeated subschemas hoisted into `$defs`, or the schema itself when nothing gets shorter. */
-export function hoistSchema(schema: Obj): Obj {
+/**
+ * The schema with its repeated subschemas hoisted into `$defs`, or the schema itself when nothing
+ * gets shorter. `origins` (the import run's) names each entry after the component it came from.
+ */
+export function hoistSchema(schema: Obj, origins?: Origins): Obj {
   if (!hoistable(schema)) return schema;
   let current: Obj = schema;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const next = hoistOnce(current);
+    const next = hoistOnce(current, origins);
     if (!next) break;
     current = next;
   }
@@ -122,7 +125,7 @@ function eachSubschema(node: Obj, isRoot: boolean, f: (child: Json, replaceable:
 }
 
 /** `node` with its subschemas rewritten by `f` (a copy where any changed; the node itself otherwise). */
-function mapSubschemas(node: Obj, isRoot: boolean, f: (child: Json, replaceable: boolean) => Json): Obj {
+function mapSubschemas(node: Obj, isRoot: boolean, f: (child: Json, replaceable: boolean) => Json, origins: Origins | undefined): Obj {
   let changed = false;
   const out: Obj = {};
   const map = (x: Json, replaceable: boolean) => {
@@ -136,7 +139,7 @@ function mapSubschemas(node: Obj, isRoot: boolean, f: (child: Json, replaceable:
     else if (SUBSCHEMA_MAPS.includes(k) && isObj(v)) out[k] = Object.fromEntries(Object.entries(v).map(([pk, x]) => [pk, map(x, !(isRoot && (k === "properties" || k === "$defs")))]));
     else out[k] = v;
   }
-  return changed ? carryOrigin(node, out) : node;
+  return changed ? carryOrigin(origins, node, out) : node;
 }
 
 interface Use {
@@ -149,7 +152,7 @@ interface Use {
 }
 
 /** Every replaceable subschema, by content, with how often it occurs (the root's `$defs` entries' insides included). */
-function uses(root: Obj, shape: (n: Json) => Shape): Map<number, Use> {
+function uses(root: Obj, shape: (n: Json) => Shape, origins: Origins | undefined): Map<number, Use> {
   const found = new Map<number, Use>();
   const visit = (n: Json, replaceable: boolean, isRoot: boolean): void => {
     if (!isObj(n)) return;
@@ -159,7 +162,7 @@ function uses(root: Obj, shape: (n: Json) => Shape): Map<number, Use> {
         let u = found.get(id);
         if (u) u.count++;
         else found.set(id, (u = { count: 1, first: n, len, order: found.size }));
-        u.origin ??= originOf(n);
+        u.origin ??= originOf(origins, n);
       }
     }
     eachSubschema(n, isRoot, (child, r) => visit(child, r, false));
@@ -183,7 +186,7 @@ function freeName(base: string, taken: Set<string>): string {
 }
 
 /** One more subschema hoisted: the one that saves most. `undefined` when none saves anything. */
-function hoistOnce(root: Obj): Obj | undefined {
+function hoistOnce(root: Obj, origins: Origins | undefined): Obj | undefined {
   const shape = shapes();
   const defs: Obj = isObj(root.$defs) ? root.$defs : {};
   const byId = new Map<number, string>();
@@ -191,7 +194,7 @@ function hoistOnce(root: Obj): Obj | undefined {
   const taken = new Set(Object.keys(defs).flatMap((n) => [n, letters(n)]));
   const entryCost = Object.keys(defs).length ? 2 : `,"$defs":{}`.length + 1;
   let best: { id: number; name: string; gain: number; order: number; body: Obj; existing: boolean } | undefined;
-  for (const [id, u] of uses(root, shape)) {
+  for (const [id, u] of uses(root, shape, origins)) {
     const existing = byId.get(id);
     if (!existing && u.count < 2) continue;
     // The shortest name a new entry could get bounds what it saves: most subschemas stop here, unnamed.
@@ -208,9 +211,9 @@ function hoistOnce(root: Obj): Obj | undefined {
   const rewrite = (n: Json, replaceable: boolean, isRoot: boolean): Json => {
     if (!isObj(n)) return n;
     if (replaceable && shape(n).id === chosen.id) return ref;
-    return mapSubschemas(n, isRoot, (child, r) => rewrite(child, r, false));
+    return mapSubschemas(n, isRoot, (child, r) => rewrite(child, r, false), origins);
   };
   // The root is never replaced: its subschemas are rewritten in place.
-  const out = mapSubschemas(root, true, (child, r) => rewrite(child, r, false));
+  const out = mapSubschemas(root, true, (child, r) => rewrite(child, r, false), origins);
   return chosen.existing ? out : { ...out, $defs: { ...(isObj(out.$defs) ? out.$defs : {}), [chosen.name]: chosen.body } };
 }

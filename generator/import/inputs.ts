@@ -50,7 +50,7 @@ function styleOf(p: Doc): Field["style"] {
 export function parametersOf(doc: Doc, pathItem: Doc, op: Doc, notes: string[], run: ImportRun = newImportRun()): Field[] {
   const byKey = new Map<string, Doc>();
   for (const raw of [...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []), ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
-    const p = deref(doc, raw);
+    const p = deref(doc, raw, run.found);
     if (!isDoc(p) || typeof p.name !== "string" || typeof p.in !== "string") throw new OperationSkip("a parameter has no name or no 'in'");
     byKey.set(`${p.in}\0${p.name}`, p);
   }
@@ -82,7 +82,7 @@ const isForm = (m: string) => /^application\/x-www-form-urlencoded(?:;|$)/i.test
 /** The request body as fields; `undefined` when the operation has none. */
 export function bodyOf(doc: Doc, op: Doc, method: string, keepWhole = false, run: ImportRun = newImportRun()): { body: Body; fields: Field[] } | undefined {
   if (op.requestBody === undefined) return undefined;
-  const found = deref(doc, op.requestBody);
+  const found = deref(doc, op.requestBody, run.found);
   const rb: Doc = isDoc(found) ? found : {};
   const content: Doc = rb.content ?? {};
   const types = Object.keys(content);
@@ -99,13 +99,13 @@ export function bodyOf(doc: Doc, op: Doc, method: string, keepWhole = false, run
     body: { kind: "json", flat: false, mediaType: chosen },
     fields: [{ name: "body", wire: "body", place: "body", schema, required, description: description || "The request body." }],
   });
-  const target = deref(doc, schema);
+  const target = deref(doc, schema, run.found);
   const resolved: Doc = isDoc(target) ? target : {};
   const props: Record<string, unknown> | undefined = resolved.properties && typeof resolved.properties === "object" ? resolved.properties : undefined;
   const open = resolved.additionalProperties !== undefined && resolved.additionalProperties !== false;
   const union = ["oneOf", "anyOf", "allOf"].some((k) => Array.isArray(resolved[k]));
   // readOnly properties are the server's to set: they are no inputs (schema.ts leaves them out too).
-  const names = props ? Object.keys(props).filter((n) => !readOnly(deref(doc, props[n]))) : [];
+  const names = props ? Object.keys(props).filter((n) => !readOnly(deref(doc, props[n], run.found))) : [];
   const flattenable = !!props && !open && !union && names.length > 0 && names.every((n) => inputName(n) === n);
   if (chosen === form) {
     if (!props || union) throw new OperationSkip("the form body is not an object with named fields");

@@ -1,7 +1,7 @@
 // Kervan's schema limits, measured with the check stage's own walk (shared/schema-walk.ts), and a
 // cut that keeps a schema's upper levels when the whole would not fit (used for output schemas only).
 import type { Json } from "../../templates/runtime/types.js";
-import { carryOrigin } from "./origin.js";
+import { carryOrigin, type Origins } from "./origin.js";
 import { isObject } from "../shared/object.js";
 import { LIMIT_BROKEN, MANY_SUBSCHEMAS, measureSchema, ONE_SUBSCHEMA, SCHEMA_LIMITS, SUBSCHEMA_MAPS } from "../shared/schema-walk.js";
 
@@ -24,7 +24,7 @@ export function limitBroken(schema: Json): string | undefined {
 const DEFINITIONS = new Set(["$defs", "definitions"]);
 
 /** Below `max` levels every subschema becomes `{}` (anything), keeping its description; references and definitions go. */
-export function trimDepth(schema: Record<string, Json>, max: number): Record<string, Json> {
+export function trimDepth(schema: Record<string, Json>, max: number, origins?: Origins): Record<string, Json> {
   const cut = (n: Json, d: number): Json => (isObject(n) ? cutObject(n, d) : n);
   const cutObject = (n: Record<string, Json>, d: number): Record<string, Json> => {
     if (d > max || typeof n.$ref === "string") return typeof n.description === "string" ? { description: n.description } : {};
@@ -36,7 +36,7 @@ export function trimDepth(schema: Record<string, Json>, max: number): Record<str
       else if (SUBSCHEMA_MAPS.includes(k) && v && typeof v === "object" && !Array.isArray(v)) out[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, cut(pv, d + 1)]));
       else out[k] = v;
     }
-    return carryOrigin(n, out);
+    return carryOrigin(origins, n, out);
   };
   return cutObject(schema, 1);
 }

@@ -7,7 +7,7 @@ import { isDoc, type Doc } from "./read.js";
 import { convertSchema } from "./schema.js";
 import { fitsLimits, trimDepth } from "./limits.js";
 import { hoistSchema } from "./hoist.js";
-import { carryOrigin } from "./origin.js";
+import { carryOrigin, type Origins } from "./origin.js";
 import { newImportRun, type ImportRun } from "./run.js";
 import { isObject } from "../shared/object.js";
 
@@ -24,12 +24,12 @@ function successResponse(doc: Doc, op: Doc): Doc | undefined {
 
 const OUTPUT_BUDGET = 2048;
 
-function withoutDescriptions(schema: Obj): Obj {
+function withoutDescriptions(schema: Obj, origins: Origins): Obj {
   const strip = (n: Json): Json => (Array.isArray(n) ? n.map(strip) : isObject(n) ? stripObject(n, false) : n);
   const stripObject = (n: Obj, top: boolean): Obj => {
     const out: Obj = {};
     for (const [k, v] of Object.entries(n)) if (!(k === "description" && !top && typeof v === "string")) out[k] = (k === "properties" || k === "$defs") && typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, strip(pv)])) : strip(v);
-    return carryOrigin(n, out);
+    return carryOrigin(origins, n, out);
   };
   return stripObject(schema, true);
 }
@@ -60,8 +60,8 @@ export function outputOf(doc: Doc, op: Doc, method: string, hoist = true, run: I
   // large one weighs down every listing (and the spec), so deeper levels are cut past a budget.
   // The budget is far below the byte limit, so the length decides first and the limits are counted only for what fits it.
   const fits = (s: Obj) => JSON.stringify(s).length <= OUTPUT_BUDGET && fitsLimits(s);
-  for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth);
-  if (!fits(schema)) schema = withoutDescriptions(schema);
+  for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth, run.origins);
+  if (!fits(schema)) schema = withoutDescriptions(schema, run.origins);
   if (!fits(schema)) return { select };
-  return { select, schema: hoist ? hoistSchema(schema) : schema };
+  return { select, schema: hoist ? hoistSchema(schema, run.origins) : schema };
 }

@@ -17,12 +17,11 @@ export function unescapePointer(segment: string): string {
   return unescapeSegment(s);
 }
 
-// Targets found so far, per document: a shared component is looked up once per use, thousands of times.
-const found = new WeakMap<Doc, Map<string, unknown>>();
-
-export function lookup(doc: Doc, ref: string): unknown {
-  let known = found.get(doc);
-  if (!known) found.set(doc, (known = new Map()));
+/**
+ * The node `ref` points at in `doc`. `known` (the import run's `found`) keeps the targets found so
+ * far: a shared component is looked up once per use, thousands of times.
+ */
+export function lookup(doc: Doc, ref: string, known: Map<string, unknown> = new Map()): unknown {
   if (known.has(ref)) return known.get(ref);
   const node = find(doc, ref);
   known.set(ref, node);
@@ -45,13 +44,13 @@ function find(doc: Doc, ref: string): unknown {
 const refOf = (node: unknown): string | undefined => (isDoc(node) && typeof node.$ref === "string" ? node.$ref : undefined);
 
 /** Follows a chain of `$ref` objects (parameters, request bodies, responses) to the object itself. */
-export function deref(doc: Doc, value: unknown): unknown {
+export function deref(doc: Doc, value: unknown, known?: Map<string, unknown>): unknown {
   let node = value;
   const seen = new Set<string>();
   for (let ref = refOf(node); ref !== undefined; ref = refOf(node)) {
     if (seen.has(ref)) throw new OperationSkip(`$ref ${JSON.stringify(ref)} refers to itself`);
     seen.add(ref);
-    node = lookup(doc, ref);
+    node = lookup(doc, ref, known);
   }
   return node;
 }

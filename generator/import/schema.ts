@@ -8,7 +8,7 @@ import { deref, lookup, OperationSkip } from "./refs.js";
 import { isDoc, type Doc } from "./read.js";
 import { cleanText } from "./describe.js";
 import { noteOrigin } from "./origin.js";
-import { newImportRun, type ImportRun } from "./run.js";
+import { newImportRun, type ImportRun, type Inlined } from "./run.js";
 import { isObject, stringRecord } from "../shared/object.js";
 
 export type Mode = "input" | "output";
@@ -37,33 +37,16 @@ interface Ctx {
   open: Frame[];
 }
 
-/**
- * An inlined reference's conversion at a given depth, kept for reuse (a shared component is
- * converted once per depth, not once per use). It is reused only where it would come out the
- * same: none of the references met inside it is on the current reference stack. A conversion
- * that met a cycle (and so named a `$defs` entry) is never kept.
- */
-interface Inlined {
-  value: Json;
-  nodes: number;
-  refs: Set<string>;
-}
-
 interface Frame {
   refs: Set<string>;
   keep: boolean;
 }
 
-const inlinedCache = new WeakMap<Doc, Map<string, Inlined>>();
-
-function cacheOf(ctx: Ctx): Map<string, Inlined> {
-  let m = inlinedCache.get(ctx.doc);
-  if (!m) inlinedCache.set(ctx.doc, (m = new Map()));
-  return m;
-}
-
 function inline(ctx: Ctx, ref: string, target: unknown, depth: number): Json {
-  const cache = cacheOf(ctx);
+  // A shared component is converted once per depth, not once per use; a conversion is reused only
+  // where it comes out the same: none of the references met inside it is on the current stack. A
+  // conversion that met a cycle (and so named a `$defs` entry) is never kept.
+  const cache = ctx.run.inlined;
   const key = `${ctx.mode}\u0000${depth}\u0000${ref}`;
   const hit = cache.get(key);
   if (hit && !ctx.stack.some((r) => hit.refs.has(r))) {
@@ -107,7 +90,7 @@ function isReadOnly(ctx: Ctx, node: unknown, flag: "readOnly" | "writeOnly"): bo
     if (n[flag] === true) return true;
     if (typeof n.$ref !== "string") return false;
     try {
-      n = lookup(ctx.doc, n.$ref);
+      n = lookup(ctx.doc, n.$ref, ctx.run.found);
     } catch {
       return false;
     }
@@ -134,7 +117,7 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
   const s = node;
   if (typeof s.$ref === "string") {
     const ref = s.$ref;
-    const target = lookup(ctx.doc, ref);
+    const target = lookup(ctx.doc, ref, ctx.run.found);
     const siblings: Obj = {};
     for (const k of ["title", "description"]) if (typeof s[k] === "string") siblings[k] = s[k];
     for (const f of ctx.open) f.refs.add(ref);
@@ -145,7 +128,7 @@ function conv(node: unknown, ctx: Ctx, depth: number): Json {
     const inlined = inline(ctx, ref, target, depth + 1);
     if (typeof inlined !== "object" || inlined === null || Array.isArray(inlined)) return inlined;
     const value = { ...inlined, ...siblings };
-    noteOrigin(value, ref);
+    noteOrigin(ctx.run.origins, value, ref);
     return value;
   }
   const out: Obj = {};
@@ -262,7 +245,7 @@ function discriminate(s: Doc, out: Obj, ctx: Ctx): void {
     const mapped = byRef.get(ref);
     // Without a mapping entry, a branch that pins the property itself (its own const or enum) says
     // its value; only a branch that does not gets the implied one (the schema's name).
-    if (mapped === undefined && (byRef.size || pinsProperty(ctx.doc, lookup(ctx.doc, ref), prop))) return branch;
+    if (mapped === undefined && (byRef.size || pinsProperty(ctx.doc, lookup(ctx.doc, ref, ctx.run.found), prop))) return branch;
     const value = mapped ?? ref.split("/").pop();
     if (value === undefined) return branch;
     return { type: "object", allOf: [branch], properties: { [prop]: { const: value } }, required: [prop] };
@@ -286,7 +269,7 @@ function defsOf(ctx: Ctx): Obj | undefined {
     if (!pending.length) break;
     for (const [ref, d] of pending) {
       ctx.stack = [ref];
-      d.schema = conv(lookup(ctx.doc, ref), ctx, 1);
+      d.schema = conv(lookup(ctx.doc, ref, ctx.run.found), ctx, 1);
       done++;
     }
   }

@@ -162,7 +162,7 @@ export function buildTool(doc: Doc, o: Operation, name: string, server: string, 
 
   let input: Obj = { type: "object", properties, ...(required.length ? { required } : {}), additionalProperties: false };
   if (converted.defs) input.$defs = converted.defs;
-  if (hoist) input = hoistSchema(input);
+  if (hoist) input = hoistSchema(input, run.origins);
   const title = toolTitle(o.op, run);
   const tool: Obj = {
     name,

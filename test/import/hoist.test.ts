@@ -50,9 +50,10 @@ describe("hoisting repeated subschemas into $defs", () => {
   it("names an entry after the component it was inlined from, and never reuses a name (punctuation aside)", () => {
     const schema = shipping();
     const props = schema.properties as Record<string, Obj>;
-    for (const n of [(props.order.properties as Obj).from, (props.order.properties as Obj).to, props.returns.items]) noteOrigin(n, "#/components/schemas/postal-address");
+    const origins = new WeakMap<object, string>();
+    for (const n of [(props.order.properties as Obj).from, (props.order.properties as Obj).to, props.returns.items]) noteOrigin(origins, n, "#/components/schemas/postal-address");
     const taken = { ...schema, $defs: { postal_address: { type: "string" } } };
-    const out = hoistSchema(taken) as Obj;
+    const out = hoistSchema(taken, origins) as Obj;
     expect(Object.keys(out.$defs as Obj)).toEqual(["postal-address_2", "postal_address"]);
     expect(((out.properties as Record<string, Obj>).returns.items as Obj).$ref).toBe("#/$defs/postal-address_2");
   });
@@ -73,13 +74,14 @@ describe("hoisting repeated subschemas into $defs", () => {
 
   it("hoists a subschema only a little longer than its `$ref` when its name is short and it recurs often", () => {
     // `{"$ref":"#/$defs/Id"}` is 21 characters, `{"maxLength":12345678}` 22: each use saves one.
+    const origins = new WeakMap<object, string>();
     const id = (): Obj => {
       const s: Obj = { maxLength: 12345678 };
-      noteOrigin(s, "#/components/schemas/Id");
+      noteOrigin(origins, s, "#/components/schemas/Id");
       return s;
     };
     const schema: Obj = { type: "object", properties: { ids: { type: "array", prefixItems: Array.from({ length: 60 }, id) } } };
-    const out = hoistSchema(schema) as Obj;
+    const out = hoistSchema(schema, origins) as Obj;
     expect(out.$defs).toEqual({ Id: { maxLength: 12345678 } });
     expect(len(out)).toBeLessThan(len(schema));
   });
