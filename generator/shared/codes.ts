@@ -15,7 +15,7 @@ export interface CodeInfo {
   testedBy?: string;
 }
 
-const LIMITS_TEST = "test/generator/spec-limits.test.ts";
+const LIMITS_TEST = "test/load/spec-limits.test.ts";
 /** A group of codes: one heading of docs/diagnostics.md. */
 export interface CodeGroup {
   /** The codes' span, as the heading shows it (e.g. KV3xx). */

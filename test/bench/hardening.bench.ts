@@ -15,7 +15,7 @@ const ctx = () => ({ signal: new AbortController().signal, era: "2026-07-28" as 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function validateUnderLoad(): Promise<BenchRow[]> {
-  const script = await bundleEntry(fileURLToPath(new URL("../validate-json/worker-entry.ts", import.meta.url)));
+  const script = await bundleEntry(fileURLToPath(new URL("../kinds/validate_json/worker-entry.ts", import.meta.url)));
   const h = createValidateJsonHandler({ workerScript: script, maxWorkers: 2 });
   const evil = { output: JSON.stringify("a".repeat(40) + "b"), schema: { type: "string", pattern: "^(a+)+$" } };
   const cheap = { output: '"abcd"', schema: { pattern: "^(ab|cd)+$" } };

@@ -87,7 +87,7 @@ export async function benchValidateJson(): Promise<BenchRow[]> {
   const hyperRun = () => {
     if (!hyper(DOC).valid) throw new Error("hyperjump: expected valid");
   };
-  const script = await bundleEntry(fileURLToPath(new URL("../validate-json/worker-entry.ts", import.meta.url)));
+  const script = await bundleEntry(fileURLToPath(new URL("../kinds/validate_json/worker-entry.ts", import.meta.url)));
   const handler = createValidateJsonHandler({ workerScript: script });
   const args = { output: JSON.stringify(DOC), schema: SCHEMA };
   const ctx = { signal: new AbortController().signal, era: "2026-07-28" as const };

@@ -4,7 +4,7 @@
 // unknown or hidden name, or arguments its operation refuses, sends nothing and is a readable tool error.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
-import { startUpstream, type Seen, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Seen, type Upstream } from "../kinds/http/upstream.js";
 import { generateShop, post, type Era } from "./generate.js";
 
 const ALL = "all-scopes-token-0123456789";

@@ -3,7 +3,7 @@
 // prototype of the server), none crashes the server: each answers, and the next call is answered.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, type Connected } from "../helpers/client.js";
-import { startUpstream, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Upstream } from "../kinds/http/upstream.js";
 import { generateShop } from "./generate.js";
 
 let up: Upstream;

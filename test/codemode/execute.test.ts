@@ -3,7 +3,7 @@
 // refused, limits named, and the server answering the next call after each.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, type Connected } from "../helpers/client.js";
-import { startUpstream, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Upstream } from "../kinds/http/upstream.js";
 import { generateShop } from "./generate.js";
 
 let up: Upstream;

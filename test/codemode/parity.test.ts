@@ -5,7 +5,7 @@
 // scopes is not in `api`; an operation that asks for confirmation never runs from a program.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
-import { startUpstream, type Seen, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Seen, type Upstream } from "../kinds/http/upstream.js";
 import { post, type Era } from "../catalog/generate.js";
 import { generateShop } from "./generate.js";
 

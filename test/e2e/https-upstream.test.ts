@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { call, spawnRaw } from "../runtime/raw.js";
-import { startProxy, type TestProxy } from "../http/proxy-server.js";
+import { startProxy, type TestProxy } from "../kinds/http/proxy-server.js";
 
 const OPEN_METEO = resolve("out/open-meteo/server.mjs");
 const CERT = resolve("test/fixtures/tls/cert.pem");

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { generate } from "../../generator/pipeline.js";
-import { startUpstream, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Upstream } from "../kinds/http/upstream.js";
 import { META, spawnRaw, type RawServer } from "../runtime/raw.js";
 import { FIXTURES } from "./cases.js";
 import { kervan } from "./run-import.js";

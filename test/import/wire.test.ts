@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate } from "../../generator/pipeline.js";
-import { startUpstream, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Upstream } from "../kinds/http/upstream.js";
 import { connectStdio, type Connected } from "../helpers/client.js";
 import { FIXTURES } from "./cases.js";
 import { kervan } from "./run-import.js";

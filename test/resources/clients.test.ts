@@ -10,7 +10,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { connectHttp, connectStdio, startHttpServer, VERSION_MODES, type HttpServer } from "../helpers/client.js";
-import { startUpstream, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Upstream } from "../kinds/http/upstream.js";
 
 const REPO = resolve("out/repo-explorer/server.mjs");
 const WEATHER = resolve("out/open-meteo/server.mjs");

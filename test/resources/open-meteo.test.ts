@@ -3,7 +3,7 @@
 // wire (no SDK) shows the body comes back as the resource's text, and a bad variable sends nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resolve } from "node:path";
-import { startUpstream, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Upstream } from "../kinds/http/upstream.js";
 import { META, spawnRaw, type RawServer } from "../runtime/raw.js";
 import { rawPost } from "../helpers/raw-http.js";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";

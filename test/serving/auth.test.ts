@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "node:http";
 import { Client, InsufficientScopeError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
-import { startUpstream, type Upstream } from "../http/upstream.js";
+import { startUpstream, type Upstream } from "../kinds/http/upstream.js";
 import { generateFixture } from "./generate.js";
 import { ISSUER, RESOURCE, startIdp, type Idp } from "./idp.js";
 import { bearer, httpRequest, rpc } from "./wire.js";

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
-import { alive, waitDead } from "../exec/helpers.js";
+import { alive, waitDead } from "../kinds/exec/helpers.js";
 import { generateFixture } from "./generate.js";
 import { bearer, httpRequest, rpc, rpcRequest } from "./wire.js";
 

@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHttpServer } from "../helpers/client.js";
-import { alive, waitDead } from "../exec/helpers.js";
+import { alive, waitDead } from "../kinds/exec/helpers.js";
 import { generateFixture } from "./generate.js";
 import { httpRequest, rpc } from "./wire.js";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
 import { generateJobs, rpc, waitStatus } from "../helpers/rpc.js";
-import { alive, waitDead } from "../exec/helpers.js";
+import { alive, waitDead } from "../kinds/exec/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kervan-tasks-"));
 const pidfile = (name: string) => join(dir, `${name}.pid`);

@@ -9,7 +9,7 @@ import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { generateJobs, rpc } from "../helpers/rpc.js";
 import { startNginx, type Nginx } from "../scaleout/nginx.js";
 import { freePort } from "../scaleout/replicas.js";
-import { waitDead } from "../exec/helpers.js";
+import { waitDead } from "../kinds/exec/helpers.js";
 
 let redis: RedisServer;
 let nginx: Nginx;

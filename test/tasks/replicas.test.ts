@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpServer, type HttpServer } from "../helpers/client.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { generateJobs, rpc, waitStatus } from "../helpers/rpc.js";
-import { alive, waitDead } from "../exec/helpers.js";
+import { alive, waitDead } from "../kinds/exec/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kervan-replicas-"));
 let redis: RedisServer;

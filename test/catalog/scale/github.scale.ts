@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { connectHttp, connectStdio, startHttpServer, type Connected, type HttpServer } from "../../helpers/client.js";
-import { startUpstream, type Upstream } from "../../http/upstream.js";
+import { startUpstream, type Upstream } from "../../kinds/http/upstream.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kervan-github-catalog-"));
 const kervan = (...args: string[]) => spawnSync(process.execPath, ["bin/kervan.mjs", ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });

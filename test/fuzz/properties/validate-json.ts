@@ -24,7 +24,7 @@ export const property: FuzzProperty<Input, ValidateJsonHandler> = {
     fc.record({ output: fc.jsonValue({ maxDepth: 1 }), schema: fc.jsonValue({ maxDepth: 2 }) }),
   ),
   async setup() {
-    const script = await bundleEntry(fileURLToPath(new URL("../../validate-json/worker-entry.ts", import.meta.url)));
+    const script = await bundleEntry(fileURLToPath(new URL("../../kinds/validate_json/worker-entry.ts", import.meta.url)));
     return createValidateJsonHandler({ workerScript: script });
   },
   async check(handler, input) {
