@@ -51,12 +51,16 @@ describe("the prebuilt generator in dist/", () => {
   let work: string;
   let pkg: string;
   let specs: string;
+  /** One small spec: enough to see which copy of the CLI runs. */
+  let small: string;
+  /** The small spec and the large one: enough to see which copy of the worker thread runs. */
+  let threads: string;
   let n = 0;
 
-  /** `kervan gen` of the specs folder by the copy's bin/kervan.mjs into a fresh folder. */
-  function gen(env: Record<string, string> = {}) {
+  /** `kervan gen` of a specs folder (all of specs/ and a large one by default) by the copy's bin/kervan.mjs into a fresh folder. */
+  function gen(env: Record<string, string> = {}, folder = specs) {
     const out = join(work, `out-${++n}`);
-    const run = spawnSync(process.execPath, [join(pkg, "bin/kervan.mjs"), "gen", specs, "--out", out], { encoding: "utf8", env: { ...process.env, KERVAN_FROM_SOURCE: "", ...env } });
+    const run = spawnSync(process.execPath, [join(pkg, "bin/kervan.mjs"), "gen", folder, "--out", out], { encoding: "utf8", env: { ...process.env, KERVAN_FROM_SOURCE: "", ...env } });
     expect(run.status, run.stderr).toBe(0);
     return { out, stderr: run.stderr };
   }
@@ -69,6 +73,9 @@ describe("the prebuilt generator in dist/", () => {
     specs = join(work, "specs");
     for (const f of readdirSync(join(ROOT, "specs")).filter((f) => /\.ya?ml$/.test(f))) cpSync(join(ROOT, "specs", f), join(specs, f));
     writeFileSync(join(specs, "large.yaml"), largeSpec());
+    small = join(work, "small");
+    threads = join(work, "threads");
+    for (const [folder, files] of [[small, ["validator.yaml"]], [threads, ["validator.yaml", "large.yaml"]]] as const) for (const f of files) cpSync(join(specs, f), join(folder, f));
     const build = spawnSync(process.execPath, [join(pkg, "bin/prebuild.mjs")], { encoding: "utf8" });
     expect(build.status, build.stderr).toBe(0);
   }, SLOW);
@@ -97,7 +104,7 @@ describe("the prebuilt generator in dist/", () => {
   it("a dist/ file that is not what was built is never run", async () => {
     appendFileSync(join(pkg, "dist/cli.mjs"), MARK("edited dist"));
     expect(await prebuilt(pkg)).toBeUndefined();
-    const run = gen();
+    const run = gen({}, small);
     expect(run.stderr).not.toContain("[edited dist]");
     expect(run.stderr).not.toContain("[dist cli]");
     expect(run.stderr).toMatch(/written/);
@@ -114,7 +121,7 @@ describe("the prebuilt generator in dist/", () => {
     appendFileSync(join(source, "generator/build-thread.ts"), MARK("source build-thread"));
     expect(await prebuilt(source)).toBeUndefined();
     pkg = source;
-    const run = gen();
+    const run = gen({}, threads);
     expect(run.stderr).toContain("[source cli]");
     expect(run.stderr).toContain("[source build-thread]");
   }, SLOW);
@@ -122,7 +129,7 @@ describe("the prebuilt generator in dist/", () => {
   it("without dist/ the CLI runs from the sources", async () => {
     rmSync(join(pkg, "dist"), { recursive: true });
     expect(await prebuilt(pkg)).toBeUndefined();
-    const run = gen();
+    const run = gen({}, small);
     expect(run.stderr).toContain("[source cli]");
     expect(run.stderr).toMatch(/written/);
   }, SLOW);
