@@ -20,8 +20,8 @@ export interface ImportDecl {
 /** `/** doc *\/ export type Name = Type;` */
 export interface TypeAliasDecl {
   kind: "typeAlias";
-  name: string;
-  type: string;
+  name: Name;
+  type: Code;
   isExported: boolean;
   docs?: string[];
 }
@@ -29,11 +29,11 @@ export interface TypeAliasDecl {
 /** `/** doc *\/ export function name(): returnType { statements }` (statements one a line, indented). */
 export interface FunctionDecl {
   kind: "function";
-  name: string;
+  name: Name;
   isExported: boolean;
-  returnType: string;
+  returnType: Code;
   docs?: string[];
-  statements: string[];
+  statements: Code[];
 }
 
 export type WriterFunction = (w: SourceWriter) => void;
@@ -172,12 +172,11 @@ function printStatement(w: SourceWriter, s: Statement): void {
   }
 }
 
-function printStatements(w: SourceWriter, statements: (Statement | string)[]): void {
+function printStatements(w: SourceWriter, statements: Statement[]): void {
   for (const s of statements) {
     if (w.lastNonWhitespaceIsCloseBrace()) w.blankLineIfLastNot();
     else if (!w.isAtStartOfFirstLineOfBlock()) w.newLineIfLastNot();
-    if (typeof s === "string") w.write(s);
-    else printStatement(w, s);
+    printStatement(w, s);
   }
 }
 

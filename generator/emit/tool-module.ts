@@ -26,8 +26,8 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
   statements.push(importDecl("../validators.mjs", [plan.validateInput, ...(plan.validateOutput ? [plan.validateOutput] : [])]));
   statements.push(importDecl("../types.js", [plan.inputType, ...(plan.outputType ? [plan.outputType] : [])], true));
   statements.push((w) => w.blankLineIfLastNot());
-  statements.push({ kind: "typeAlias", name: "Input", type: name(plan.inputType).toString(), isExported: true, docs: ["The arguments this tool accepts (validated before the handler runs)."] });
-  if (plan.outputType) statements.push({ kind: "typeAlias", name: "Output", type: name(plan.outputType).toString(), isExported: true, docs: ["The structured result this tool returns."] });
+  statements.push({ kind: "typeAlias", name: name("Input"), type: name(plan.inputType), isExported: true, docs: ["The arguments this tool accepts (validated before the handler runs)."] });
+  if (plan.outputType) statements.push({ kind: "typeAlias", name: name("Output"), type: name(plan.outputType), isExported: true, docs: ["The structured result this tool returns."] });
   for (const c of part.constants) statements.push(constStatement(c.name, c.type, c.initializer, c.doc ? docComment(c.doc) : undefined, c.comment));
   const fields: Code[] = [
     _`name: ${t.name}`,
@@ -48,7 +48,7 @@ export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile 
   ];
   statements.push(constStatement(name("tool"), name("ToolDef"), objectCode(fields), docComment(`${t.name}: ${t.description.split("\n")[0]}`)));
   if (part.startup?.length) {
-    statements.push({ kind: "function", name: "startup", isExported: true, returnType: "void", docs: ["Checks this tool's configuration before the server starts serving."], statements: part.startup.map(String) });
+    statements.push({ kind: "function", name: name("startup"), isExported: true, returnType: name("void"), docs: ["Checks this tool's configuration before the server starts serving."], statements: part.startup });
   }
   if (part.workerRole) statements.push(_`export { ${part.workerRole} as workerRole };`);
   return { path: `${server.dir}/${plan.file}`, contents: emitSource(header(t.origin.file), statements) };
