@@ -1,7 +1,6 @@
 // Emits src/server.ts: the tools table and the call into the runtime.
 import type { ServerPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
-import { kindFor } from "../kinds/index.js";
 import type { KindEmit } from "../kinds/types.js";
 import { _, docComment, join, name, objectCode, type Code } from "../shared/codegen.js";
 import { header } from "./header.js";
@@ -60,10 +59,11 @@ function startupChecks(parts: { id: Code; lazy: boolean; part: KindEmit }[]): Co
   });
 }
 
-export function emitEntry(plan: ServerPlan): EmittedFile {
+/** The entry, from each tool's kind emit (`emits`, in tool order: the same ones its tool module is printed from). */
+export function emitEntry(plan: ServerPlan, emits: KindEmit[]): EmittedFile {
   const s = plan.server;
-  const parts = plan.tools.map((t) => {
-    const part = kindFor(t.tool).emit(t);
+  const parts = plan.tools.map((t, i) => {
+    const part = emits[i]!;
     return { id: name(t.ident), plan: t, part, lazy: isLazy(s, t, part) };
   });
   const eager = parts.filter((p) => !p.lazy);

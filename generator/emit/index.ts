@@ -6,6 +6,7 @@ import type { Build } from "../shared/build.js";
 import { emitTypes, typesPath } from "./types.js";
 import { emitToolModule } from "./tool-module.js";
 import { emitEntry } from "./entry.js";
+import { kindFor } from "../kinds/index.js";
 import { emitTsconfig } from "./tsconfig.js";
 import { emitCatalog } from "./catalog.js";
 import { codeModePath, emitCodeMode } from "./codemode.js";
@@ -29,7 +30,9 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
   const validators = validatorsModule(input, build.pool);
   let code: EmittedFile[];
   try {
-    code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
+    // Each tool's kind emits once; the entry and the tool's module are both printed from it.
+    const emits = plan.tools.map((t) => kindFor(t.tool).emit(t));
+    code = [emitEntry(plan, emits), ...plan.tools.map((t, i) => emitToolModule(plan, t, emits[i]!)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
   } catch (e) {
     validators.cancel();
     throw e;

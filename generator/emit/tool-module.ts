@@ -1,7 +1,7 @@
 // Emits src/tools/<tool>.ts: the tool's definition, typed, with its kind's config and handler.
 import type { ServerPlan, ToolPlan } from "../model/plan.js";
 import type { EmittedFile } from "../model/output.js";
-import { kindFor } from "../kinds/index.js";
+import type { KindEmit } from "../kinds/types.js";
 import { _, code, docComment, literal, name, objectCode, type Code } from "../shared/codegen.js";
 import { header } from "./header.js";
 import { constStatement, emitSource, importDecl, type Statement } from "./source.js";
@@ -11,8 +11,8 @@ function importsOf(names: string[]): { namedImports: string[]; isTypeOnly: boole
   return { namedImports: allTypes ? names.map((n) => n.slice(5)) : names, isTypeOnly: allTypes };
 }
 
-export function emitToolModule(server: ServerPlan, plan: ToolPlan): EmittedFile {
-  const part = kindFor(plan.tool).emit(plan);
+/** The tool's module, printed from its kind's emit (`part`). */
+export function emitToolModule(server: ServerPlan, plan: ToolPlan, part: KindEmit): EmittedFile {
   const t = plan.tool;
   const statements: Statement[] = [];
   const imports: Record<string, string[]> = { ...part.imports };
