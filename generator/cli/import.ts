@@ -1,5 +1,5 @@
 // `kervan import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...]
-// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--no-hoist] [--accept]`.
+// [--exclude-ops ID,...] [--profile P] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--no-hoist] [--full-text] [--accept]`.
 // Exit 0: written (or unchanged); 1: refused (a named reason) or a breaking re-import without --accept.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -33,6 +33,7 @@ export function givenOptions(options: Options): Given {
   put("includeDeprecated", options.has("--include-deprecated") || undefined);
   put("resourceTemplates", options.has("--resource-templates") || undefined);
   put("hoist", options.has("--no-hoist") ? false : undefined);
+  put("fullText", options.has("--full-text") || undefined);
   return given;
 }
 
@@ -116,7 +117,7 @@ async function importSpec(positional: string[], options: Options): Promise<numbe
 export const importCommand: Command = {
   name: "import",
   summary: "write a spec from an OpenAPI 3.0/3.1 or Swagger 2.0 description (nothing fetched)",
-  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--no-hoist] [--accept]"],
+  usage: ["import FILE [--name SERVER] [--out SPECFILE] [--include-tags T,...] [--include-ops ID,...] [--exclude-ops ID,...] [--profile generic|claude|openai|vscode|cursor] [--max-tools N] [--include-deprecated] [--exposure tools|catalog] [--resource-templates] [--no-hoist] [--full-text] [--accept]"],
   details: "On an existing --out, reuses the options recorded in it (those the command gives win), refuses a spec\nimported from another document, prints the changelog and exits 1 when the re-import breaks clients, unless --accept.",
   options: [
     { flag: "--name SERVER", help: "the server's name (default: from the description's title)" },
@@ -130,6 +131,7 @@ export const importCommand: Command = {
     { flag: "--exposure catalog", help: "serve every operation through three catalog tools (search, describe, call); no tool budget" },
     { flag: "--resource-templates", help: "also serve each GET whose inputs are all path parameters as a resource template" },
     { flag: "--no-hoist", help: "leave repeated subschemas in place instead of in each schema's $defs" },
+    { flag: "--full-text", help: "keep the API's texts whole: sentences that only point to another page, media type lists, output schemas' descriptions" },
     { flag: "--accept", help: "write a re-import even when it breaks clients" },
   ],
   examples: ["kervan import petstore.yaml --name petstore --include-tags pets", "kervan import api.github.com.json --name github --exposure catalog"],

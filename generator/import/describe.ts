@@ -1,7 +1,9 @@
 // Descriptions from an API's own text: markup cleaned (HTML, Markdown links, emphasis, code
 // fences), whitespace collapsed, clipped at a sentence boundary, purpose (the summary) first.
+// Sentences that only point to another page go, and so does a list of media types the tool cannot ask for (lean.ts).
 
 import { newImportRun, type ImportRun } from "./run.js";
+import { withoutMediaTypeLists, withoutPointers } from "./lean.js";
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
 
@@ -13,7 +15,7 @@ export function cleanText(text: unknown, max = 1200, run: ImportRun = newImportR
   const known = cleaned.get(key);
   if (known !== undefined) return known;
   if (cleaned.size >= 100_000) cleaned.clear();
-  const s = clean(text, max);
+  const s = clean(run.lean ? withoutPointers(text) : text, max);
   cleaned.set(key, s);
   return s;
 }
@@ -51,10 +53,15 @@ const sentence = (s: string) => (/[.!?…:]$/.test(s) ? s : `${s}.`);
 
 const VERB: Record<string, string> = { get: "Get", head: "Check", post: "Create or submit", put: "Replace", patch: "Update", delete: "Delete" };
 
-/** The tool description: the summary, then the description when it adds to it; a method-and-path sentence when the API says nothing. */
+/**
+ * The tool description: the summary, then the description when it adds to it; a method-and-path
+ * sentence when the API says nothing. A list of the media types the operation answers in goes: the
+ * tool sends the Accept header its media types imply, its caller has no say (inputs.ts).
+ */
 export function toolDescription(op: Record<string, unknown>, method: string, path: string, run: ImportRun = newImportRun()): string {
   const summary = cleanText(op.summary, 300, run);
-  const long = cleanText(op.description, 1200, run);
+  const text = typeof op.description === "string" && run.lean ? withoutMediaTypeLists(op.description) : op.description;
+  const long = cleanText(text, 1200, run);
   const parts: string[] = [];
   if (summary) parts.push(sentence(summary[0].toUpperCase() + summary.slice(1)));
   const repeats = summary && long.toLowerCase().startsWith(summary.toLowerCase().replace(/[.!?]$/, ""));

@@ -37,6 +37,8 @@ export interface ImportOptions {
   resourceTemplates?: boolean;
   /** false: repeated subschemas stay where they are instead of going into `$defs` (hoist.ts); recorded (recorded.ts). */
   hoist?: boolean;
+  /** Keep the API's texts whole: pointer sentences, media type lists and output schemas' descriptions (lean.ts); recorded (recorded.ts). */
+  fullText?: boolean;
   /** Where the spec will be written (for the re-import hint in its header). */
   out?: string;
 }
@@ -130,7 +132,7 @@ async function buildTools(opts: ImportOptions, judging: SchemaStream): Promise<B
   let built: ImportedTool[] = [];
   const labels = new Map<string, string>();
   // What this import computes as it goes (cleaned texts, found references, ...): one for the document, dropped with it.
-  const run = newImportRun();
+  const run = newImportRun(!opts.fullText);
   wanted.forEach((o, i) => {
     labels.set(names[i], label(o));
     try {

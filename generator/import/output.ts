@@ -24,14 +24,26 @@ function successResponse(doc: Doc, op: Doc): Doc | undefined {
 
 const OUTPUT_BUDGET = 2048;
 
-function withoutDescriptions(schema: Obj, origins: Origins): Obj {
+// Keywords that describe and do not check: what the listing drops from an output schema (a model
+// reads the answer itself; the schema is there to check it). `deprecated` stays: it is a warning.
+const DESCRIBING = new Set(["description", "title", "default", "examples", "$comment"]);
+
+const DESCRIPTION = new Set(["description"]);
+
+/** The schema without the keywords `drop` names; with `top`, the root's own stay. */
+function without(drop: Set<string>, schema: Obj, origins: Origins, top = false): Obj {
   const strip = (n: Json): Json => (Array.isArray(n) ? n.map(strip) : isObject(n) ? stripObject(n, false) : n);
-  const stripObject = (n: Obj, top: boolean): Obj => {
+  const map = (v: Obj) => Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, strip(pv)]));
+  const stripObject = (n: Obj, root: boolean): Obj => {
     const out: Obj = {};
-    for (const [k, v] of Object.entries(n)) if (!(k === "description" && !top && typeof v === "string")) out[k] = (k === "properties" || k === "$defs") && typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, strip(pv)])) : strip(v);
+    for (const [k, v] of Object.entries(n)) {
+      if (drop.has(k) && !root) continue;
+      if (k === "enum" || k === "const" || k === "default" || k === "examples") out[k] = v;
+      else out[k] = (k === "properties" || k === "$defs" || k === "patternProperties") && isObject(v) ? map(v) : strip(v);
+    }
     return carryOrigin(origins, n, out);
   };
-  return stripObject(schema, true);
+  return stripObject(schema, top);
 }
 
 /** The output of an operation; `hoist` puts its repeated subschemas into `$defs` (hoist.ts). */
@@ -61,7 +73,9 @@ export function outputOf(doc: Doc, op: Doc, method: string, hoist = true, run: I
   // The budget is far below the byte limit, so the length decides first and the limits are counted only for what fits it.
   const fits = (s: Obj) => JSON.stringify(s).length <= OUTPUT_BUDGET && fitsLimits(s);
   for (const depth of [6, 4, 3, 2]) if (!fits(schema)) schema = trimDepth(schema, depth, run.origins);
-  if (!fits(schema)) schema = withoutDescriptions(schema, run.origins);
+  if (!fits(schema)) schema = without(DESCRIPTION, schema, run.origins, true);
   if (!fits(schema)) return { select };
+  // What fits is decided on the described schema, so the describing keywords' going changes no check.
+  if (run.lean) schema = without(DESCRIBING, schema, run.origins);
   return { select, schema: hoist ? hoistSchema(schema, run.origins) : schema };
 }

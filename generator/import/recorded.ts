@@ -19,10 +19,12 @@ export interface Recorded {
   resourceTemplates?: boolean;
   /** Recorded only when off (false): hoisting is the default. */
   hoist?: boolean;
+  /** Recorded only when on: the lean texts are the default. */
+  fullText?: boolean;
 }
 
 /** The option keys a command may give or a record may hold, in the record's order. */
-const KEYS = ["name", "profile", "includeTags", "includeOps", "excludeOps", "exposure", "maxTools", "includeDeprecated", "resourceTemplates", "hoist"] as const;
+const KEYS = ["name", "profile", "includeTags", "includeOps", "excludeOps", "exposure", "maxTools", "includeDeprecated", "resourceTemplates", "hoist", "fullText"] as const;
 type Key = (typeof KEYS)[number];
 export type Given = Partial<Pick<Recorded, Key>>;
 
@@ -38,6 +40,7 @@ const KIND: Record<Key, "string" | "list" | "number" | "boolean"> = {
   includeDeprecated: "boolean",
   resourceTemplates: "boolean",
   hoist: "boolean",
+  fullText: "boolean",
 };
 
 /** One option copied from `from` to `to`. */

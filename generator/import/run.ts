@@ -5,6 +5,8 @@ import type { Origins } from "./origin.js";
 import type { Json } from "../../templates/runtime/types.js";
 
 export interface ImportRun {
+  /** The listing's lean texts (lean.ts, output.ts): on unless the import keeps the full text (`--full-text`). */
+  lean: boolean;
   /** Cleaned texts by length and text (describe.ts): API documents repeat their texts. */
   texts: Map<string, string>;
   /** The base URLs read so far, by `servers` list (server-url.ts), shared by the operations. */
@@ -27,6 +29,6 @@ export interface Inlined {
   refs: Set<string>;
 }
 
-export function newImportRun(): ImportRun {
-  return { texts: new Map(), baseUrls: new WeakMap(), found: new Map(), inlined: new Map(), origins: new WeakMap() };
+export function newImportRun(lean = true): ImportRun {
+  return { lean, texts: new Map(), baseUrls: new WeakMap(), found: new Map(), inlined: new Map(), origins: new WeakMap() };
 }

@@ -21,6 +21,7 @@ export const CASES: GoldenCase[] = [
   { file: "security.yaml", rule: "security schemes: apiKey in query and cookie, bearer, basic, OAuth2, optional, unsupported", args: [] },
   { file: "schemas.yaml", rule: "schemas to 2020-12: nullable, exclusive bounds, example, array without items, unknown format, cycle", args: [] },
   { file: "outputs.yaml", rule: "outputs: object kept, array and scalar wrapped, union wrapped, text raw, no schema, no content", args: [] },
+  { file: "texts.yaml", rule: "lean texts: pointer sentences and a media type list left out (its caller cannot choose one), outputs without descriptions", args: [] },
   { file: "external-ref.yaml", rule: "local file $refs with a cycle across files", args: [] },
 ];
 
