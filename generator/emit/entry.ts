@@ -6,7 +6,7 @@ import type { KindEmit } from "../kinds/types.js";
 import { _, docComment, join, name, objectCode, type Code } from "../shared/codegen.js";
 import { header } from "./header.js";
 import { constStatement, emitSource, importDecl, type Statement } from "./source.js";
-import { isLazy, lazyToolCode } from "./lazy.js";
+import { emitOperations, isLazy, lazyRunCode } from "./lazy.js";
 
 /** The store's opener: only a server whose spec chose that store imports (and bundles) it. */
 const STORE_OPENERS = { file: "openFileStore", redis: "openRedisStore" } as const;
@@ -60,7 +60,23 @@ function startupChecks(parts: { id: Code; lazy: boolean; part: KindEmit }[]): Co
   });
 }
 
-export function emitEntry(plan: ServerPlan): EmittedFile {
+/** The tools table in tool order: a loaded tool's `tool`, each run of lazily loaded tools one lazyRunCode. */
+function toolsTable(parts: { id: Code; plan: ServerPlan["tools"][number]; lazy: boolean }[]): Code[] {
+  const out: Code[] = [];
+  for (let i = 0; i < parts.length; ) {
+    if (!parts[i]!.lazy) out.push(_`${parts[i++]!.id}.tool`);
+    else {
+      let end = i;
+      while (end < parts.length && parts[end]!.lazy) end++;
+      out.push(lazyRunCode(parts.slice(i, end).map((p) => p.plan)));
+      i = end;
+    }
+  }
+  return out;
+}
+
+/** src/server.ts, and src/operations.ts when some tools load on first use. */
+export function emitEntry(plan: ServerPlan): EmittedFile[] {
   const s = plan.server;
   const parts = plan.tools.map((t) => {
     const part = kindFor(t.tool).emit(t);
@@ -76,7 +92,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.instructions ? [_`instructions: ${s.instructions}`] : []),
     ...(s.http ? [_`http: ${s.http}`] : []),
     ...(s.telemetry === "otlp" ? [_`telemetry: ${name("otlpTelemetry")}`] : []),
-    _`tools: [${join(parts.map((p) => (p.lazy ? lazyToolCode(p.plan) : _`${p.id}.tool`)))}]`,
+    _`tools: [${join(toolsTable(parts))}]`,
     ...(startups.length ? [_`startup() {\n  ${join(startups, "\n  ")}\n}`] : []),
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
     ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
@@ -97,7 +113,7 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
     ...(s.resourceTemplates ? [importDecl("@kervan/resource-templates", ["matchTemplate"])] : []),
-    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])])] : []),
+    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTools"] : [])])] : []),
     ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
     ...headImports(parts.filter((p) => p.lazy).map((p) => p.part)),
     ...eager.map((p): Statement => ({ kind: "import", moduleSpecifier: p.plan.importPath, namespaceImport: p.id.toString() })),
@@ -105,5 +121,6 @@ export function emitEntry(plan: ServerPlan): EmittedFile {
     (w) => w.blankLineIfLastNot().write("runServer(server);"),
   ];
   const contents = emitSource(header(s.origin.file), statements);
-  return { path: `${plan.dir}/src/server.ts`, contents };
+  const lazy = parts.filter((p) => p.lazy).map((p) => p.plan);
+  return [{ path: `${plan.dir}/src/server.ts`, contents }, ...(lazy.length ? [emitOperations(plan, lazy)] : [])];
 }

@@ -29,7 +29,7 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
   const validators = validatorsModule(input, build.pool);
   let code: EmittedFile[];
   try {
-    code = [emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
+    code = [...emitEntry(plan), ...plan.tools.map((t) => emitToolModule(plan, t)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
   } catch (e) {
     validators.cancel();
     throw e;
