@@ -5,7 +5,7 @@ import type { KindEmit } from "../kinds/types.js";
 import { _, docComment, join, name, objectCode, type Code } from "../shared/codegen.js";
 import { header } from "./header.js";
 import { constStatement, emitSource, importDecl, type Statement } from "./source.js";
-import { isLazy, lazyToolCode } from "./lazy.js";
+import { emitOperations, isLazy, lazyRunCode } from "./lazy.js";
 
 /** The store's opener: only a server whose spec chose that store imports (and bundles) it. */
 const STORE_OPENERS = { file: "openFileStore", redis: "openRedisStore" } as const;
@@ -59,8 +59,26 @@ function startupChecks(parts: { id: Code; lazy: boolean; part: KindEmit }[]): Co
   });
 }
 
-/** The entry, from each tool's kind emit (`emits`, in tool order: the same ones its tool module is printed from). */
-export function emitEntry(plan: ServerPlan, emits: KindEmit[]): EmittedFile {
+/** The tools table in tool order: a loaded tool's `tool`, each run of lazily loaded tools one lazyRunCode. */
+function toolsTable(parts: { id: Code; plan: ServerPlan["tools"][number]; lazy: boolean }[]): Code[] {
+  const out: Code[] = [];
+  for (let i = 0; i < parts.length; ) {
+    if (!parts[i]!.lazy) out.push(_`${parts[i++]!.id}.tool`);
+    else {
+      let end = i;
+      while (end < parts.length && parts[end]!.lazy) end++;
+      out.push(lazyRunCode(parts.slice(i, end).map((p) => p.plan)));
+      i = end;
+    }
+  }
+  return out;
+}
+
+/**
+ * src/server.ts, and src/operations.ts when some tools load on first use, from each tool's kind
+ * emit (`emits`, in tool order: the same ones its tool module is printed from).
+ */
+export function emitEntry(plan: ServerPlan, emits: KindEmit[]): EmittedFile[] {
   const s = plan.server;
   const parts = plan.tools.map((t, i) => {
     const part = emits[i]!;
@@ -76,7 +94,7 @@ export function emitEntry(plan: ServerPlan, emits: KindEmit[]): EmittedFile {
     ...(s.instructions ? [_`instructions: ${s.instructions}`] : []),
     ...(s.http ? [_`http: ${s.http}`] : []),
     ...(s.telemetry === "otlp" ? [_`telemetry: ${name("otlpTelemetry")}`] : []),
-    _`tools: [${join(parts.map((p) => (p.lazy ? lazyToolCode(p.plan) : _`${p.id}.tool`)))}]`,
+    _`tools: [${join(toolsTable(parts))}]`,
     ...(startups.length ? [_`startup() {\n  ${join(startups, "\n  ")}\n}`] : []),
     ...(roles.length ? [_`workerRoles: [${join(roles.map((id) => _`${id}.workerRole`))}]`] : []),
     ...(s.tasks ? [tasksField(s.name, s.tasks)] : []),
@@ -97,7 +115,7 @@ export function emitEntry(plan: ServerPlan, emits: KindEmit[]): EmittedFile {
     ...(s.telemetry === "otlp" ? [importDecl("@kervan/telemetry", ["otlpTelemetry"])] : []),
     ...modeImports,
     ...(s.resourceTemplates ? [importDecl("@kervan/resource-templates", ["matchTemplate"])] : []),
-    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTool"] : [])])] : []),
+    ...(s.exposure === "catalog" ? [importDecl("@kervan/catalog", ["catalogTools", "serveCatalog", ...(parts.some((p) => p.lazy) ? ["lazyTools"] : [])])] : []),
     ...(s.exposure === "code" ? [importDecl("@kervan/codemode", ["codeTools", "serveCode"]), importDecl("./codemode.js", ["code as codeMode"])] : []),
     ...headImports(parts.filter((p) => p.lazy).map((p) => p.part)),
     ...eager.map((p): Statement => ({ kind: "import", moduleSpecifier: p.plan.importPath, namespaceImport: p.id.toString() })),
@@ -105,5 +123,6 @@ export function emitEntry(plan: ServerPlan, emits: KindEmit[]): EmittedFile {
     (w) => w.blankLineIfLastNot().write("runServer(server);"),
   ];
   const contents = emitSource(header(s.origin.file), statements);
-  return { path: `${plan.dir}/src/server.ts`, contents };
+  const lazy = parts.filter((p) => p.lazy).map((p) => p.plan);
+  return [{ path: `${plan.dir}/src/server.ts`, contents }, ...(lazy.length ? [emitOperations(plan, lazy)] : [])];
 }

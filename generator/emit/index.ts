@@ -32,7 +32,7 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
   try {
     // Each tool's kind emits once; the entry and the tool's module are both printed from it.
     const emits = plan.tools.map((t) => kindFor(t.tool).emit(t));
-    code = [emitEntry(plan, emits), ...plan.tools.map((t, i) => emitToolModule(plan, t, emits[i]!)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
+    code = [...emitEntry(plan, emits), ...plan.tools.map((t, i) => emitToolModule(plan, t, emits[i]!)), ...(plan.server.exposure === "catalog" || plan.server.exposure === "code" ? [emitCatalog(plan)] : [])];
   } catch (e) {
     validators.cancel();
     throw e;

@@ -57,6 +57,7 @@ export function runtimeModules(): Record<string, string> {
   // @kervan/telemetry is the OpenTelemetry module, imported only by servers whose spec turns telemetry on.
   const modules: Record<string, string> = { "@kervan/runtime": "templates/runtime/index.ts", "@kervan/telemetry": "templates/runtime/telemetry/otlp.ts" };
   for (const kind of allKinds()) modules[`@kervan/kinds/${kind.key}`] = `${kind.runtime.dir}/index.ts`;
+  for (const kind of allKinds()) if (kind.runtime.startup) modules[`@kervan/startup/${kind.key}`] = `${kind.runtime.dir}/${kind.runtime.startup}`;
   // Tasks and confirmations, and each task store: imported only by servers that use them.
   modules["@kervan/tasks"] = "templates/runtime/tasks/entry/index.ts";
   modules["@kervan/task-store-file"] = "templates/runtime/tasks/entry/file.ts";

@@ -102,8 +102,10 @@ export interface KindDefinition<Block, Config, Facts extends FactsShape> {
   /**
    * Its runtime module: the folder (relative to the package root) that emitted code imports as
    * `@kervan/kinds/<key>`, and the npm packages it bundles (part of the generator's fingerprint).
+   * `startup`: a file of that folder with only the start-up check, imported as `@kervan/startup/<key>`
+   * by an entry whose tools load later (startupHead), so the start path parses none of the handler.
    */
-  runtime: { dir: string; packages?: string[] };
+  runtime: { dir: string; packages?: string[]; startup?: string };
   /** The kind's rules: `block` is the tool's value under `key`, already valid against `schema`. */
   check(block: Block, tool: RawTool, ctx: RuleContext): void;
   normalize(block: Block, tool: RawTool, ctx: RuleContext): KindNormalized<Config>;

@@ -19,7 +19,7 @@ import {
   releaseCall,
   shutdown,
   trackCall
-} from "./chunks/chunk-FCDBNDSD.mjs";
+} from "./chunks/chunk-7SNE2ZHY.mjs";
 import {
   ALLOWED_ALGORITHMS
 } from "./chunks/chunk-A6B2PFAE.mjs";
@@ -46,7 +46,7 @@ import {
   createHttpHandler,
   validate_list_issues_input,
   validate_list_issues_output
-} from "./chunks/chunk-FNRWEU5U.mjs";
+} from "./chunks/chunk-L2RDIHUL.mjs";
 import {
   clipText
 } from "./chunks/chunk-FHLP4NHQ.mjs";
@@ -439,9 +439,9 @@ function resolveAuth(spec, opts) {
   const mode = opts.auth ?? spec?.mode ?? "none";
   if (mode === "none") return { mode };
   if (mode === "oauth") return { mode, oauth: resolveOAuth(spec?.oauth, opts) };
-  const tokens2 = opts.bearerEnv ? opts.bearerEnv.map((env) => ({ env })) : spec?.bearer?.tokens ?? [];
-  if (tokens2.length === 0) throw new StartupError("bearer auth needs at least one token variable (spec server.http.auth.bearer.tokens or --bearer-env NAME)");
-  return { mode, bearer: { tokens: tokens2 } };
+  const tokens = opts.bearerEnv ? opts.bearerEnv.map((env) => ({ env })) : spec?.bearer?.tokens ?? [];
+  if (tokens.length === 0) throw new StartupError("bearer auth needs at least one token variable (spec server.http.auth.bearer.tokens or --bearer-env NAME)");
+  return { mode, bearer: { tokens } };
 }
 var LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(?:\.\d{1,3}){3})$/i;
 function isLoopback(host) {
@@ -504,7 +504,7 @@ async function main(def, opts) {
     log(`ready on stdio (${def.tools.length} tool${def.tools.length === 1 ? "" : "s"}); waiting for a client`);
     return;
   }
-  const { startHttp } = await import("./chunks/http-P2UKY2A4.mjs");
+  const { startHttp } = await import("./chunks/http-N5REOV4X.mjs");
   const { createAuthGate } = await import("./chunks/gate-WGOE4RPF.mjs");
   let gate;
   try {
@@ -679,384 +679,28 @@ function unloaded() {
 }
 function lazyTool(head, load) {
   let loading;
-  const def = {
-    ...head,
-    description: "",
-    inputSchema: {},
-    validateInput: unloaded,
-    handler: unloaded,
-    load: () => loading ??= load().then(
-      ({ tool: tool2 }) => {
-        Object.assign(def, tool2);
-        delete def.load;
-      },
-      (e) => {
-        loading = void 0;
-        throw e;
-      }
-    )
-  };
+  const def = head;
+  def.description = "";
+  def.inputSchema = {};
+  def.validateInput = unloaded;
+  def.handler = unloaded;
+  def.load = () => loading ??= load().then(
+    ({ tool: tool2 }) => {
+      Object.assign(def, tool2);
+      delete def.load;
+    },
+    (e) => {
+      loading = void 0;
+      throw e;
+    }
+  );
   return def;
+}
+function lazyTools(heads, load) {
+  return JSON.parse(heads).map((head) => lazyTool(head, () => load(head.name)));
 }
 async function loadTools(tools) {
   await Promise.all(tools.map((t) => t.load?.()));
-}
-
-// node_modules/stemmer/index.js
-var step2list = {
-  ational: "ate",
-  tional: "tion",
-  enci: "ence",
-  anci: "ance",
-  izer: "ize",
-  bli: "ble",
-  alli: "al",
-  entli: "ent",
-  eli: "e",
-  ousli: "ous",
-  ization: "ize",
-  ation: "ate",
-  ator: "ate",
-  alism: "al",
-  iveness: "ive",
-  fulness: "ful",
-  ousness: "ous",
-  aliti: "al",
-  iviti: "ive",
-  biliti: "ble",
-  logi: "log"
-};
-var step3list = {
-  icate: "ic",
-  ative: "",
-  alize: "al",
-  iciti: "ic",
-  ical: "ic",
-  ful: "",
-  ness: ""
-};
-var consonant = "[^aeiou]";
-var vowel = "[aeiouy]";
-var consonants = "(" + consonant + "[^aeiouy]*)";
-var vowels = "(" + vowel + "[aeiou]*)";
-var gt0 = new RegExp("^" + consonants + "?" + vowels + consonants);
-var eq1 = new RegExp(
-  "^" + consonants + "?" + vowels + consonants + vowels + "?$"
-);
-var gt1 = new RegExp("^" + consonants + "?(" + vowels + consonants + "){2,}");
-var vowelInStem = new RegExp("^" + consonants + "?" + vowel);
-var consonantLike = new RegExp("^" + consonants + vowel + "[^aeiouwxy]$");
-var sfxLl = /ll$/;
-var sfxE = /^(.+?)e$/;
-var sfxY = /^(.+?)y$/;
-var sfxIon = /^(.+?(s|t))(ion)$/;
-var sfxEdOrIng = /^(.+?)(ed|ing)$/;
-var sfxAtOrBlOrIz = /(at|bl|iz)$/;
-var sfxEED = /^(.+?)eed$/;
-var sfxS = /^.+?[^s]s$/;
-var sfxSsesOrIes = /^.+?(ss|i)es$/;
-var sfxMultiConsonantLike = /([^aeiouylsz])\1$/;
-var step2 = /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
-var step3 = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/;
-var step4 = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
-function stemmer(value) {
-  let result = String(value).toLowerCase();
-  if (result.length < 3) {
-    return result;
-  }
-  let firstCharacterWasLowerCaseY = false;
-  if (result.codePointAt(0) === 121) {
-    firstCharacterWasLowerCaseY = true;
-    result = "Y" + result.slice(1);
-  }
-  if (sfxSsesOrIes.test(result)) {
-    result = result.slice(0, -2);
-  } else if (sfxS.test(result)) {
-    result = result.slice(0, -1);
-  }
-  let match;
-  if (match = sfxEED.exec(result)) {
-    if (gt0.test(match[1])) {
-      result = result.slice(0, -1);
-    }
-  } else if ((match = sfxEdOrIng.exec(result)) && vowelInStem.test(match[1])) {
-    result = match[1];
-    if (sfxAtOrBlOrIz.test(result)) {
-      result += "e";
-    } else if (sfxMultiConsonantLike.test(result)) {
-      result = result.slice(0, -1);
-    } else if (consonantLike.test(result)) {
-      result += "e";
-    }
-  }
-  if ((match = sfxY.exec(result)) && vowelInStem.test(match[1])) {
-    result = match[1] + "i";
-  }
-  if ((match = step2.exec(result)) && gt0.test(match[1])) {
-    result = match[1] + step2list[match[2]];
-  }
-  if ((match = step3.exec(result)) && gt0.test(match[1])) {
-    result = match[1] + step3list[match[2]];
-  }
-  if (match = step4.exec(result)) {
-    if (gt1.test(match[1])) {
-      result = match[1];
-    }
-  } else if ((match = sfxIon.exec(result)) && gt1.test(match[1])) {
-    result = match[1];
-  }
-  if ((match = sfxE.exec(result)) && (gt1.test(match[1]) || eq1.test(match[1]) && !consonantLike.test(match[1]))) {
-    result = match[1];
-  }
-  if (sfxLl.test(result) && gt1.test(result)) {
-    result = result.slice(0, -1);
-  }
-  if (firstCharacterWasLowerCaseY) {
-    result = "y" + result.slice(1);
-  }
-  return result;
-}
-
-// templates/runtime/catalog/text.ts
-var STOP = new Set(
-  "a an and are as am at be by can do does for from how in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" ")
-);
-var ABBREVIATIONS = {
-  pr: "pull request",
-  prs: "pull requests",
-  mr: "merge request",
-  repo: "repository",
-  repos: "repositories",
-  org: "organization",
-  orgs: "organizations",
-  ci: "workflow check run",
-  config: "configuration",
-  env: "environment",
-  envs: "environments",
-  auth: "authentication",
-  info: "information",
-  dir: "directory",
-  msg: "message",
-  pkg: "package",
-  app: "application",
-  apps: "applications",
-  id: "identifier",
-  stats: "statistics",
-  desc: "description",
-  gh: "github",
-  ssh: "ssh key",
-  gpg: "gpg key",
-  logged: "authenticated"
-};
-var GROUPS = [
-  ["create", "add", "new", "make", "open", "post", "submit", "register", "start", "file", "write", "insert", "generate"],
-  ["delete", "remove", "destroy", "drop", "erase", "unset", "clear", "revoke", "discard"],
-  ["list", "all", "show", "enumerate", "browse", "index", "every", "find"],
-  ["get", "list", "read", "fetch", "show", "view", "retrieve", "see", "look", "inspect", "detail", "describe", "check"],
-  ["update", "edit", "change", "modify", "set", "patch", "rename", "replace", "alter", "configure"],
-  ["user", "member", "person", "account", "people", "collaborator"],
-  ["comment", "reply", "note", "respond"],
-  ["merge", "combine", "land"],
-  ["close", "resolve", "finish", "shut"],
-  ["label", "tag"],
-  ["star", "favorite", "bookmark"],
-  ["download", "export", "archive"],
-  ["upload", "attach"],
-  ["invite", "invitation"],
-  ["secret", "credential", "token", "password"],
-  ["run", "execute", "trigger", "dispatch", "rerun"],
-  ["issue", "bug", "ticket", "problem"],
-  // "my repositories", "who am I": APIs say the authenticated (or current) user.
-  ["my", "me", "mine", "myself", "i", "authenticated"],
-  ["release", "version", "publish"],
-  ["branch", "ref"],
-  ["commit", "change", "revision"],
-  ["file", "content", "document"],
-  ["team", "group"],
-  ["organization", "company", "enterprise"],
-  ["follow", "subscribe", "watch"],
-  ["block", "ban"],
-  ["lock", "freeze"],
-  ["assign", "assignee"],
-  ["review", "approve"]
-];
-var LIST_MARK = "#list";
-var READ_MARK = "#read";
-var QUESTION = /* @__PURE__ */ new Set(["what", "which", "who", "whom", "whose", "how", "when", "where", "why", "is", "are", "am", "was", "were", "does", "do", "did", "has", "have"]);
-function asksQuestion(text2) {
-  return QUESTION.has(words(text2)[0] ?? "");
-}
-var MANY = /* @__PURE__ */ new Set(["all", "every", "list", "which", "what", "who", "many", "any"]);
-function asksForMany(text2) {
-  return words(text2).some((w) => MANY.has(w) || w.length > 3 && /[^su]s$/.test(w) && !STOP.has(w) && stem(w) !== w);
-}
-var stems = /* @__PURE__ */ new Map();
-function stem(word) {
-  let s = stems.get(word);
-  if (s === void 0) {
-    s = stemmer(word);
-    if (stems.size < 5e4) stems.set(word, s);
-  }
-  return s;
-}
-var SYNONYMS = (() => {
-  const m = /* @__PURE__ */ new Map();
-  for (const group of GROUPS) {
-    const stemmed = group.map(stem);
-    for (const s of stemmed) m.set(s, [.../* @__PURE__ */ new Set([...m.get(s) ?? [], ...stemmed.filter((o) => o !== s)])]);
-  }
-  return m;
-})();
-function words(text2) {
-  const spaced = text2.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase();
-  return spaced.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
-}
-function tokens(text2) {
-  const out = [];
-  for (const w of words(text2)) {
-    const expanded = ABBREVIATIONS[w];
-    for (const x of expanded ? expanded.split(" ") : [w]) out.push({ stem: stem(x), stop: STOP.has(x) });
-  }
-  return out;
-}
-function terms(text2) {
-  return tokens(text2).filter((t) => !t.stop).map((t) => t.stem);
-}
-function synonymsOf(term) {
-  return SYNONYMS.get(term) ?? [];
-}
-
-// templates/runtime/catalog/search.ts
-var VERB_BONUS = 1.3;
-var VERB_ASKED = 0.3;
-var LIST_BONUS = 1.4;
-var verbs = /* @__PURE__ */ new WeakMap();
-function verbOf(index, op) {
-  let known = verbs.get(index);
-  if (!known) verbs.set(index, known = /* @__PURE__ */ new Map());
-  let v = known.get(op);
-  if (v === void 0) known.set(op, v = terms(index.ops[op][1].split(" ", 1)[0] ?? "")[0] ?? "");
-  return v;
-}
-var names = /* @__PURE__ */ new WeakMap();
-function nameTerms(index, op) {
-  let known = names.get(index);
-  if (!known) names.set(index, known = []);
-  return known[op] ??= [...new Set(terms(index.ops[op][0]))];
-}
-function nameFit(name, meant) {
-  if (name.length === 0) return 1;
-  let hit = 0;
-  for (const t of name) if (meant.has(t)) hit++;
-  return 1 - NAME_FIT + NAME_FIT * hit / name.length;
-}
-var SYNONYM_WEIGHT = 0.35;
-var NAME_FIT = 0.7;
-var READ_BONUS = 1.3;
-var own2 = Object.prototype.hasOwnProperty;
-function postings(index, term) {
-  return own2.call(index.postings, term) ? index.postings[term] : void 0;
-}
-var marked = /* @__PURE__ */ new WeakMap();
-function postingOps(index, term) {
-  let known = marked.get(index);
-  if (!known) marked.set(index, known = /* @__PURE__ */ new Map());
-  let ops = known.get(term);
-  if (ops === void 0) known.set(term, ops = new Set((postings(index, term) ?? []).filter((_, i) => i % 2 === 0)));
-  return ops;
-}
-function idf(index, term) {
-  const n = index.ops.length;
-  const df = (postings(index, term)?.length ?? 0) / 2;
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-var UNPREFIXED_WEIGHT = 0.7;
-function unprefixed(index, term) {
-  const m = /^(un|re)(.{3,})$/.exec(term);
-  if (!m || postings(index, term) || !postings(index, m[2])) return [];
-  const out = [[m[2], UNPREFIXED_WEIGHT]];
-  if (m[1] === "un") out.push(["remov", SYNONYM_WEIGHT], ["delet", SYNONYM_WEIGHT]);
-  return out;
-}
-var MAX_PHRASE = 3;
-var RELATED_WEIGHT = 1;
-var PHRASE_WORD_WEIGHT = 0.25;
-var PHRASE_BOOST = 1.5;
-function phraseLength(related, rest) {
-  for (let n = Math.min(MAX_PHRASE, rest.length); n > 1; n--) {
-    const part = rest.slice(0, n);
-    if (own2.call(related, part.map((t) => t.stem).join(" ")) && part.some((t) => !t.stop)) return n;
-  }
-  return 1;
-}
-function expand(index, query) {
-  const related = index.related ?? {};
-  const toks = tokens(query);
-  const seen = /* @__PURE__ */ new Set();
-  const out = [];
-  for (let i = 0; i < toks.length; ) {
-    const n = phraseLength(related, toks.slice(i));
-    const part = toks.slice(i, i += n);
-    const heads = part.filter((t) => !t.stop && t.stem.length > 1 && !seen.has(t.stem)).map((t) => t.stem);
-    if (heads.length === 0) continue;
-    for (const h of heads) seen.add(h);
-    const alternatives = new Map(heads.map((h) => [h, n > 1 ? PHRASE_WORD_WEIGHT : 1]));
-    const boost = n > 1 ? PHRASE_BOOST : 1;
-    const typed = n > 1 ? Infinity : Math.min(...heads.map((h) => idf(index, h)));
-    const add = (term, weight) => {
-      const w = weight * Math.min(1, typed / idf(index, term));
-      if (w > (alternatives.get(term) ?? 0)) alternatives.set(term, w);
-    };
-    if (n === 1) for (const s of synonymsOf(heads[0])) add(s, SYNONYM_WEIGHT);
-    for (const h of heads) for (const [s, w] of unprefixed(index, h)) add(s, w);
-    const key = part.map((t) => t.stem).join(" ");
-    const list = own2.call(related, key) ? related[key] : [];
-    for (let j = 0; j < list.length; j += 2) add(list[j], Math.min(1, list[j + 1] / 1e3 * RELATED_WEIGHT * boost));
-    out.push(alternatives);
-  }
-  return out;
-}
-function rank(index, query, visible) {
-  const groups = expand(index, query);
-  if (groups.length === 0) return [];
-  const score = /* @__PURE__ */ new Map();
-  const covered = /* @__PURE__ */ new Map();
-  for (const alternatives of groups) {
-    const best = /* @__PURE__ */ new Map();
-    for (const [term, weight] of alternatives) {
-      const list = postings(index, term);
-      if (!list) continue;
-      for (let i = 0; i < list.length; i += 2) {
-        const s = list[i + 1] * weight;
-        if (s > (best.get(list[i]) ?? 0)) best.set(list[i], s);
-      }
-    }
-    for (const [op, s] of best) {
-      score.set(op, (score.get(op) ?? 0) + s);
-      covered.set(op, (covered.get(op) ?? 0) + 1);
-    }
-  }
-  const n = groups.length;
-  const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
-  const meant = new Set(groups.flatMap((g) => [...g.keys()]));
-  const none = /* @__PURE__ */ new Set();
-  const reads = asksQuestion(query) ? postingOps(index, READ_MARK) : none;
-  const lists = asksForMany(query) ? postingOps(index, LIST_MARK) : none;
-  const ranked = [];
-  let top = 0;
-  for (const [op, s] of score) {
-    if (!visible(index.ops[op][0])) continue;
-    const verb = asked.has(verbOf(index, op)) ? VERB_BONUS : 1;
-    const many = lists.has(op) ? LIST_BONUS : 1;
-    const read = reads.has(op) ? READ_BONUS : 1;
-    const base = s * verb * many * read * (0.5 + 0.5 * covered.get(op) / n);
-    ranked.push([op, base]);
-    if (base > top) top = base;
-  }
-  const floor = 1 - NAME_FIT;
-  for (const r of ranked) r[1] *= r[1] >= floor * top ? nameFit(nameTerms(index, r[0]), meant) : floor;
-  ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return ranked.map(([op]) => op);
 }
 
 // templates/runtime/catalog/serve.ts
@@ -1068,8 +712,8 @@ function operation(core, name) {
   const tool2 = core.tools.get(name);
   return tool2 && tool2.catalog === void 0 ? tool2 : void 0;
 }
-function unknown(names2, max) {
-  const list = names2.map((n) => JSON.stringify(clipText(n, 80))).join(", ");
+function unknown(names, max) {
+  const list = names.map((n) => JSON.stringify(clipText(n, 80))).join(", ");
   return text(`Unknown operation ${list}: no operation of this server by that name is available to you. Find one with ${SEARCH} and use its exact name.`, max, true);
 }
 async function search(core, tool2, args) {
@@ -1078,7 +722,7 @@ async function search(core, tool2, args) {
   if (!Number.isSafeInteger(start) || start < 0 || typeof args.cursor === "string" && !/^[0-9]+$/.test(args.cursor)) {
     return text(`${SEARCH}: cursor ${JSON.stringify(clipText(String(args.cursor), 40))} is not one this server gave out; search again without it.`, tool2.maxOutputChars, true);
   }
-  const index = await core.def.catalog.loadIndex();
+  const [index, { rank }] = await Promise.all([core.def.catalog.loadIndex(), import("./chunks/search-CBSD23E7.mjs")]);
   const ranked = rank(index, String(args.query), (name) => operation(core, name) !== void 0);
   const page = ranked.slice(start, start + limit).map((i) => index.ops[i]);
   const next = start + limit < ranked.length ? String(start + limit) : void 0;
@@ -1091,19 +735,19 @@ Next: ${DESCRIBE} for an operation's exact inputs.` : "";
 ${lines.join("\n")}${tail}`, tool2.maxOutputChars);
 }
 function describe(core, tool2, args, era) {
-  const names2 = Array.isArray(args.names) ? args.names : typeof args.name === "string" ? [args.name] : [];
-  if (names2.length === 0) return text(`${DESCRIBE}: give name (one operation) or names (several).`, tool2.maxOutputChars, true);
-  const missing = names2.filter((n) => operation(core, n) === void 0);
+  const names = Array.isArray(args.names) ? args.names : typeof args.name === "string" ? [args.name] : [];
+  if (names.length === 0) return text(`${DESCRIBE}: give name (one operation) or names (several).`, tool2.maxOutputChars, true);
+  const missing = names.filter((n) => operation(core, n) === void 0);
   if (missing.length) return unknown(missing, tool2.maxOutputChars);
-  const described = names2.map((n) => {
+  const described = names.map((n) => {
     const op = operation(core, n);
     return { ...describeTool(op, era), confirm: op.confirm !== void 0, task: op.task ?? "forbidden", scopes: op.scopes ?? [] };
   });
   return text(JSON.stringify(described.length === 1 ? described[0] : described), tool2.maxOutputChars);
 }
 async function describeLoaded(core, tool2, args, era) {
-  const names2 = Array.isArray(args.names) ? args.names : [args.name];
-  await loadTools(names2.map((n) => operation(core, n)).filter((op) => op !== void 0));
+  const names = Array.isArray(args.names) ? args.names : [args.name];
+  await loadTools(names.map((n) => operation(core, n)).filter((op) => op !== void 0));
   return describe(core, tool2, args, era);
 }
 function serveCatalog(core, tool2, params, args, ctx, call) {
@@ -1239,7 +883,7 @@ var server = {
   version: "0.1.0",
   title: "GitHub issues (catalog)",
   instructions: "Work with the issues of one GitHub repository at a time. list_issues finds issues; find the other operations with search_operations, read their inputs with describe_operation and run them with call_operation. Repository owner and name are as in github.com/OWNER/REPO.",
-  tools: [lazyTool({ "name": "add_comment", "maxOutputChars": 2e4, "annotations": { "title": "Comment on an issue", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true } }, () => import("./chunks/add_comment-5NRHZSU5.mjs")), lazyTool({ "name": "create_issue", "maxOutputChars": 2e4, "annotations": { "title": "File an issue", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true } }, () => import("./chunks/create_issue-G3MGHOOZ.mjs")), lazyTool({ "name": "get_issue", "maxOutputChars": 2e4, "annotations": { "title": "Read an issue", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true } }, () => import("./chunks/get_issue-EKLELF57.mjs")), tool],
+  tools: [...lazyTools('[{"name":"add_comment","maxOutputChars":20000,"annotations":{"title":"Comment on an issue","readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}},{"name":"create_issue","maxOutputChars":20000,"annotations":{"title":"File an issue","readOnlyHint":false,"destructiveHint":false,"idempotentHint":false,"openWorldHint":true}},{"name":"get_issue","maxOutputChars":20000,"annotations":{"title":"Read an issue","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":true}}]', (name) => import("./chunks/operations-GKXZ4LX5.mjs").then((m) => m.load(name))), tool],
   startup() {
     checkHttpStartup([{ "tool": "add_comment", "origin": "https://api.github.com", "basePath": "", "originEnv": "GITHUB_API_URL", "secrets": [{ "name": "token", "env": "GITHUB_TOKEN", "required": true }] }]);
     startup();

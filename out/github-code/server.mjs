@@ -188,9 +188,9 @@ function capConnections(server2, maxConnections) {
           break;
         }
       }
-      const now = Date.now();
-      if (now - lastNotice > 6e4) {
-        lastNotice = now;
+      const now2 = Date.now();
+      if (now2 - lastNotice > 6e4) {
+        lastNotice = now2;
         log(`connection cap (${maxConnections}) reached: ${victim ? "closing the oldest connection not being served" : "refusing new connections while all are busy"}`);
       }
       if (!victim) return void socket.destroy();
@@ -1357,6 +1357,10 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
+function now() {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1380,10 +1384,10 @@ function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
 function isoNow() {
-  const now = Date.now();
-  if (now !== stampMs) {
-    stampMs = now;
-    stamp = new Date(now).toISOString();
+  const now2 = Date.now();
+  if (now2 !== stampMs) {
+    stampMs = now2;
+    stamp = new Date(now2).toISOString();
   }
   return stamp;
 }
@@ -1393,7 +1397,7 @@ function field(key, v) {
 }
 function write(level, note, outcome, head) {
   const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
-  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const ms = Math.round((now() - note.start) * 100) / 100;
   const principal = note.principal ? principalHash(note.principal) : void 0;
   if (format === "json") {
     const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };
@@ -1440,7 +1444,7 @@ var init_request_log = __esm({
       era = void 0;
       outcome = void 0;
       principal = void 0;
-      start = performance.now();
+      start = now();
     };
     LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
     NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
@@ -2657,14 +2661,14 @@ function validateClaimsSet(protectedHeader, claimsSetBytes, options = {}) {
   }
   if (validateInput("clockTolerance option", tolerance), tolerance < 0)
     throw new TypeError("Invalid clockTolerance option input");
-  const { currentDate } = options, now = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
-  if (nbf !== void 0 && nbf > now + tolerance)
+  const { currentDate } = options, now2 = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
+  if (nbf !== void 0 && nbf > now2 + tolerance)
     throw new JWTClaimValidationFailed('"nbf" claim timestamp check failed', claimsSet, "nbf", checkFailed);
   const exp = validateNumericDate(claimsSet, "exp");
-  if (exp !== void 0 && exp <= now - tolerance)
+  if (exp !== void 0 && exp <= now2 - tolerance)
     throw new JWTExpired('"exp" claim timestamp check failed', claimsSet, "exp", checkFailed);
   if (maxTokenAge !== void 0) {
-    const age = now - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
+    const age = now2 - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
     if (max < 0)
       throw new TypeError("Invalid maxTokenAge option input");
     if (age - tolerance > max)
@@ -2971,12 +2975,12 @@ function oauthVerifier(def) {
   const typ = (def.tokenType ?? DEFAULT_TOKEN_TYPE) === "any" ? {} : { typ: def.tokenType ?? DEFAULT_TOKEN_TYPE };
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"], ...typ };
   const verified = /* @__PURE__ */ new Map();
-  const check = async (token, now) => {
+  const check = async (token, now2) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      if (typeof payload.iat === "number" && payload.iat > now / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
+      if (typeof payload.iat === "number" && payload.iat > now2 / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
       const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
-      const verdict = { ok: true, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
+      const verdict = { ok: true, principal, until: Math.min(now2 + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
       verified.set(token, verdict);
       return verdict;
@@ -2985,13 +2989,13 @@ function oauthVerifier(def) {
     }
   };
   return (token) => {
-    const now = Date.now();
+    const now2 = Date.now();
     const hit = verified.get(token);
     if (hit !== void 0) {
-      if (hit.until > now) return hit;
+      if (hit.until > now2) return hit;
       verified.delete(token);
     }
-    return check(token, now);
+    return check(token, now2);
   };
 }
 var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, JWKS_MAX_AGE_MS, JWKS_MAX_BYTES, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
@@ -3141,6 +3145,384 @@ var init_gate = __esm({
     WELL_KNOWN = "/.well-known/oauth-protected-resource";
     ADMITTED = /* @__PURE__ */ Symbol("kervan.admitted");
     PRINCIPAL = /* @__PURE__ */ Symbol("kervan.addressPrincipal");
+  }
+});
+
+// node_modules/stemmer/index.js
+function stemmer(value) {
+  let result = String(value).toLowerCase();
+  if (result.length < 3) {
+    return result;
+  }
+  let firstCharacterWasLowerCaseY = false;
+  if (result.codePointAt(0) === 121) {
+    firstCharacterWasLowerCaseY = true;
+    result = "Y" + result.slice(1);
+  }
+  if (sfxSsesOrIes.test(result)) {
+    result = result.slice(0, -2);
+  } else if (sfxS.test(result)) {
+    result = result.slice(0, -1);
+  }
+  let match;
+  if (match = sfxEED.exec(result)) {
+    if (gt0.test(match[1])) {
+      result = result.slice(0, -1);
+    }
+  } else if ((match = sfxEdOrIng.exec(result)) && vowelInStem.test(match[1])) {
+    result = match[1];
+    if (sfxAtOrBlOrIz.test(result)) {
+      result += "e";
+    } else if (sfxMultiConsonantLike.test(result)) {
+      result = result.slice(0, -1);
+    } else if (consonantLike.test(result)) {
+      result += "e";
+    }
+  }
+  if ((match = sfxY.exec(result)) && vowelInStem.test(match[1])) {
+    result = match[1] + "i";
+  }
+  if ((match = step2.exec(result)) && gt0.test(match[1])) {
+    result = match[1] + step2list[match[2]];
+  }
+  if ((match = step3.exec(result)) && gt0.test(match[1])) {
+    result = match[1] + step3list[match[2]];
+  }
+  if (match = step4.exec(result)) {
+    if (gt1.test(match[1])) {
+      result = match[1];
+    }
+  } else if ((match = sfxIon.exec(result)) && gt1.test(match[1])) {
+    result = match[1];
+  }
+  if ((match = sfxE.exec(result)) && (gt1.test(match[1]) || eq1.test(match[1]) && !consonantLike.test(match[1]))) {
+    result = match[1];
+  }
+  if (sfxLl.test(result) && gt1.test(result)) {
+    result = result.slice(0, -1);
+  }
+  if (firstCharacterWasLowerCaseY) {
+    result = "y" + result.slice(1);
+  }
+  return result;
+}
+var step2list, step3list, consonant, vowel, consonants, vowels, gt0, eq1, gt1, vowelInStem, consonantLike, sfxLl, sfxE, sfxY, sfxIon, sfxEdOrIng, sfxAtOrBlOrIz, sfxEED, sfxS, sfxSsesOrIes, sfxMultiConsonantLike, step2, step3, step4;
+var init_stemmer = __esm({
+  "node_modules/stemmer/index.js"() {
+    step2list = {
+      ational: "ate",
+      tional: "tion",
+      enci: "ence",
+      anci: "ance",
+      izer: "ize",
+      bli: "ble",
+      alli: "al",
+      entli: "ent",
+      eli: "e",
+      ousli: "ous",
+      ization: "ize",
+      ation: "ate",
+      ator: "ate",
+      alism: "al",
+      iveness: "ive",
+      fulness: "ful",
+      ousness: "ous",
+      aliti: "al",
+      iviti: "ive",
+      biliti: "ble",
+      logi: "log"
+    };
+    step3list = {
+      icate: "ic",
+      ative: "",
+      alize: "al",
+      iciti: "ic",
+      ical: "ic",
+      ful: "",
+      ness: ""
+    };
+    consonant = "[^aeiou]";
+    vowel = "[aeiouy]";
+    consonants = "(" + consonant + "[^aeiouy]*)";
+    vowels = "(" + vowel + "[aeiou]*)";
+    gt0 = new RegExp("^" + consonants + "?" + vowels + consonants);
+    eq1 = new RegExp(
+      "^" + consonants + "?" + vowels + consonants + vowels + "?$"
+    );
+    gt1 = new RegExp("^" + consonants + "?(" + vowels + consonants + "){2,}");
+    vowelInStem = new RegExp("^" + consonants + "?" + vowel);
+    consonantLike = new RegExp("^" + consonants + vowel + "[^aeiouwxy]$");
+    sfxLl = /ll$/;
+    sfxE = /^(.+?)e$/;
+    sfxY = /^(.+?)y$/;
+    sfxIon = /^(.+?(s|t))(ion)$/;
+    sfxEdOrIng = /^(.+?)(ed|ing)$/;
+    sfxAtOrBlOrIz = /(at|bl|iz)$/;
+    sfxEED = /^(.+?)eed$/;
+    sfxS = /^.+?[^s]s$/;
+    sfxSsesOrIes = /^.+?(ss|i)es$/;
+    sfxMultiConsonantLike = /([^aeiouylsz])\1$/;
+    step2 = /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
+    step3 = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/;
+    step4 = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
+  }
+});
+
+// templates/runtime/catalog/text.ts
+function asksQuestion(text3) {
+  return QUESTION.has(words(text3)[0] ?? "");
+}
+function asksForMany(text3) {
+  return words(text3).some((w) => MANY.has(w) || w.length > 3 && /[^su]s$/.test(w) && !STOP.has(w) && stem(w) !== w);
+}
+function stem(word) {
+  let s = stems.get(word);
+  if (s === void 0) {
+    s = stemmer(word);
+    if (stems.size < 5e4) stems.set(word, s);
+  }
+  return s;
+}
+function words(text3) {
+  const spaced = text3.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase();
+  return spaced.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+}
+function tokens(text3) {
+  const out = [];
+  for (const w of words(text3)) {
+    const expanded = ABBREVIATIONS[w];
+    for (const x of expanded ? expanded.split(" ") : [w]) out.push({ stem: stem(x), stop: STOP.has(x) });
+  }
+  return out;
+}
+function terms(text3) {
+  return tokens(text3).filter((t) => !t.stop).map((t) => t.stem);
+}
+function synonymsOf(term) {
+  return SYNONYMS.get(term) ?? [];
+}
+var STOP, ABBREVIATIONS, GROUPS, LIST_MARK, READ_MARK, QUESTION, MANY, stems, SYNONYMS;
+var init_text = __esm({
+  "templates/runtime/catalog/text.ts"() {
+    init_stemmer();
+    STOP = new Set(
+      "a an and are as am at be by can do does for from how in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" ")
+    );
+    ABBREVIATIONS = {
+      pr: "pull request",
+      prs: "pull requests",
+      mr: "merge request",
+      repo: "repository",
+      repos: "repositories",
+      org: "organization",
+      orgs: "organizations",
+      ci: "workflow check run",
+      config: "configuration",
+      env: "environment",
+      envs: "environments",
+      auth: "authentication",
+      info: "information",
+      dir: "directory",
+      msg: "message",
+      pkg: "package",
+      app: "application",
+      apps: "applications",
+      id: "identifier",
+      stats: "statistics",
+      desc: "description",
+      gh: "github",
+      ssh: "ssh key",
+      gpg: "gpg key",
+      logged: "authenticated"
+    };
+    GROUPS = [
+      ["create", "add", "new", "make", "open", "post", "submit", "register", "start", "file", "write", "insert", "generate"],
+      ["delete", "remove", "destroy", "drop", "erase", "unset", "clear", "revoke", "discard"],
+      ["list", "all", "show", "enumerate", "browse", "index", "every", "find"],
+      ["get", "list", "read", "fetch", "show", "view", "retrieve", "see", "look", "inspect", "detail", "describe", "check"],
+      ["update", "edit", "change", "modify", "set", "patch", "rename", "replace", "alter", "configure"],
+      ["user", "member", "person", "account", "people", "collaborator"],
+      ["comment", "reply", "note", "respond"],
+      ["merge", "combine", "land"],
+      ["close", "resolve", "finish", "shut"],
+      ["label", "tag"],
+      ["star", "favorite", "bookmark"],
+      ["download", "export", "archive"],
+      ["upload", "attach"],
+      ["invite", "invitation"],
+      ["secret", "credential", "token", "password"],
+      ["run", "execute", "trigger", "dispatch", "rerun"],
+      ["issue", "bug", "ticket", "problem"],
+      // "my repositories", "who am I": APIs say the authenticated (or current) user.
+      ["my", "me", "mine", "myself", "i", "authenticated"],
+      ["release", "version", "publish"],
+      ["branch", "ref"],
+      ["commit", "change", "revision"],
+      ["file", "content", "document"],
+      ["team", "group"],
+      ["organization", "company", "enterprise"],
+      ["follow", "subscribe", "watch"],
+      ["block", "ban"],
+      ["lock", "freeze"],
+      ["assign", "assignee"],
+      ["review", "approve"]
+    ];
+    LIST_MARK = "#list";
+    READ_MARK = "#read";
+    QUESTION = /* @__PURE__ */ new Set(["what", "which", "who", "whom", "whose", "how", "when", "where", "why", "is", "are", "am", "was", "were", "does", "do", "did", "has", "have"]);
+    MANY = /* @__PURE__ */ new Set(["all", "every", "list", "which", "what", "who", "many", "any"]);
+    stems = /* @__PURE__ */ new Map();
+    SYNONYMS = (() => {
+      const m = /* @__PURE__ */ new Map();
+      for (const group of GROUPS) {
+        const stemmed = group.map(stem);
+        for (const s of stemmed) m.set(s, [.../* @__PURE__ */ new Set([...m.get(s) ?? [], ...stemmed.filter((o) => o !== s)])]);
+      }
+      return m;
+    })();
+  }
+});
+
+// templates/runtime/catalog/search.ts
+var search_exports = {};
+__export(search_exports, {
+  rank: () => rank
+});
+function verbOf(index2, op) {
+  let known = verbs.get(index2);
+  if (!known) verbs.set(index2, known = /* @__PURE__ */ new Map());
+  let v = known.get(op);
+  if (v === void 0) known.set(op, v = terms(index2.ops[op][1].split(" ", 1)[0] ?? "")[0] ?? "");
+  return v;
+}
+function nameTerms(index2, op) {
+  let known = names.get(index2);
+  if (!known) names.set(index2, known = []);
+  return known[op] ??= [...new Set(terms(index2.ops[op][0]))];
+}
+function nameFit(name, meant) {
+  if (name.length === 0) return 1;
+  let hit = 0;
+  for (const t of name) if (meant.has(t)) hit++;
+  return 1 - NAME_FIT + NAME_FIT * hit / name.length;
+}
+function postings(index2, term) {
+  return own2.call(index2.postings, term) ? index2.postings[term] : void 0;
+}
+function postingOps(index2, term) {
+  let known = marked.get(index2);
+  if (!known) marked.set(index2, known = /* @__PURE__ */ new Map());
+  let ops = known.get(term);
+  if (ops === void 0) known.set(term, ops = new Set((postings(index2, term) ?? []).filter((_, i) => i % 2 === 0)));
+  return ops;
+}
+function idf(index2, term) {
+  const n = index2.ops.length;
+  const df = (postings(index2, term)?.length ?? 0) / 2;
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+function unprefixed(index2, term) {
+  const m = /^(un|re)(.{3,})$/.exec(term);
+  if (!m || postings(index2, term) || !postings(index2, m[2])) return [];
+  const out = [[m[2], UNPREFIXED_WEIGHT]];
+  if (m[1] === "un") out.push(["remov", SYNONYM_WEIGHT], ["delet", SYNONYM_WEIGHT]);
+  return out;
+}
+function phraseLength(related, rest) {
+  for (let n = Math.min(MAX_PHRASE, rest.length); n > 1; n--) {
+    const part = rest.slice(0, n);
+    if (own2.call(related, part.map((t) => t.stem).join(" ")) && part.some((t) => !t.stop)) return n;
+  }
+  return 1;
+}
+function expand(index2, query) {
+  const related = index2.related ?? {};
+  const toks = tokens(query);
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (let i = 0; i < toks.length; ) {
+    const n = phraseLength(related, toks.slice(i));
+    const part = toks.slice(i, i += n);
+    const heads = part.filter((t) => !t.stop && t.stem.length > 1 && !seen.has(t.stem)).map((t) => t.stem);
+    if (heads.length === 0) continue;
+    for (const h of heads) seen.add(h);
+    const alternatives = new Map(heads.map((h) => [h, n > 1 ? PHRASE_WORD_WEIGHT : 1]));
+    const boost = n > 1 ? PHRASE_BOOST : 1;
+    const typed = n > 1 ? Infinity : Math.min(...heads.map((h) => idf(index2, h)));
+    const add2 = (term, weight) => {
+      const w = weight * Math.min(1, typed / idf(index2, term));
+      if (w > (alternatives.get(term) ?? 0)) alternatives.set(term, w);
+    };
+    if (n === 1) for (const s of synonymsOf(heads[0])) add2(s, SYNONYM_WEIGHT);
+    for (const h of heads) for (const [s, w] of unprefixed(index2, h)) add2(s, w);
+    const key = part.map((t) => t.stem).join(" ");
+    const list = own2.call(related, key) ? related[key] : [];
+    for (let j = 0; j < list.length; j += 2) add2(list[j], Math.min(1, list[j + 1] / 1e3 * RELATED_WEIGHT * boost));
+    out.push(alternatives);
+  }
+  return out;
+}
+function rank(index2, query, visible) {
+  const groups = expand(index2, query);
+  if (groups.length === 0) return [];
+  const score = /* @__PURE__ */ new Map();
+  const covered = /* @__PURE__ */ new Map();
+  for (const alternatives of groups) {
+    const best = /* @__PURE__ */ new Map();
+    for (const [term, weight] of alternatives) {
+      const list = postings(index2, term);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 2) {
+        const s = list[i + 1] * weight;
+        if (s > (best.get(list[i]) ?? 0)) best.set(list[i], s);
+      }
+    }
+    for (const [op, s] of best) {
+      score.set(op, (score.get(op) ?? 0) + s);
+      covered.set(op, (covered.get(op) ?? 0) + 1);
+    }
+  }
+  const n = groups.length;
+  const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
+  const meant = new Set(groups.flatMap((g) => [...g.keys()]));
+  const none = /* @__PURE__ */ new Set();
+  const reads = asksQuestion(query) ? postingOps(index2, READ_MARK) : none;
+  const lists3 = asksForMany(query) ? postingOps(index2, LIST_MARK) : none;
+  const ranked = [];
+  let top = 0;
+  for (const [op, s] of score) {
+    if (!visible(index2.ops[op][0])) continue;
+    const verb = asked.has(verbOf(index2, op)) ? VERB_BONUS : 1;
+    const many = lists3.has(op) ? LIST_BONUS : 1;
+    const read = reads.has(op) ? READ_BONUS : 1;
+    const base = s * verb * many * read * (0.5 + 0.5 * covered.get(op) / n);
+    ranked.push([op, base]);
+    if (base > top) top = base;
+  }
+  const floor = 1 - NAME_FIT;
+  for (const r of ranked) r[1] *= r[1] >= floor * top ? nameFit(nameTerms(index2, r[0]), meant) : floor;
+  ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return ranked.map(([op]) => op);
+}
+var VERB_BONUS, VERB_ASKED, LIST_BONUS, verbs, names, SYNONYM_WEIGHT, NAME_FIT, READ_BONUS, own2, marked, UNPREFIXED_WEIGHT, MAX_PHRASE, RELATED_WEIGHT, PHRASE_WORD_WEIGHT, PHRASE_BOOST;
+var init_search = __esm({
+  "templates/runtime/catalog/search.ts"() {
+    init_text();
+    VERB_BONUS = 1.3;
+    VERB_ASKED = 0.3;
+    LIST_BONUS = 1.4;
+    verbs = /* @__PURE__ */ new WeakMap();
+    names = /* @__PURE__ */ new WeakMap();
+    SYNONYM_WEIGHT = 0.35;
+    NAME_FIT = 0.7;
+    READ_BONUS = 1.3;
+    own2 = Object.prototype.hasOwnProperty;
+    marked = /* @__PURE__ */ new WeakMap();
+    UNPREFIXED_WEIGHT = 0.7;
+    MAX_PHRASE = 3;
+    RELATED_WEIGHT = 1;
+    PHRASE_WORD_WEIGHT = 0.25;
+    PHRASE_BOOST = 1.5;
   }
 });
 
@@ -7567,363 +7949,6 @@ async function loadTools(tools) {
   await Promise.all(tools.map((t) => t.load?.()));
 }
 
-// node_modules/stemmer/index.js
-var step2list = {
-  ational: "ate",
-  tional: "tion",
-  enci: "ence",
-  anci: "ance",
-  izer: "ize",
-  bli: "ble",
-  alli: "al",
-  entli: "ent",
-  eli: "e",
-  ousli: "ous",
-  ization: "ize",
-  ation: "ate",
-  ator: "ate",
-  alism: "al",
-  iveness: "ive",
-  fulness: "ful",
-  ousness: "ous",
-  aliti: "al",
-  iviti: "ive",
-  biliti: "ble",
-  logi: "log"
-};
-var step3list = {
-  icate: "ic",
-  ative: "",
-  alize: "al",
-  iciti: "ic",
-  ical: "ic",
-  ful: "",
-  ness: ""
-};
-var consonant = "[^aeiou]";
-var vowel = "[aeiouy]";
-var consonants = "(" + consonant + "[^aeiouy]*)";
-var vowels = "(" + vowel + "[aeiou]*)";
-var gt0 = new RegExp("^" + consonants + "?" + vowels + consonants);
-var eq1 = new RegExp(
-  "^" + consonants + "?" + vowels + consonants + vowels + "?$"
-);
-var gt1 = new RegExp("^" + consonants + "?(" + vowels + consonants + "){2,}");
-var vowelInStem = new RegExp("^" + consonants + "?" + vowel);
-var consonantLike = new RegExp("^" + consonants + vowel + "[^aeiouwxy]$");
-var sfxLl = /ll$/;
-var sfxE = /^(.+?)e$/;
-var sfxY = /^(.+?)y$/;
-var sfxIon = /^(.+?(s|t))(ion)$/;
-var sfxEdOrIng = /^(.+?)(ed|ing)$/;
-var sfxAtOrBlOrIz = /(at|bl|iz)$/;
-var sfxEED = /^(.+?)eed$/;
-var sfxS = /^.+?[^s]s$/;
-var sfxSsesOrIes = /^.+?(ss|i)es$/;
-var sfxMultiConsonantLike = /([^aeiouylsz])\1$/;
-var step2 = /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
-var step3 = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/;
-var step4 = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
-function stemmer(value) {
-  let result = String(value).toLowerCase();
-  if (result.length < 3) {
-    return result;
-  }
-  let firstCharacterWasLowerCaseY = false;
-  if (result.codePointAt(0) === 121) {
-    firstCharacterWasLowerCaseY = true;
-    result = "Y" + result.slice(1);
-  }
-  if (sfxSsesOrIes.test(result)) {
-    result = result.slice(0, -2);
-  } else if (sfxS.test(result)) {
-    result = result.slice(0, -1);
-  }
-  let match;
-  if (match = sfxEED.exec(result)) {
-    if (gt0.test(match[1])) {
-      result = result.slice(0, -1);
-    }
-  } else if ((match = sfxEdOrIng.exec(result)) && vowelInStem.test(match[1])) {
-    result = match[1];
-    if (sfxAtOrBlOrIz.test(result)) {
-      result += "e";
-    } else if (sfxMultiConsonantLike.test(result)) {
-      result = result.slice(0, -1);
-    } else if (consonantLike.test(result)) {
-      result += "e";
-    }
-  }
-  if ((match = sfxY.exec(result)) && vowelInStem.test(match[1])) {
-    result = match[1] + "i";
-  }
-  if ((match = step2.exec(result)) && gt0.test(match[1])) {
-    result = match[1] + step2list[match[2]];
-  }
-  if ((match = step3.exec(result)) && gt0.test(match[1])) {
-    result = match[1] + step3list[match[2]];
-  }
-  if (match = step4.exec(result)) {
-    if (gt1.test(match[1])) {
-      result = match[1];
-    }
-  } else if ((match = sfxIon.exec(result)) && gt1.test(match[1])) {
-    result = match[1];
-  }
-  if ((match = sfxE.exec(result)) && (gt1.test(match[1]) || eq1.test(match[1]) && !consonantLike.test(match[1]))) {
-    result = match[1];
-  }
-  if (sfxLl.test(result) && gt1.test(result)) {
-    result = result.slice(0, -1);
-  }
-  if (firstCharacterWasLowerCaseY) {
-    result = "y" + result.slice(1);
-  }
-  return result;
-}
-
-// templates/runtime/catalog/text.ts
-var STOP = new Set(
-  "a an and are as am at be by can do does for from how in into is it its of on or our please that the their them this to us we what when where which who will with you your want need would like should could".split(" ")
-);
-var ABBREVIATIONS = {
-  pr: "pull request",
-  prs: "pull requests",
-  mr: "merge request",
-  repo: "repository",
-  repos: "repositories",
-  org: "organization",
-  orgs: "organizations",
-  ci: "workflow check run",
-  config: "configuration",
-  env: "environment",
-  envs: "environments",
-  auth: "authentication",
-  info: "information",
-  dir: "directory",
-  msg: "message",
-  pkg: "package",
-  app: "application",
-  apps: "applications",
-  id: "identifier",
-  stats: "statistics",
-  desc: "description",
-  gh: "github",
-  ssh: "ssh key",
-  gpg: "gpg key",
-  logged: "authenticated"
-};
-var GROUPS = [
-  ["create", "add", "new", "make", "open", "post", "submit", "register", "start", "file", "write", "insert", "generate"],
-  ["delete", "remove", "destroy", "drop", "erase", "unset", "clear", "revoke", "discard"],
-  ["list", "all", "show", "enumerate", "browse", "index", "every", "find"],
-  ["get", "list", "read", "fetch", "show", "view", "retrieve", "see", "look", "inspect", "detail", "describe", "check"],
-  ["update", "edit", "change", "modify", "set", "patch", "rename", "replace", "alter", "configure"],
-  ["user", "member", "person", "account", "people", "collaborator"],
-  ["comment", "reply", "note", "respond"],
-  ["merge", "combine", "land"],
-  ["close", "resolve", "finish", "shut"],
-  ["label", "tag"],
-  ["star", "favorite", "bookmark"],
-  ["download", "export", "archive"],
-  ["upload", "attach"],
-  ["invite", "invitation"],
-  ["secret", "credential", "token", "password"],
-  ["run", "execute", "trigger", "dispatch", "rerun"],
-  ["issue", "bug", "ticket", "problem"],
-  // "my repositories", "who am I": APIs say the authenticated (or current) user.
-  ["my", "me", "mine", "myself", "i", "authenticated"],
-  ["release", "version", "publish"],
-  ["branch", "ref"],
-  ["commit", "change", "revision"],
-  ["file", "content", "document"],
-  ["team", "group"],
-  ["organization", "company", "enterprise"],
-  ["follow", "subscribe", "watch"],
-  ["block", "ban"],
-  ["lock", "freeze"],
-  ["assign", "assignee"],
-  ["review", "approve"]
-];
-var LIST_MARK = "#list";
-var READ_MARK = "#read";
-var QUESTION = /* @__PURE__ */ new Set(["what", "which", "who", "whom", "whose", "how", "when", "where", "why", "is", "are", "am", "was", "were", "does", "do", "did", "has", "have"]);
-function asksQuestion(text3) {
-  return QUESTION.has(words(text3)[0] ?? "");
-}
-var MANY = /* @__PURE__ */ new Set(["all", "every", "list", "which", "what", "who", "many", "any"]);
-function asksForMany(text3) {
-  return words(text3).some((w) => MANY.has(w) || w.length > 3 && /[^su]s$/.test(w) && !STOP.has(w) && stem(w) !== w);
-}
-var stems = /* @__PURE__ */ new Map();
-function stem(word) {
-  let s = stems.get(word);
-  if (s === void 0) {
-    s = stemmer(word);
-    if (stems.size < 5e4) stems.set(word, s);
-  }
-  return s;
-}
-var SYNONYMS = (() => {
-  const m = /* @__PURE__ */ new Map();
-  for (const group of GROUPS) {
-    const stemmed = group.map(stem);
-    for (const s of stemmed) m.set(s, [.../* @__PURE__ */ new Set([...m.get(s) ?? [], ...stemmed.filter((o) => o !== s)])]);
-  }
-  return m;
-})();
-function words(text3) {
-  const spaced = text3.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2").toLowerCase();
-  return spaced.split(/[^a-z0-9]+/).filter((w) => w.length > 0);
-}
-function tokens(text3) {
-  const out = [];
-  for (const w of words(text3)) {
-    const expanded = ABBREVIATIONS[w];
-    for (const x of expanded ? expanded.split(" ") : [w]) out.push({ stem: stem(x), stop: STOP.has(x) });
-  }
-  return out;
-}
-function terms(text3) {
-  return tokens(text3).filter((t) => !t.stop).map((t) => t.stem);
-}
-function synonymsOf(term) {
-  return SYNONYMS.get(term) ?? [];
-}
-
-// templates/runtime/catalog/search.ts
-var VERB_BONUS = 1.3;
-var VERB_ASKED = 0.3;
-var LIST_BONUS = 1.4;
-var verbs = /* @__PURE__ */ new WeakMap();
-function verbOf(index2, op) {
-  let known = verbs.get(index2);
-  if (!known) verbs.set(index2, known = /* @__PURE__ */ new Map());
-  let v = known.get(op);
-  if (v === void 0) known.set(op, v = terms(index2.ops[op][1].split(" ", 1)[0] ?? "")[0] ?? "");
-  return v;
-}
-var names = /* @__PURE__ */ new WeakMap();
-function nameTerms(index2, op) {
-  let known = names.get(index2);
-  if (!known) names.set(index2, known = []);
-  return known[op] ??= [...new Set(terms(index2.ops[op][0]))];
-}
-function nameFit(name, meant) {
-  if (name.length === 0) return 1;
-  let hit = 0;
-  for (const t of name) if (meant.has(t)) hit++;
-  return 1 - NAME_FIT + NAME_FIT * hit / name.length;
-}
-var SYNONYM_WEIGHT = 0.35;
-var NAME_FIT = 0.7;
-var READ_BONUS = 1.3;
-var own2 = Object.prototype.hasOwnProperty;
-function postings(index2, term) {
-  return own2.call(index2.postings, term) ? index2.postings[term] : void 0;
-}
-var marked = /* @__PURE__ */ new WeakMap();
-function postingOps(index2, term) {
-  let known = marked.get(index2);
-  if (!known) marked.set(index2, known = /* @__PURE__ */ new Map());
-  let ops = known.get(term);
-  if (ops === void 0) known.set(term, ops = new Set((postings(index2, term) ?? []).filter((_, i) => i % 2 === 0)));
-  return ops;
-}
-function idf(index2, term) {
-  const n = index2.ops.length;
-  const df = (postings(index2, term)?.length ?? 0) / 2;
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
-var UNPREFIXED_WEIGHT = 0.7;
-function unprefixed(index2, term) {
-  const m = /^(un|re)(.{3,})$/.exec(term);
-  if (!m || postings(index2, term) || !postings(index2, m[2])) return [];
-  const out = [[m[2], UNPREFIXED_WEIGHT]];
-  if (m[1] === "un") out.push(["remov", SYNONYM_WEIGHT], ["delet", SYNONYM_WEIGHT]);
-  return out;
-}
-var MAX_PHRASE = 3;
-var RELATED_WEIGHT = 1;
-var PHRASE_WORD_WEIGHT = 0.25;
-var PHRASE_BOOST = 1.5;
-function phraseLength(related, rest) {
-  for (let n = Math.min(MAX_PHRASE, rest.length); n > 1; n--) {
-    const part = rest.slice(0, n);
-    if (own2.call(related, part.map((t) => t.stem).join(" ")) && part.some((t) => !t.stop)) return n;
-  }
-  return 1;
-}
-function expand(index2, query) {
-  const related = index2.related ?? {};
-  const toks = tokens(query);
-  const seen = /* @__PURE__ */ new Set();
-  const out = [];
-  for (let i = 0; i < toks.length; ) {
-    const n = phraseLength(related, toks.slice(i));
-    const part = toks.slice(i, i += n);
-    const heads = part.filter((t) => !t.stop && t.stem.length > 1 && !seen.has(t.stem)).map((t) => t.stem);
-    if (heads.length === 0) continue;
-    for (const h of heads) seen.add(h);
-    const alternatives = new Map(heads.map((h) => [h, n > 1 ? PHRASE_WORD_WEIGHT : 1]));
-    const boost = n > 1 ? PHRASE_BOOST : 1;
-    const typed = n > 1 ? Infinity : Math.min(...heads.map((h) => idf(index2, h)));
-    const add2 = (term, weight) => {
-      const w = weight * Math.min(1, typed / idf(index2, term));
-      if (w > (alternatives.get(term) ?? 0)) alternatives.set(term, w);
-    };
-    if (n === 1) for (const s of synonymsOf(heads[0])) add2(s, SYNONYM_WEIGHT);
-    for (const h of heads) for (const [s, w] of unprefixed(index2, h)) add2(s, w);
-    const key = part.map((t) => t.stem).join(" ");
-    const list = own2.call(related, key) ? related[key] : [];
-    for (let j = 0; j < list.length; j += 2) add2(list[j], Math.min(1, list[j + 1] / 1e3 * RELATED_WEIGHT * boost));
-    out.push(alternatives);
-  }
-  return out;
-}
-function rank(index2, query, visible) {
-  const groups = expand(index2, query);
-  if (groups.length === 0) return [];
-  const score = /* @__PURE__ */ new Map();
-  const covered = /* @__PURE__ */ new Map();
-  for (const alternatives of groups) {
-    const best = /* @__PURE__ */ new Map();
-    for (const [term, weight] of alternatives) {
-      const list = postings(index2, term);
-      if (!list) continue;
-      for (let i = 0; i < list.length; i += 2) {
-        const s = list[i + 1] * weight;
-        if (s > (best.get(list[i]) ?? 0)) best.set(list[i], s);
-      }
-    }
-    for (const [op, s] of best) {
-      score.set(op, (score.get(op) ?? 0) + s);
-      covered.set(op, (covered.get(op) ?? 0) + 1);
-    }
-  }
-  const n = groups.length;
-  const asked = new Set(groups.flatMap((g) => [...g].filter(([, w]) => w >= VERB_ASKED).map(([t]) => t)));
-  const meant = new Set(groups.flatMap((g) => [...g.keys()]));
-  const none = /* @__PURE__ */ new Set();
-  const reads = asksQuestion(query) ? postingOps(index2, READ_MARK) : none;
-  const lists3 = asksForMany(query) ? postingOps(index2, LIST_MARK) : none;
-  const ranked = [];
-  let top = 0;
-  for (const [op, s] of score) {
-    if (!visible(index2.ops[op][0])) continue;
-    const verb = asked.has(verbOf(index2, op)) ? VERB_BONUS : 1;
-    const many = lists3.has(op) ? LIST_BONUS : 1;
-    const read = reads.has(op) ? READ_BONUS : 1;
-    const base = s * verb * many * read * (0.5 + 0.5 * covered.get(op) / n);
-    ranked.push([op, base]);
-    if (base > top) top = base;
-  }
-  const floor = 1 - NAME_FIT;
-  for (const r of ranked) r[1] *= r[1] >= floor * top ? nameFit(nameTerms(index2, r[0]), meant) : floor;
-  ranked.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return ranked.map(([op]) => op);
-}
-
 // templates/runtime/catalog/serve.ts
 function text(body, max, isError = false) {
   return { content: [{ type: "text", text: capText(body, max) }], ...isError ? { isError: true } : {} };
@@ -7943,8 +7968,8 @@ async function search(core, tool5, args) {
   if (!Number.isSafeInteger(start) || start < 0 || typeof args.cursor === "string" && !/^[0-9]+$/.test(args.cursor)) {
     return text(`${SEARCH}: cursor ${JSON.stringify(clipText(String(args.cursor), 40))} is not one this server gave out; search again without it.`, tool5.maxOutputChars, true);
   }
-  const index2 = await core.def.catalog.loadIndex();
-  const ranked = rank(index2, String(args.query), (name) => operation(core, name) !== void 0);
+  const [index2, { rank: rank2 }] = await Promise.all([core.def.catalog.loadIndex(), Promise.resolve().then(() => (init_search(), search_exports))]);
+  const ranked = rank2(index2, String(args.query), (name) => operation(core, name) !== void 0);
   const page = ranked.slice(start, start + limit).map((i) => index2.ops[i]);
   const next = start + limit < ranked.length ? String(start + limit) : void 0;
   const lines2 = page.map(([name, summary, signature]) => `${name}(${signature})${summary ? `: ${summary}` : ""}`);
@@ -8193,9 +8218,9 @@ var Run = class {
   }
   interrupted() {
     if (this.stop) return true;
-    const now = performance.now();
-    if (this.slice !== void 0 && this.cpu + (now - this.slice) > this.limits.cpuMs) this.halt("cpuMs", limitMessage("cpuMs", this.limits));
-    else if (now - this.start > this.limits.wallMs) this.halt("wallMs", limitMessage("wallMs", this.limits));
+    const now2 = performance.now();
+    if (this.slice !== void 0 && this.cpu + (now2 - this.slice) > this.limits.cpuMs) this.halt("cpuMs", limitMessage("cpuMs", this.limits));
+    else if (now2 - this.start > this.limits.wallMs) this.halt("wallMs", limitMessage("wallMs", this.limits));
     else if (this.hooks.signal?.aborted) this.halt(void 0, "the request was cancelled");
     return this.stop !== void 0;
   }
@@ -8541,7 +8566,6 @@ function serveCode(core, tool5, params, args, ctx, call) {
 var code = { limits: { "cpuMs": 1e3, "wallMs": 3e4, "memoryBytes": 33554432, "stackBytes": 262144, "calls": 30, "consoleBytes": 16384, "resultBytes": 65536, "argumentBytes": 262144, "concurrent": 4, "queue": 16 }, declarations: JSON.parse(`{"add_comment":"declare namespace api {\\n  /** Add a comment to a GitHub issue and return the comment's URL. */\\n  function add_comment(args: AddCommentInput): Promise<AddCommentOutput>;\\n}\\n\\nexport interface AddCommentInput {\\n  /**\\n   * Account that owns the repository.\\n   */\\n  owner: string;\\n  /**\\n   * Repository name.\\n   */\\n  repo: string;\\n  /**\\n   * The issue's number.\\n   */\\n  issue_number: number;\\n  /**\\n   * The comment text, in Markdown.\\n   */\\n  body: string;\\n}\\n\\nexport interface AddCommentOutput {\\n  id: number;\\n  url: string;\\n}","create_issue":"declare namespace api {\\n  /** Create a new issue in a GitHub repository with a title, a Markdown body and optional labels, and return its number and … */\\n  function create_issue(args: CreateIssueInput): Promise<CreateIssueOutput>;\\n}\\n\\nexport interface CreateIssueInput {\\n  /**\\n   * Account that owns the repository.\\n   */\\n  owner: string;\\n  /**\\n   * Repository name.\\n   */\\n  repo: string;\\n  /**\\n   * One-line summary of the issue.\\n   */\\n  title: string;\\n  /**\\n   * The issue text, in Markdown.\\n   */\\n  body?: string;\\n  /**\\n   * Labels to put on the issue.\\n   *\\n   * @maxItems 20\\n   */\\n  labels?: string[];\\n}\\n\\nexport interface CreateIssueOutput {\\n  number: number;\\n  url: string;\\n}","get_issue":"declare namespace api {\\n  /** Get one GitHub issue by number: title, state, labels, author and body text. */\\n  function get_issue(args: GetIssueInput): Promise<GetIssueOutput>;\\n}\\n\\nexport interface GetIssueInput {\\n  /**\\n   * Account that owns the repository.\\n   */\\n  owner: string;\\n  /**\\n   * Repository name.\\n   */\\n  repo: string;\\n  /**\\n   * The issue's number.\\n   */\\n  issue_number: number;\\n}\\n\\nexport interface GetIssueOutput {\\n  number: number;\\n  title: string;\\n  state: string;\\n  labels?: string[];\\n  author?: string;\\n  body?: string | null;\\n}","list_issues":"declare namespace api {\\n  /** List the issues of a GitHub repository, newest first, with number, title, state, labels and author. */\\n  function list_issues(args: ListIssuesInput): Promise<ListIssuesOutput>;\\n}\\n\\nexport interface ListIssuesInput {\\n  /**\\n   * Account that owns the repository.\\n   */\\n  owner: string;\\n  /**\\n   * Repository name.\\n   */\\n  repo: string;\\n  /**\\n   * Which issues to list; open when left out.\\n   */\\n  state?: \\"open\\" | \\"closed\\" | \\"all\\";\\n  /**\\n   * Only issues carrying all of these labels.\\n   *\\n   * @maxItems 20\\n   */\\n  labels?: string[];\\n  /**\\n   * How many issues to return (30 when left out).\\n   */\\n  per_page?: number;\\n}\\n\\nexport type ListIssuesOutput = {\\n  number: number;\\n  title: string;\\n  state: string;\\n  labels?: string[];\\n  author?: string;\\n}[];"}`) };
 
 // templates/kinds/http/handler.ts
-init_types();
 init_clip();
 
 // templates/kinds/http/encode.ts
@@ -8798,6 +8822,9 @@ function proxyAuthorization(proxy) {
 }
 var proxyName = (proxy) => proxy.origin;
 
+// templates/kinds/http/startup.ts
+init_types();
+
 // templates/kinds/http/redact.ts
 var REDACTED = "[REDACTED]";
 var identity = { text: (s) => s, json: (v) => v };
@@ -8934,6 +8961,44 @@ function redactInView(s, escape, decode2, secretRe) {
 }
 function escapeRegExp(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// templates/kinds/http/startup.ts
+function resolveHttpEnv(cfg, env) {
+  const problems = [];
+  let origin = new URL(cfg.origin).origin;
+  let basePath = cfg.basePath;
+  const override = cfg.originEnv ? env[cfg.originEnv] : void 0;
+  if (cfg.originEnv && override) {
+    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
+    let u;
+    try {
+      u = new URL(override);
+    } catch {
+      problems.push(bad);
+    }
+    if (u) {
+      if (u.protocol !== "http:" && u.protocol !== "https:" || u.username || u.password || /[?#]/.test(override)) {
+        problems.push(bad);
+      } else {
+        origin = u.origin;
+        basePath = u.pathname.replace(/\/+$/, "");
+      }
+    }
+  }
+  const secrets = /* @__PURE__ */ new Map();
+  for (const s of cfg.secrets) {
+    const v = env[s.env];
+    if (v !== void 0 && v !== "") secrets.set(s.name, v);
+    else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
+  }
+  if (problems.length) return { problems };
+  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
+}
+function checkHttpStartup(cfgs, env = process.env) {
+  const lines2 = new Set(proxySettings(env).problems);
+  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines2.add(`tool ${cfg.tool}: ${p}`);
+  if (lines2.size) throw new StartupError(`http tools are not configured: ${[...lines2].join("; ")}`);
 }
 
 // templates/kinds/http/transport.ts
@@ -9268,42 +9333,6 @@ function dropNulls(value, plan) {
 }
 
 // templates/kinds/http/handler.ts
-function resolveHttpEnv(cfg, env) {
-  const problems = [];
-  let origin = new URL(cfg.origin).origin;
-  let basePath = cfg.basePath;
-  const override = cfg.originEnv ? env[cfg.originEnv] : void 0;
-  if (cfg.originEnv && override) {
-    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
-    let u;
-    try {
-      u = new URL(override);
-    } catch {
-      problems.push(bad);
-    }
-    if (u) {
-      if (u.protocol !== "http:" && u.protocol !== "https:" || u.username || u.password || /[?#]/.test(override)) {
-        problems.push(bad);
-      } else {
-        origin = u.origin;
-        basePath = u.pathname.replace(/\/+$/, "");
-      }
-    }
-  }
-  const secrets = /* @__PURE__ */ new Map();
-  for (const s of cfg.secrets) {
-    const v = env[s.env];
-    if (v !== void 0 && v !== "") secrets.set(s.name, v);
-    else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
-  }
-  if (problems.length) return { problems };
-  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
-}
-function checkHttpStartup(cfgs, env = process.env) {
-  const lines2 = new Set(proxySettings(env).problems);
-  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines2.add(`tool ${cfg.tool}: ${p}`);
-  if (lines2.size) throw new StartupError(`http tools are not configured: ${[...lines2].join("; ")}`);
-}
 function createHttpHandler(cfg, deps = {}) {
   checkConfig(cfg, deps);
   const env = deps.env ?? process.env;

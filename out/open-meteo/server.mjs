@@ -161,9 +161,9 @@ function capConnections(server2, maxConnections) {
           break;
         }
       }
-      const now = Date.now();
-      if (now - lastNotice > 6e4) {
-        lastNotice = now;
+      const now2 = Date.now();
+      if (now2 - lastNotice > 6e4) {
+        lastNotice = now2;
         log(`connection cap (${maxConnections}) reached: ${victim ? "closing the oldest connection not being served" : "refusing new connections while all are busy"}`);
       }
       if (!victim) return void socket.destroy();
@@ -1330,6 +1330,10 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
+function now() {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1353,10 +1357,10 @@ function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
 function isoNow() {
-  const now = Date.now();
-  if (now !== stampMs) {
-    stampMs = now;
-    stamp = new Date(now).toISOString();
+  const now2 = Date.now();
+  if (now2 !== stampMs) {
+    stampMs = now2;
+    stamp = new Date(now2).toISOString();
   }
   return stamp;
 }
@@ -1366,7 +1370,7 @@ function field(key, v) {
 }
 function write(level, note, outcome, head) {
   const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
-  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const ms = Math.round((now() - note.start) * 100) / 100;
   const principal = note.principal ? principalHash(note.principal) : void 0;
   if (format === "json") {
     const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };
@@ -1409,7 +1413,7 @@ var init_request_log = __esm({
       era = void 0;
       outcome = void 0;
       principal = void 0;
-      start = performance.now();
+      start = now();
     };
     LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
     NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
@@ -2626,14 +2630,14 @@ function validateClaimsSet(protectedHeader, claimsSetBytes, options = {}) {
   }
   if (validateInput("clockTolerance option", tolerance), tolerance < 0)
     throw new TypeError("Invalid clockTolerance option input");
-  const { currentDate } = options, now = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
-  if (nbf !== void 0 && nbf > now + tolerance)
+  const { currentDate } = options, now2 = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
+  if (nbf !== void 0 && nbf > now2 + tolerance)
     throw new JWTClaimValidationFailed('"nbf" claim timestamp check failed', claimsSet, "nbf", checkFailed);
   const exp = validateNumericDate(claimsSet, "exp");
-  if (exp !== void 0 && exp <= now - tolerance)
+  if (exp !== void 0 && exp <= now2 - tolerance)
     throw new JWTExpired('"exp" claim timestamp check failed', claimsSet, "exp", checkFailed);
   if (maxTokenAge !== void 0) {
-    const age = now - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
+    const age = now2 - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
     if (max < 0)
       throw new TypeError("Invalid maxTokenAge option input");
     if (age - tolerance > max)
@@ -2940,12 +2944,12 @@ function oauthVerifier(def) {
   const typ = (def.tokenType ?? DEFAULT_TOKEN_TYPE) === "any" ? {} : { typ: def.tokenType ?? DEFAULT_TOKEN_TYPE };
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"], ...typ };
   const verified = /* @__PURE__ */ new Map();
-  const check = async (token, now) => {
+  const check = async (token, now2) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      if (typeof payload.iat === "number" && payload.iat > now / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
+      if (typeof payload.iat === "number" && payload.iat > now2 / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
       const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
-      const verdict = { ok: true, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
+      const verdict = { ok: true, principal, until: Math.min(now2 + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
       verified.set(token, verdict);
       return verdict;
@@ -2954,13 +2958,13 @@ function oauthVerifier(def) {
     }
   };
   return (token) => {
-    const now = Date.now();
+    const now2 = Date.now();
     const hit = verified.get(token);
     if (hit !== void 0) {
-      if (hit.until > now) return hit;
+      if (hit.until > now2) return hit;
       verified.delete(token);
     }
-    return check(token, now);
+    return check(token, now2);
   };
 }
 var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, JWKS_MAX_AGE_MS, JWKS_MAX_BYTES, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
@@ -4408,7 +4412,6 @@ function matchTemplate(uriTemplate, uri) {
 }
 
 // templates/kinds/http/handler.ts
-init_types();
 init_clip();
 
 // templates/kinds/http/encode.ts
@@ -4665,6 +4668,9 @@ function proxyAuthorization(proxy) {
 }
 var proxyName = (proxy) => proxy.origin;
 
+// templates/kinds/http/startup.ts
+init_types();
+
 // templates/kinds/http/redact.ts
 var REDACTED = "[REDACTED]";
 var identity = { text: (s) => s, json: (v) => v };
@@ -4801,6 +4807,44 @@ function redactInView(s, escape, decode2, secretRe) {
 }
 function escapeRegExp(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// templates/kinds/http/startup.ts
+function resolveHttpEnv(cfg, env) {
+  const problems = [];
+  let origin = new URL(cfg.origin).origin;
+  let basePath = cfg.basePath;
+  const override = cfg.originEnv ? env[cfg.originEnv] : void 0;
+  if (cfg.originEnv && override) {
+    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
+    let u;
+    try {
+      u = new URL(override);
+    } catch {
+      problems.push(bad);
+    }
+    if (u) {
+      if (u.protocol !== "http:" && u.protocol !== "https:" || u.username || u.password || /[?#]/.test(override)) {
+        problems.push(bad);
+      } else {
+        origin = u.origin;
+        basePath = u.pathname.replace(/\/+$/, "");
+      }
+    }
+  }
+  const secrets = /* @__PURE__ */ new Map();
+  for (const s of cfg.secrets) {
+    const v = env[s.env];
+    if (v !== void 0 && v !== "") secrets.set(s.name, v);
+    else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
+  }
+  if (problems.length) return { problems };
+  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
+}
+function checkHttpStartup(cfgs, env = process.env) {
+  const lines2 = new Set(proxySettings(env).problems);
+  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines2.add(`tool ${cfg.tool}: ${p}`);
+  if (lines2.size) throw new StartupError(`http tools are not configured: ${[...lines2].join("; ")}`);
 }
 
 // templates/kinds/http/transport.ts
@@ -5135,42 +5179,6 @@ function dropNulls(value, plan) {
 }
 
 // templates/kinds/http/handler.ts
-function resolveHttpEnv(cfg, env) {
-  const problems = [];
-  let origin = new URL(cfg.origin).origin;
-  let basePath = cfg.basePath;
-  const override = cfg.originEnv ? env[cfg.originEnv] : void 0;
-  if (cfg.originEnv && override) {
-    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
-    let u;
-    try {
-      u = new URL(override);
-    } catch {
-      problems.push(bad);
-    }
-    if (u) {
-      if (u.protocol !== "http:" && u.protocol !== "https:" || u.username || u.password || /[?#]/.test(override)) {
-        problems.push(bad);
-      } else {
-        origin = u.origin;
-        basePath = u.pathname.replace(/\/+$/, "");
-      }
-    }
-  }
-  const secrets = /* @__PURE__ */ new Map();
-  for (const s of cfg.secrets) {
-    const v = env[s.env];
-    if (v !== void 0 && v !== "") secrets.set(s.name, v);
-    else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
-  }
-  if (problems.length) return { problems };
-  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
-}
-function checkHttpStartup(cfgs, env = process.env) {
-  const lines2 = new Set(proxySettings(env).problems);
-  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines2.add(`tool ${cfg.tool}: ${p}`);
-  if (lines2.size) throw new StartupError(`http tools are not configured: ${[...lines2].join("; ")}`);
-}
 function createHttpHandler(cfg, deps = {}) {
   checkConfig(cfg, deps);
   const env = deps.env ?? process.env;

@@ -161,9 +161,9 @@ function capConnections(server2, maxConnections) {
           break;
         }
       }
-      const now = Date.now();
-      if (now - lastNotice > 6e4) {
-        lastNotice = now;
+      const now2 = Date.now();
+      if (now2 - lastNotice > 6e4) {
+        lastNotice = now2;
         log(`connection cap (${maxConnections}) reached: ${victim ? "closing the oldest connection not being served" : "refusing new connections while all are busy"}`);
       }
       if (!victim) return void socket.destroy();
@@ -1331,6 +1331,10 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
+function now() {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1354,10 +1358,10 @@ function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
 function isoNow() {
-  const now = Date.now();
-  if (now !== stampMs) {
-    stampMs = now;
-    stamp = new Date(now).toISOString();
+  const now2 = Date.now();
+  if (now2 !== stampMs) {
+    stampMs = now2;
+    stamp = new Date(now2).toISOString();
   }
   return stamp;
 }
@@ -1367,7 +1371,7 @@ function field(key2, v) {
 }
 function write(level, note, outcome2, head) {
   const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
-  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const ms = Math.round((now() - note.start) * 100) / 100;
   const principal = note.principal ? principalHash(note.principal) : void 0;
   if (format === "json") {
     const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome: outcome2, ms, principal };
@@ -1410,7 +1414,7 @@ var init_request_log = __esm({
       era = void 0;
       outcome = void 0;
       principal = void 0;
-      start = performance.now();
+      start = now();
     };
     LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
     NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
@@ -2627,14 +2631,14 @@ function validateClaimsSet(protectedHeader, claimsSetBytes, options = {}) {
   }
   if (validateInput("clockTolerance option", tolerance), tolerance < 0)
     throw new TypeError("Invalid clockTolerance option input");
-  const { currentDate } = options, now = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
-  if (nbf !== void 0 && nbf > now + tolerance)
+  const { currentDate } = options, now2 = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
+  if (nbf !== void 0 && nbf > now2 + tolerance)
     throw new JWTClaimValidationFailed('"nbf" claim timestamp check failed', claimsSet, "nbf", checkFailed);
   const exp = validateNumericDate(claimsSet, "exp");
-  if (exp !== void 0 && exp <= now - tolerance)
+  if (exp !== void 0 && exp <= now2 - tolerance)
     throw new JWTExpired('"exp" claim timestamp check failed', claimsSet, "exp", checkFailed);
   if (maxTokenAge !== void 0) {
-    const age = now - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
+    const age = now2 - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
     if (max < 0)
       throw new TypeError("Invalid maxTokenAge option input");
     if (age - tolerance > max)
@@ -2941,12 +2945,12 @@ function oauthVerifier(def) {
   const typ = (def.tokenType ?? DEFAULT_TOKEN_TYPE) === "any" ? {} : { typ: def.tokenType ?? DEFAULT_TOKEN_TYPE };
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"], ...typ };
   const verified = /* @__PURE__ */ new Map();
-  const check = async (token, now) => {
+  const check = async (token, now2) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      if (typeof payload.iat === "number" && payload.iat > now / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
+      if (typeof payload.iat === "number" && payload.iat > now2 / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
       const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
-      const verdict = { ok: true, principal, until: Math.min(now + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
+      const verdict = { ok: true, principal, until: Math.min(now2 + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
       verified.set(token, verdict);
       return verdict;
@@ -2955,13 +2959,13 @@ function oauthVerifier(def) {
     }
   };
   return (token) => {
-    const now = Date.now();
+    const now2 = Date.now();
     const hit = verified.get(token);
     if (hit !== void 0) {
-      if (hit.until > now) return hit;
+      if (hit.until > now2) return hit;
       verified.delete(token);
     }
-    return check(token, now);
+    return check(token, now2);
   };
 }
 var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, JWKS_MAX_AGE_MS, JWKS_MAX_BYTES, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
@@ -3856,8 +3860,8 @@ function nextRound(tool5, args, confirmed, skip = NONE) {
   const left = (tool5.ask ?? []).filter((a) => !Object.hasOwn(args, a.field) && !skip.has(a.field));
   const waiting = new Set(left.map((a) => a.field));
   const ready = left.filter((a) => ![...shown(a.message)].some((f) => f !== a.field && waiting.has(f)));
-  const now = ready.length > 0 ? ready : left;
-  const missing = tool5.questions === "one-at-a-time" ? now.filter((a) => askKey(a) === askKey(now[0])) : now;
+  const now2 = ready.length > 0 ? ready : left;
+  const missing = tool5.questions === "one-at-a-time" ? now2.filter((a) => askKey(a) === askKey(now2[0])) : now2;
   const out = {};
   for (const a of missing) {
     const key2 = askKey(a);
@@ -3981,7 +3985,7 @@ function carried(data) {
     skipped: strings(d.skipped)
   };
 }
-async function questionRound({ scope: scope3, tool: tool5, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now = Date.now() }) {
+async function questionRound({ scope: scope3, tool: tool5, args, params, principal, key: key2, consume, capabilities, ttlMs = STATE_TTL_MS, now: now2 = Date.now() }) {
   const digest = argsDigest(args);
   const unasked = unaskable(tool5, capabilities);
   const issue = (values, confirmed, skipped = []) => {
@@ -3990,11 +3994,11 @@ async function questionRound({ scope: scope3, tool: tool5, args, params, princip
     if (!requests) return { run: true, args: merged };
     const data = { values, confirmed, asked: Object.keys(requests), skipped };
     const nonce2 = randomBytes2(16).toString("base64url");
-    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { ...scope3, tool: tool5.name, args: digest, principal, exp: now + ttlMs, nonce: nonce2, data }) } };
+    return { run: false, result: { resultType: "input_required", inputRequests: requests, requestState: sealState(key2, { ...scope3, tool: tool5.name, args: digest, principal, exp: now2 + ttlMs, nonce: nonce2, data }) } };
   };
   const state = params?.requestState;
   if (state === void 0) return issue(isObject(params?.inputResponses) ? unsealedValues(tool5, args, params.inputResponses) : {}, false);
-  const opened = openState(key2, state, { ...scope3, tool: tool5.name, args: digest, principal, now });
+  const opened = openState(key2, state, { ...scope3, tool: tool5.name, args: digest, principal, now: now2 });
   if (!opened.ok) throw new RpcError(INVALID_PARAMS, `Invalid requestState: ${opened.reason}; nothing ran`);
   const { nonce, exp } = opened.claims;
   if (typeof nonce !== "string" || !await consume(nonce, exp)) {
@@ -4024,12 +4028,12 @@ var TERMINAL = /* @__PURE__ */ new Set(["completed", "failed", "cancelled"]);
 function isTerminal(status) {
   return TERMINAL.has(status);
 }
-function capPassed(records, owner, caps, now = Date.now()) {
+function capPassed(records, owner, caps, now2 = Date.now()) {
   if (!caps) return void 0;
   let all = 0;
   let mine = 0;
   for (const record of records) {
-    if (expired(record, now)) continue;
+    if (expired(record, now2)) continue;
     all++;
     if (record.owner === owner) mine++;
   }
@@ -4037,8 +4041,8 @@ function capPassed(records, owner, caps, now = Date.now()) {
   if (all >= caps.total) return "total";
   return void 0;
 }
-function expired(record, now = Date.now()) {
-  return Date.parse(record.createdAt) + record.ttlMs <= now;
+function expired(record, now2 = Date.now()) {
+  return Date.parse(record.createdAt) + record.ttlMs <= now2;
 }
 
 // templates/runtime/tasks/env.ts
@@ -4090,14 +4094,14 @@ var TaskManager = class {
   closing = false;
   /** Creates the task (durable before this resolves) and starts its work in the background. */
   async start(tool5, owner, work) {
-    const now = (/* @__PURE__ */ new Date()).toISOString();
+    const now2 = (/* @__PURE__ */ new Date()).toISOString();
     const record = {
       taskId: randomUUID(),
       owner,
       tool: tool5,
       status: "working",
-      createdAt: now,
-      lastUpdatedAt: now,
+      createdAt: now2,
+      lastUpdatedAt: now2,
       ttlMs: this.settings.ttlMs,
       pollIntervalMs: this.settings.pollIntervalMs,
       runner: this.store.replicaId
@@ -4133,7 +4137,7 @@ var TaskManager = class {
         });
       }
     };
-    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }), Date.parse(now) + this.settings.ttlMs);
+    void this.finish(record.taskId, controller, () => work({ signal: controller.signal, ask }), Date.parse(now2) + this.settings.ttlMs);
     return record;
   }
   async finish(taskId2, controller, run2, expiresAt) {
@@ -4344,15 +4348,15 @@ var NONCE = /^[A-Za-z0-9_-]{22}$/;
 var UsedStates = class {
   used = /* @__PURE__ */ new Map();
   /** true the first time a nonce is seen (the state may be served), false for a replay. */
-  consume(nonce, expiresAt, now = Date.now()) {
+  consume(nonce, expiresAt, now2 = Date.now()) {
     if (!NONCE.test(nonce)) return false;
     const seen = this.used.get(nonce);
-    if (seen !== void 0 && seen > now) return false;
+    if (seen !== void 0 && seen > now2) return false;
     this.used.set(nonce, expiresAt);
     return true;
   }
-  sweep(now = Date.now()) {
-    for (const [nonce, exp] of this.used) if (exp <= now) this.used.delete(nonce);
+  sweep(now2 = Date.now()) {
+    for (const [nonce, exp] of this.used) if (exp <= now2) this.used.delete(nonce);
   }
 };
 
@@ -4413,9 +4417,9 @@ var MemoryTaskStore = class {
     this.sweeper.unref();
   }
   sweep() {
-    const now = Date.now();
-    for (const [id, record] of this.tasks) if (expired(record, now)) this.tasks.delete(id);
-    this.usedStates.sweep(now);
+    const now2 = Date.now();
+    for (const [id, record] of this.tasks) if (expired(record, now2)) this.tasks.delete(id);
+    this.usedStates.sweep(now2);
   }
   async create(record, caps) {
     const passed = capPassed(this.tasks.values(), record.owner, caps);
@@ -5912,10 +5916,10 @@ function checkOutputFiles(cfg, fail2) {
 
 // templates/kinds/exec/limits.ts
 var RateLimiter = class {
-  constructor(calls, windowMs, now = () => performance.now()) {
+  constructor(calls, windowMs, now2 = () => performance.now()) {
     this.calls = calls;
     this.windowMs = windowMs;
-    this.now = now;
+    this.now = now2;
   }
   calls;
   windowMs;

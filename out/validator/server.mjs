@@ -161,9 +161,9 @@ function capConnections(server2, maxConnections) {
           break;
         }
       }
-      const now2 = Date.now();
-      if (now2 - lastNotice > 6e4) {
-        lastNotice = now2;
+      const now3 = Date.now();
+      if (now3 - lastNotice > 6e4) {
+        lastNotice = now3;
         log(`connection cap (${maxConnections}) reached: ${victim ? "closing the oldest connection not being served" : "refusing new connections while all are busy"}`);
       }
       if (!victim) return void socket.destroy();
@@ -1330,6 +1330,10 @@ var init_dispatch = __esm({
 });
 
 // templates/runtime/request-log.ts
+function now() {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
 function configureRequestLog(name, opts) {
   serverName = name;
   format = opts.logFormat;
@@ -1353,10 +1357,10 @@ function clipId(id) {
   return typeof id === "string" && id.length > 64 ? `${id.slice(0, 64)}…` : id;
 }
 function isoNow() {
-  const now2 = Date.now();
-  if (now2 !== stampMs) {
-    stampMs = now2;
-    stamp = new Date(now2).toISOString();
+  const now3 = Date.now();
+  if (now3 !== stampMs) {
+    stampMs = now3;
+    stamp = new Date(now3).toISOString();
   }
   return stamp;
 }
@@ -1366,7 +1370,7 @@ function field(key, v) {
 }
 function write(level, note, outcome, head) {
   const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
-  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const ms = Math.round((now() - note.start) * 100) / 100;
   const principal = note.principal ? principalHash(note.principal) : void 0;
   if (format === "json") {
     const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };
@@ -1409,7 +1413,7 @@ var init_request_log = __esm({
       era = void 0;
       outcome = void 0;
       principal = void 0;
-      start = performance.now();
+      start = now();
     };
     LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
     NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
@@ -2626,14 +2630,14 @@ function validateClaimsSet(protectedHeader, claimsSetBytes, options = {}) {
   }
   if (validateInput("clockTolerance option", tolerance), tolerance < 0)
     throw new TypeError("Invalid clockTolerance option input");
-  const { currentDate } = options, now2 = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
-  if (nbf !== void 0 && nbf > now2 + tolerance)
+  const { currentDate } = options, now3 = validateInput("currentDate option", epoch(currentDate === void 0 ? /* @__PURE__ */ new Date() : currentDate)), iat = validateNumericDate(claimsSet, "iat", maxTokenAge !== void 0), nbf = validateNumericDate(claimsSet, "nbf");
+  if (nbf !== void 0 && nbf > now3 + tolerance)
     throw new JWTClaimValidationFailed('"nbf" claim timestamp check failed', claimsSet, "nbf", checkFailed);
   const exp = validateNumericDate(claimsSet, "exp");
-  if (exp !== void 0 && exp <= now2 - tolerance)
+  if (exp !== void 0 && exp <= now3 - tolerance)
     throw new JWTExpired('"exp" claim timestamp check failed', claimsSet, "exp", checkFailed);
   if (maxTokenAge !== void 0) {
-    const age = now2 - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
+    const age = now3 - iat, max = validateInput("maxTokenAge option", typeof maxTokenAge == "number" ? maxTokenAge : secs(maxTokenAge));
     if (max < 0)
       throw new TypeError("Invalid maxTokenAge option input");
     if (age - tolerance > max)
@@ -2940,12 +2944,12 @@ function oauthVerifier(def) {
   const typ = (def.tokenType ?? DEFAULT_TOKEN_TYPE) === "any" ? {} : { typ: def.tokenType ?? DEFAULT_TOKEN_TYPE };
   const options = { issuer: def.issuer, audience: def.resource, algorithms: def.algorithms, clockTolerance: def.clockToleranceSec, requiredClaims: ["exp", "sub"], ...typ };
   const verified = /* @__PURE__ */ new Map();
-  const check = async (token, now2) => {
+  const check = async (token, now3) => {
     try {
       const { payload } = await jwtVerify(token, keys, options);
-      if (typeof payload.iat === "number" && payload.iat > now2 / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
+      if (typeof payload.iat === "number" && payload.iat > now3 / 1e3 + def.clockToleranceSec) return { ok: false, reason: "token claim iat is in the future" };
       const principal = { id: `oauth:${payload.iss}|${payload.sub}`, scopes: scopesOf(payload) };
-      const verdict = { ok: true, principal, until: Math.min(now2 + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
+      const verdict = { ok: true, principal, until: Math.min(now3 + VERIFIED_CACHE_MS, (payload.exp ?? 0) * 1e3) };
       if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value);
       verified.set(token, verdict);
       return verdict;
@@ -2954,13 +2958,13 @@ function oauthVerifier(def) {
     }
   };
   return (token) => {
-    const now2 = Date.now();
+    const now3 = Date.now();
     const hit = verified.get(token);
     if (hit !== void 0) {
-      if (hit.until > now2) return hit;
+      if (hit.until > now3) return hit;
       verified.delete(token);
     }
-    return check(token, now2);
+    return check(token, now3);
   };
 }
 var JWKS_COOLDOWN_MS, JWKS_TIMEOUT_MS, JWKS_MAX_AGE_MS, JWKS_MAX_BYTES, VERIFIED_CACHE_MS, VERIFIED_CACHE_SIZE;
@@ -3917,7 +3921,7 @@ var STATE_BYTES = 16;
 function stateViews(sab) {
   return { deadline: new Float64Array(sab, 0, 1), pattern: new Int32Array(sab, 8, 1) };
 }
-function now() {
+function now2() {
   return performance.timeOrigin + performance.now();
 }
 
@@ -4012,7 +4016,7 @@ var MatcherPool = class {
       if (!head) return;
       let victim;
       let victimUsed = -1;
-      const t = now();
+      const t = now2();
       for (const job of this.running) {
         if (job.startedAt === void 0) continue;
         const ran = t - job.startedAt;
@@ -4054,7 +4058,7 @@ var MatcherPool = class {
       slot.worker.off("message", onMessage);
       slot.worker.off("error", onError);
       this.running.delete(job);
-      const ran = job.startedAt === void 0 ? 0 : now() - job.startedAt;
+      const ran = job.startedAt === void 0 ? 0 : now2() - job.startedAt;
       job.stop = void 0;
       job.startedAt = void 0;
       if (reply === null) {
@@ -4075,13 +4079,13 @@ var MatcherPool = class {
         timer = setTimeout(watch, POLL_MS);
         return;
       }
-      const late = now() - deadline;
+      const late = now2() - deadline;
       if (late >= GRACE_MS) finish({ kind: "ran-out", patternId: slot.state.pattern[0], usedMs: budgetMs + late }, false);
       else timer = setTimeout(watch, Math.max(1, GRACE_MS - late));
     };
     slot.worker.on("message", onMessage);
     slot.worker.on("error", onError);
-    job.startedAt = now();
+    job.startedAt = now2();
     slot.worker.postMessage({ ...job.req, budgetMs });
     timer = setTimeout(watch, budgetMs);
   }
@@ -5645,7 +5649,7 @@ function serve(port, sab) {
   };
   port.on("message", (req) => {
     let reply;
-    const start = now();
+    const start = now2();
     const deadline = start + req.budgetMs;
     state.deadline[0] = deadline;
     try {
@@ -5658,13 +5662,13 @@ function serve(port, sab) {
         results.push(out);
         for (const s of strings) {
           out.push(re.test(s));
-          if (now() > deadline) {
-            reply = { kind: "ran-out", patternId: id, usedMs: now() - start };
+          if (now2() > deadline) {
+            reply = { kind: "ran-out", patternId: id, usedMs: now2() - start };
             break outer;
           }
         }
       }
-      if (reply.kind === "done") reply.usedMs = now() - start;
+      if (reply.kind === "done") reply.usedMs = now2() - start;
     } catch (e) {
       reply = { kind: "failed", message: e.message };
     }

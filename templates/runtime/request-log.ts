@@ -10,6 +10,12 @@ import type { LogFormat, LogLevel } from "./serving-flags.js";
 import type { Reply } from "./jsonrpc.js";
 
 /** What a transport learnt about one request (its method, tool, outcome ...), for its log line. */
+/** Milliseconds on a monotonic clock: process.hrtime, since the first `performance` use loads perf_hooks (a few ms of every start). */
+function now(): number {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
+
 export class RequestNote {
   method: string | undefined = undefined;
   tool: string | undefined = undefined;
@@ -17,7 +23,7 @@ export class RequestNote {
   era: string | undefined = undefined;
   outcome: string | undefined = undefined;
   principal: string | undefined = undefined;
-  readonly start = performance.now();
+  readonly start = now();
 }
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -85,7 +91,7 @@ function field(key: string, v: string | number | null | undefined): string {
 
 function write(level: Level, note: RequestNote, outcome: string, head: { http?: string; status?: number; transport?: string }): void {
   const method = note.method === undefined ? undefined : METHOD.test(note.method) ? note.method : "(invalid)";
-  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const ms = Math.round((now() - note.start) * 100) / 100;
   const principal = note.principal ? principalHash(note.principal) : undefined;
   if (format === "json") {
     const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };

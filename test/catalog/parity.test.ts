@@ -18,7 +18,9 @@ let cat: HttpServer;
 beforeAll(async () => {
   up = await startUpstream();
   const env = { SHOP_URL: up.origin, SHOP_API_KEY: "upstream-key-0123456789", SHOP_TOKEN_ALL: ALL, SHOP_TOKEN_READ: READ };
-  [flat, cat] = await Promise.all([startHttpServer(generateShop("tools"), [], env), startHttpServer(generateShop("catalog"), [], env)]);
+  // Both built before either starts: a build (seconds on a busy machine) must not eat into the start timeout.
+  const built = [generateShop("tools"), generateShop("catalog")];
+  [flat, cat] = await Promise.all([startHttpServer(built[0]!, [], env), startHttpServer(built[1]!, [], env)]);
 }, 120_000);
 afterAll(async () => {
   await flat?.stop();

@@ -29,7 +29,7 @@ export function emitHttp(plan: KindPlan<HttpIRConfig>): KindEmit {
     handler: deps.length ? _`createHttpHandler(${config}, { ${join(deps, ", ")} })` : _`createHttpHandler(${config})`,
     startup: [_`checkHttpStartup([${config}]);`],
     startupHead: {
-      imports: { "@kervan/kinds/http": ["checkHttpStartup"] },
+      imports: { "@kervan/startup/http": ["checkHttpStartup"] },
       statements: [_`checkHttpStartup([${literal({ tool: plan.tool.name, ...reads })}]);`],
       reads: `http ${JSON.stringify(reads)}`,
     },

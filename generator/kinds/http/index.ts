@@ -44,7 +44,7 @@ export const httpKind = defineKind<HttpBlock, HttpIRConfig, HttpFacts>({
   toolProperties: { output: outputSchema },
   needsDescription: true,
   tasks: true,
-  runtime: { dir: "templates/kinds/http", packages: ["@jmespath-community/jmespath"] },
+  runtime: { dir: "templates/kinds/http", packages: ["@jmespath-community/jmespath"], startup: "startup.ts" },
   // A resource read or a completion serves the response as the call's text shows it (body, or JSON).
   resourceReads: {},
   check: checkHttp,

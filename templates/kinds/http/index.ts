@@ -12,7 +12,8 @@ export type {
   SecretSpec,
   SelectFn,
 } from "./config.js";
-export { checkHttpStartup, createHttpHandler, resolveHttpEnv } from "./handler.js";
+export { createHttpHandler } from "./handler.js";
+export { checkHttpStartup, resolveHttpEnv } from "./startup.js";
 export { compileSelect } from "./select.js";
 export type { NullPlan } from "./nulls.js";
 export { REDACTED } from "./redact.js";

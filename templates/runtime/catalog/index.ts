@@ -1,4 +1,4 @@
 // @kervan/catalog: the catalog tools and their serving, bundled only into servers with exposure: catalog.
 export { catalogTools } from "./tools.js";
 export { serveCatalog } from "./serve.js";
-export { lazyTool } from "./lazy.js";
+export { lazyTool, lazyTools } from "./lazy.js";

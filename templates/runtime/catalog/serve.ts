@@ -8,7 +8,6 @@ import { describeTool } from "../tools.js";
 import type { Core } from "../core.js";
 import type { CallContext, ToolDef } from "../types.js";
 import { loadTools } from "./lazy.js";
-import { rank } from "./search.js";
 import { CALL, DESCRIBE, PAGE_DEFAULT, SEARCH } from "./tools.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -36,7 +35,8 @@ async function search(core: Core, tool: ToolDef, args: Record<string, unknown>):
   if (!Number.isSafeInteger(start) || start < 0 || (typeof args.cursor === "string" && !/^[0-9]+$/.test(args.cursor))) {
     return text(`${SEARCH}: cursor ${JSON.stringify(clipText(String(args.cursor), 40))} is not one this server gave out; search again without it.`, tool.maxOutputChars, true);
   }
-  const index = await core.def.catalog!.loadIndex();
+  // The scoring and its stemmer load with the index, on the first search: not at start.
+  const [index, { rank }] = await Promise.all([core.def.catalog!.loadIndex(), import("./search.js")]);
   const ranked = rank(index, String(args.query), (name) => operation(core, name) !== undefined);
   const page = ranked.slice(start, start + limit).map((i) => index.ops[i]);
   const next = start + limit < ranked.length ? String(start + limit) : undefined;

@@ -4,17 +4,17 @@ import {
   checkHttpStartup,
   compileSelect,
   createHttpHandler,
-  validate_get_issue_input,
-  validate_get_issue_output
-} from "./chunk-FNRWEU5U.mjs";
+  validate_add_comment_input,
+  validate_add_comment_output
+} from "./chunk-L2RDIHUL.mjs";
 import "./chunk-FHLP4NHQ.mjs";
 import "./chunk-BWMLC7XC.mjs";
 import "./chunk-ACOVF4B7.mjs";
 
-// out/github-catalog/src/tools/get_issue.ts
+// out/github-catalog/src/tools/add_comment.ts
 var config = {
-  tool: "get_issue",
-  method: "GET",
+  tool: "add_comment",
+  method: "POST",
   origin: "https://api.github.com",
   originEnv: "GITHUB_API_URL",
   basePath: "",
@@ -23,7 +23,8 @@ var config = {
     [{ input: "owner" }],
     [{ input: "repo" }],
     [{ lit: "issues" }],
-    [{ input: "issue_number" }]
+    [{ input: "issue_number" }],
+    [{ lit: "comments" }]
   ],
   query: [],
   headers: [
@@ -44,19 +45,20 @@ var config = {
       value: [{ lit: "2022-11-28" }]
     }
   ],
+  body: {
+    kind: "json",
+    template: { object: [["body", { input: "body" }]] }
+  },
   secrets: [{ name: "token", env: "GITHUB_TOKEN", required: true }],
   timeoutMs: 15e3,
   maxResponseBytes: 1048576,
   redirects: "none",
-  output: {
-    select: "{number: number, title: title, state: state, labels: labels[].name, author: user.login, body: body}",
-    hasSchema: true
-  }
+  output: { select: "{id: id, url: html_url}", hasSchema: true }
 };
 var tool = {
-  name: "get_issue",
-  title: "Read an issue",
-  description: "Get one GitHub issue by number: title, state, labels, author and body text. Use it after list_issues to read an issue in full.",
+  name: "add_comment",
+  title: "Comment on an issue",
+  description: "Add a comment to a GitHub issue and return the comment's URL. Use it to reply on an issue when the user asked you to.",
   inputSchema: {
     type: "object",
     properties: {
@@ -76,34 +78,33 @@ var tool = {
         type: "integer",
         minimum: 1,
         description: "The issue's number."
+      },
+      body: {
+        type: "string",
+        minLength: 1,
+        maxLength: 65536,
+        description: "The comment text, in Markdown."
       }
     },
-    required: ["owner", "repo", "issue_number"],
+    required: ["owner", "repo", "issue_number", "body"],
     additionalProperties: false
   },
   outputSchema: {
     type: "object",
-    properties: {
-      number: { type: "integer" },
-      title: { type: "string" },
-      state: { type: "string" },
-      labels: { type: "array", items: { type: "string" } },
-      author: { type: "string" },
-      body: { type: ["string", "null"] }
-    },
-    required: ["number", "title", "state"]
+    properties: { id: { type: "integer" }, url: { type: "string" } },
+    required: ["id", "url"]
   },
   annotations: {
-    title: "Read an issue",
-    readOnlyHint: true,
+    title: "Comment on an issue",
+    readOnlyHint: false,
     destructiveHint: false,
-    idempotentHint: true,
+    idempotentHint: false,
     openWorldHint: true
   },
-  validateInput: validate_get_issue_input,
-  validateOutput: validate_get_issue_output,
+  validateInput: validate_add_comment_input,
+  validateOutput: validate_add_comment_output,
   maxOutputChars: 2e4,
-  handler: createHttpHandler(config, { select: compileSelect(config.output.select), nulls: { drop: ["labels", "author"] } })
+  handler: createHttpHandler(config, { select: compileSelect(config.output.select) })
 };
 function startup() {
   checkHttpStartup([config]);

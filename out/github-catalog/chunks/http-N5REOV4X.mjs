@@ -24,7 +24,7 @@ import {
   setDrainHandler,
   shutdown,
   trackCall
-} from "./chunk-FCDBNDSD.mjs";
+} from "./chunk-7SNE2ZHY.mjs";
 import {
   HEADER_MISMATCH,
   INVALID_REQUEST,

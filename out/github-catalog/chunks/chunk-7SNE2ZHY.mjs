@@ -100,9 +100,9 @@ function capConnections(server, maxConnections) {
           break;
         }
       }
-      const now = Date.now();
-      if (now - lastNotice > 6e4) {
-        lastNotice = now;
+      const now2 = Date.now();
+      if (now2 - lastNotice > 6e4) {
+        lastNotice = now2;
         log(`connection cap (${maxConnections}) reached: ${victim ? "closing the oldest connection not being served" : "refusing new connections while all are busy"}`);
       }
       if (!victim) return void socket.destroy();
@@ -879,6 +879,10 @@ async function run(core, msg, route2, signal, notify) {
 }
 
 // templates/runtime/request-log.ts
+function now() {
+  const [s, ns] = process.hrtime();
+  return s * 1e3 + ns / 1e6;
+}
 var RequestNote = class {
   method = void 0;
   tool = void 0;
@@ -886,7 +890,7 @@ var RequestNote = class {
   era = void 0;
   outcome = void 0;
   principal = void 0;
-  start = performance.now();
+  start = now();
 };
 var LEVELS = { debug: 10, info: 20, warn: 30, error: 40 };
 var NOTE = /* @__PURE__ */ Symbol("kervan.requestNote");
@@ -921,10 +925,10 @@ var NEEDS_QUOTES = /[^\x21-\x7e]|["=]/;
 var stampMs = -1;
 var stamp = "";
 function isoNow() {
-  const now = Date.now();
-  if (now !== stampMs) {
-    stampMs = now;
-    stamp = new Date(now).toISOString();
+  const now2 = Date.now();
+  if (now2 !== stampMs) {
+    stampMs = now2;
+    stamp = new Date(now2).toISOString();
   }
   return stamp;
 }
@@ -934,7 +938,7 @@ function field(key, v) {
 }
 function write(level, note, outcome, head) {
   const method = note.method === void 0 ? void 0 : METHOD.test(note.method) ? note.method : "(invalid)";
-  const ms = Math.round((performance.now() - note.start) * 100) / 100;
+  const ms = Math.round((now() - note.start) * 100) / 100;
   const principal = note.principal ? principalHash(note.principal) : void 0;
   if (format === "json") {
     const entry = { time: isoNow(), level, server: serverName, ...head, method, tool: note.tool, id: clipId(note.id), era: note.era, outcome, ms, principal };

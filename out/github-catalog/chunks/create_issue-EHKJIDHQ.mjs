@@ -6,7 +6,7 @@ import {
   createHttpHandler,
   validate_create_issue_input,
   validate_create_issue_output
-} from "./chunk-FNRWEU5U.mjs";
+} from "./chunk-L2RDIHUL.mjs";
 import "./chunk-FHLP4NHQ.mjs";
 import "./chunk-BWMLC7XC.mjs";
 import "./chunk-ACOVF4B7.mjs";

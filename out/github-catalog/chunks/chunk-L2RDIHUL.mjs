@@ -37,6 +37,73 @@ var require_ucs2length = __commonJS({
   }
 });
 
+// templates/kinds/http/proxy.ts
+import { isIP } from "node:net";
+var PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"];
+var first = (env, a, b) => {
+  for (const name of [a, b]) {
+    const v = env[name]?.trim();
+    if (v) return [name, v];
+  }
+  return void 0;
+};
+var settings = /* @__PURE__ */ new WeakMap();
+function proxySettings(env) {
+  let s = settings.get(env);
+  if (!s) settings.set(env, s = readProxyEnv(env));
+  return s;
+}
+function readProxyEnv(env) {
+  const problems = [];
+  const proxy = { bypass: [] };
+  const [httpsLower, httpsUpper, httpLower, httpUpper, noLower, noUpper] = PROXY_ENV;
+  for (const [scheme, lower2, upper2] of [["https:", httpsLower, httpsUpper], ["http:", httpLower, httpUpper]]) {
+    const found = first(env, lower2, upper2);
+    if (!found) continue;
+    const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(found[1]) ? found[1] : `http://${found[1]}`;
+    let u;
+    try {
+      u = new URL(text);
+    } catch {
+    }
+    if (!u || u.protocol !== "http:" || u.pathname !== "/" && u.pathname !== "" || u.search || u.hash) {
+      problems.push(`${found[0]} must be an http:// proxy URL (host, port, optional credentials; nothing else)`);
+    } else proxy[scheme] = u;
+  }
+  const list = first(env, noLower, noUpper)?.[1] ?? "";
+  for (const entry of list.split(/[\s,]+/)) {
+    if (!entry) continue;
+    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.toLowerCase());
+    if (m) proxy.bypass.push({ host: m[1].replace(/^\*?\./, "").replace(/^\[|\]$/g, ""), ...m[2] ? { port: m[2] } : {} });
+  }
+  if (problems.length) return { problems };
+  return proxy["http:"] || proxy["https:"] ? { proxy, problems } : { problems };
+}
+function isLoopback(host) {
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1";
+}
+function proxyFor(cfg, url) {
+  const proxy = cfg?.[url.protocol];
+  if (!proxy) return void 0;
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (isLoopback(host)) return void 0;
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  for (const rule of cfg.bypass) {
+    if (rule.port && rule.port !== port) continue;
+    if (rule.host === "*") return void 0;
+    if (host === rule.host || host.endsWith(`.${rule.host}`)) return void 0;
+  }
+  return proxy;
+}
+function proxyAuthorization(proxy) {
+  if (!proxy.username && !proxy.password) return void 0;
+  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return `Basic ${Buffer.from(pair, "utf8").toString("base64")}`;
+}
+var proxyName = (proxy) => proxy.origin;
+
 // templates/kinds/http/encode.ts
 var ToolFault = class extends Error {
 };
@@ -186,111 +253,6 @@ function build(t, vals) {
   return obj;
 }
 
-// templates/kinds/http/media.ts
-function mediaOf(contentType) {
-  const m = /^\s*(image|audio)\/([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\s*(?:;|$)/i.exec(contentType ?? "");
-  if (!m) return void 0;
-  const type = m[1].toLowerCase();
-  return { type, mimeType: `${type}/${m[2].toLowerCase()}` };
-}
-function mediaBlock(media, bytes) {
-  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-  return { type: media.type, data, mimeType: media.mimeType };
-}
-
-// templates/kinds/http/resource.ts
-var TEXTUAL = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|x-ndjson|csv)|[a-z]+\/[a-z0-9.+-]+\+(json|xml)$)/;
-function bareType(contentType) {
-  const m = /^\s*([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)/i.exec(contentType ?? "");
-  return m ? m[1].toLowerCase() : "text/plain";
-}
-var isTextual = (mimeType) => TEXTUAL.test(mimeType);
-function resourceBlock(uri, mimeType, content) {
-  const resource = { uri, mimeType };
-  if ("text" in content) resource.text = content.text;
-  else resource.blob = Buffer.from(content.bytes.buffer, content.bytes.byteOffset, content.bytes.byteLength).toString("base64");
-  return { type: "resource", resource };
-}
-function linkBlock(url, mimeType, size) {
-  const last = url.pathname.split("/").filter((p) => p !== "").pop();
-  let name = url.host;
-  if (last !== void 0) {
-    try {
-      name = decodeURIComponent(last);
-    } catch {
-      name = last;
-    }
-  }
-  return { type: "resource_link", uri: url.href, name, mimeType, size };
-}
-
-// templates/kinds/http/proxy.ts
-import { isIP } from "node:net";
-var PROXY_ENV = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"];
-var first = (env, a, b) => {
-  for (const name of [a, b]) {
-    const v = env[name]?.trim();
-    if (v) return [name, v];
-  }
-  return void 0;
-};
-var settings = /* @__PURE__ */ new WeakMap();
-function proxySettings(env) {
-  let s = settings.get(env);
-  if (!s) settings.set(env, s = readProxyEnv(env));
-  return s;
-}
-function readProxyEnv(env) {
-  const problems = [];
-  const proxy = { bypass: [] };
-  const [httpsLower, httpsUpper, httpLower, httpUpper, noLower, noUpper] = PROXY_ENV;
-  for (const [scheme, lower2, upper2] of [["https:", httpsLower, httpsUpper], ["http:", httpLower, httpUpper]]) {
-    const found = first(env, lower2, upper2);
-    if (!found) continue;
-    const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(found[1]) ? found[1] : `http://${found[1]}`;
-    let u;
-    try {
-      u = new URL(text);
-    } catch {
-    }
-    if (!u || u.protocol !== "http:" || u.pathname !== "/" && u.pathname !== "" || u.search || u.hash) {
-      problems.push(`${found[0]} must be an http:// proxy URL (host, port, optional credentials; nothing else)`);
-    } else proxy[scheme] = u;
-  }
-  const list = first(env, noLower, noUpper)?.[1] ?? "";
-  for (const entry of list.split(/[\s,]+/)) {
-    if (!entry) continue;
-    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.toLowerCase());
-    if (m) proxy.bypass.push({ host: m[1].replace(/^\*?\./, "").replace(/^\[|\]$/g, ""), ...m[2] ? { port: m[2] } : {} });
-  }
-  if (problems.length) return { problems };
-  return proxy["http:"] || proxy["https:"] ? { proxy, problems } : { problems };
-}
-function isLoopback(host) {
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  return host === "::1";
-}
-function proxyFor(cfg, url) {
-  const proxy = cfg?.[url.protocol];
-  if (!proxy) return void 0;
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (isLoopback(host)) return void 0;
-  const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  for (const rule of cfg.bypass) {
-    if (rule.port && rule.port !== port) continue;
-    if (rule.host === "*") return void 0;
-    if (host === rule.host || host.endsWith(`.${rule.host}`)) return void 0;
-  }
-  return proxy;
-}
-function proxyAuthorization(proxy) {
-  if (!proxy.username && !proxy.password) return void 0;
-  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-  return `Basic ${Buffer.from(pair, "utf8").toString("base64")}`;
-}
-var proxyName = (proxy) => proxy.origin;
-
 // templates/kinds/http/redact.ts
 var REDACTED = "[REDACTED]";
 var identity = { text: (s) => s, json: (v) => v };
@@ -427,6 +389,82 @@ function redactInView(s, escape, decode, secretRe) {
 }
 function escapeRegExp(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// templates/kinds/http/startup.ts
+function resolveHttpEnv(cfg, env) {
+  const problems = [];
+  let origin = new URL(cfg.origin).origin;
+  let basePath = cfg.basePath;
+  const override = cfg.originEnv ? env[cfg.originEnv] : void 0;
+  if (cfg.originEnv && override) {
+    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
+    let u;
+    try {
+      u = new URL(override);
+    } catch {
+      problems.push(bad);
+    }
+    if (u) {
+      if (u.protocol !== "http:" && u.protocol !== "https:" || u.username || u.password || /[?#]/.test(override)) {
+        problems.push(bad);
+      } else {
+        origin = u.origin;
+        basePath = u.pathname.replace(/\/+$/, "");
+      }
+    }
+  }
+  const secrets = /* @__PURE__ */ new Map();
+  for (const s of cfg.secrets) {
+    const v = env[s.env];
+    if (v !== void 0 && v !== "") secrets.set(s.name, v);
+    else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
+  }
+  if (problems.length) return { problems };
+  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
+}
+function checkHttpStartup(cfgs, env = process.env) {
+  const lines = new Set(proxySettings(env).problems);
+  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines.add(`tool ${cfg.tool}: ${p}`);
+  if (lines.size) throw new StartupError(`http tools are not configured: ${[...lines].join("; ")}`);
+}
+
+// templates/kinds/http/media.ts
+function mediaOf(contentType) {
+  const m = /^\s*(image|audio)\/([a-z0-9][a-z0-9!#$&^_.+-]{0,126})\s*(?:;|$)/i.exec(contentType ?? "");
+  if (!m) return void 0;
+  const type = m[1].toLowerCase();
+  return { type, mimeType: `${type}/${m[2].toLowerCase()}` };
+}
+function mediaBlock(media, bytes) {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+  return { type: media.type, data, mimeType: media.mimeType };
+}
+
+// templates/kinds/http/resource.ts
+var TEXTUAL = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|x-ndjson|csv)|[a-z]+\/[a-z0-9.+-]+\+(json|xml)$)/;
+function bareType(contentType) {
+  const m = /^\s*([a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)/i.exec(contentType ?? "");
+  return m ? m[1].toLowerCase() : "text/plain";
+}
+var isTextual = (mimeType) => TEXTUAL.test(mimeType);
+function resourceBlock(uri, mimeType, content) {
+  const resource = { uri, mimeType };
+  if ("text" in content) resource.text = content.text;
+  else resource.blob = Buffer.from(content.bytes.buffer, content.bytes.byteOffset, content.bytes.byteLength).toString("base64");
+  return { type: "resource", resource };
+}
+function linkBlock(url, mimeType, size) {
+  const last = url.pathname.split("/").filter((p) => p !== "").pop();
+  let name = url.host;
+  if (last !== void 0) {
+    try {
+      name = decodeURIComponent(last);
+    } catch {
+      name = last;
+    }
+  }
+  return { type: "resource_link", uri: url.href, name, mimeType, size };
 }
 
 // templates/kinds/http/transport.ts
@@ -761,42 +799,6 @@ function dropNulls(value, plan) {
 }
 
 // templates/kinds/http/handler.ts
-function resolveHttpEnv(cfg, env) {
-  const problems = [];
-  let origin = new URL(cfg.origin).origin;
-  let basePath = cfg.basePath;
-  const override = cfg.originEnv ? env[cfg.originEnv] : void 0;
-  if (cfg.originEnv && override) {
-    const bad = `${cfg.originEnv} must be an absolute http(s) URL without credentials, query or fragment`;
-    let u;
-    try {
-      u = new URL(override);
-    } catch {
-      problems.push(bad);
-    }
-    if (u) {
-      if (u.protocol !== "http:" && u.protocol !== "https:" || u.username || u.password || /[?#]/.test(override)) {
-        problems.push(bad);
-      } else {
-        origin = u.origin;
-        basePath = u.pathname.replace(/\/+$/, "");
-      }
-    }
-  }
-  const secrets = /* @__PURE__ */ new Map();
-  for (const s of cfg.secrets) {
-    const v = env[s.env];
-    if (v !== void 0 && v !== "") secrets.set(s.name, v);
-    else if (s.required) problems.push(`secret ${s.name} needs the environment variable ${s.env}, which is not set`);
-  }
-  if (problems.length) return { problems };
-  return { resolved: { origin, basePath, secrets, redactor: makeRedactor(secrets.values()) }, problems };
-}
-function checkHttpStartup(cfgs, env = process.env) {
-  const lines = new Set(proxySettings(env).problems);
-  for (const cfg of cfgs) for (const p of resolveHttpEnv(cfg, env).problems) lines.add(`tool ${cfg.tool}: ${p}`);
-  if (lines.size) throw new StartupError(`http tools are not configured: ${[...lines].join("; ")}`);
-}
 function createHttpHandler(cfg, deps = {}) {
   checkConfig(cfg, deps);
   const env = deps.env ?? process.env;
