@@ -18,10 +18,13 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DIST, readStamp, sha256, stampHolds, STAMP } from "./prebuilt.mjs";
+import { specValidatorCode } from "./spec-validator.mjs";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const SELF = relative(ROOT, fileURLToPath(import.meta.url)).split("\\").join("/");
 const CLI = "generator/cli.ts";
+const SPEC_SCHEMA = "kervan.schema.json";
+const SPEC_VALIDATOR_MODULE = "bin/spec-validator.mjs";
 
 const posix = (path) => path.split("\\").join("/");
 
@@ -36,7 +39,7 @@ function filesUnder(dir, out = []) {
 
 /** Every file a build can read, hashed before it starts: a file edited during the build leaves a stamp that fails. */
 function hashSources() {
-  const files = [...filesUnder("generator"), ...filesUnder("templates"), ...readdirSync(ROOT).filter((f) => f.endsWith(".json")), SELF];
+  const files = [...filesUnder("generator"), ...filesUnder("templates"), ...readdirSync(ROOT).filter((f) => f.endsWith(".json")), SELF, SPEC_VALIDATOR_MODULE];
   return new Map(files.map((f) => [f, sha256(readFileSync(join(ROOT, f)))]));
 }
 
@@ -80,7 +83,11 @@ async function bundle() {
   const inputs = Object.keys(result.metafile.inputs).map(posix);
   const outside = inputs.filter((i) => !i.startsWith("generator/") && !i.startsWith("templates/") && !/^[^/]+\.json$/.test(i));
   if (outside.length) throw new Error(`the generator bundles files from outside generator/ and templates/: ${outside.join(", ")}`);
-  return { entry: `${DIST}/cli.mjs`, inputs: [...inputs, SELF].sort(), files: result.outputFiles.map((f) => ({ path: posix(relative(ROOT, f.path)), bytes: f.contents })) };
+  const files = result.outputFiles.map((f) => ({ path: posix(relative(ROOT, f.path)), bytes: f.contents }));
+  // kervan.schema.json's validator, compiled ahead (bin/spec-validator.mjs).
+  const validator = specValidatorCode(JSON.parse(readFileSync(join(ROOT, SPEC_SCHEMA), "utf8")));
+  files.push({ path: `${DIST}/spec-validator.cjs`, bytes: Buffer.from(validator) });
+  return { entry: `${DIST}/cli.mjs`, inputs: [...new Set([...inputs, SELF, SPEC_SCHEMA, SPEC_VALIDATOR_MODULE])].sort(), files };
 }
 
 /** Writes `bytes` to `file` unless it holds them already; through a temporary name, so no reader sees half a file. */

@@ -10,6 +10,7 @@ import type { Build } from "./shared/build.js";
 import { SpecRefused } from "./shared/refusal.js";
 import { at } from "./shared/locate.js";
 import { reusable } from "./cache.js";
+import { tokenCounts } from "./catalog/listing.js";
 import type { Staging } from "./write-staging.js";
 
 export type Timer = ((stage: string, ms: number) => void) | undefined;
@@ -49,6 +50,9 @@ export async function buildServer(p: ServerPlan, build: Build, o: ServersOptions
   const timer = o.timer;
   const previous = o.outRoot ? timed(`cache ${p.dir}`, timer, () => reusable(o.outRoot!, p)) : undefined;
   if (previous) return { files: previous, cached: true };
+  // The manifest's token counts, on a worker while this thread loads the emit and emits (the
+  // tokenizer takes long to load).
+  const counting = tokenCounts(p.server, build.pool);
   // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
   // spec with errors never needs them.
   const [{ startEmit }, { bundleServer }, { prepareManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
@@ -68,8 +72,9 @@ export async function buildServer(p: ServerPlan, build: Build, o: ServersOptions
   timer?.(`emit ${p.dir}`, performance.now() - emitStarted);
   onStage?.("bundle");
   const staged = o.staging?.stage(files);
+  const count = await counting;
   const manifestStarted = performance.now();
-  const finishManifest = prepareManifestAndAudit(p, files);
+  const finishManifest = prepareManifestAndAudit(p, files, count);
   const manifestPrepared = performance.now() - manifestStarted;
   // The time the bundle takes beyond the emit.
   const bundle = await timed(`bundle ${p.dir}`, timer, () => bundling);

@@ -4,32 +4,41 @@
 import { parentPort } from "node:worker_threads";
 import type { FromWorker, JobName, Jobs, Judgements, ToWorker } from "./model/jobs.js";
 import type { EmittedFile, LaterFile } from "./model/output.js";
-import { SchemaCompiler } from "./shared/schema-compiler.js";
 
 type Feed<K extends keyof Jobs> = (listener: (message: Jobs[K]["feed"]) => void) => void;
 type Handler<K extends keyof Jobs> = (input: Jobs[K]["input"], onFeed: Feed<K>) => Promise<Jobs[K]["result"]> | Jobs[K]["result"];
 
 const handlers: { [K in keyof Jobs]: Handler<K> } = {
-  judge({ schemas, next }) {
-    const compiler = new SchemaCompiler();
+  // Each job loads what it needs: a worker started for one kind of job does not load ajv for another.
+  async judge({ schemas, next }) {
+    const compiler = new (await import("./shared/schema-compiler.js")).SchemaCompiler();
     const queue = new Int32Array(next);
     const out: Judgements = [];
     for (let i = Atomics.add(queue, 0, 1); i < schemas.length; i = Atomics.add(queue, 0, 1)) out.push([i, compiler.error(schemas[i]!)]);
     return out;
   },
-  judgeStream(_input, onFeed) {
-    const compiler = new SchemaCompiler();
+  async judgeStream(_input, onFeed) {
+    // Listening before the first await: what is fed while the compiler loads is judged once it is there.
+    const waiting: Array<Jobs["judgeStream"]["feed"]> = [];
+    let take: (m: Jobs["judgeStream"]["feed"]) => void = (m) => void waiting.push(m);
+    onFeed((m) => take(m));
+    const compiler = new (await import("./shared/schema-compiler.js")).SchemaCompiler();
     const out: Judgements = [];
-    return new Promise((resolve) =>
-      onFeed((m) => {
-        if ("end" in m) return resolve(out);
-        for (const schema of m.schemas) out.push([out.length, compiler.error(schema)]);
-      }),
-    );
+    return new Promise((resolve) => {
+      take = (m) => {
+        if ("end" in m) resolve(out);
+        else for (const schema of m.schemas) out.push([out.length, compiler.error(schema)]);
+      };
+      for (const m of waiting.splice(0)) take(m);
+    });
   },
   async validators(input) {
     const { emitValidatorsModule } = await import("./emit/validators.js");
     return emitValidatorsModule(input);
+  },
+  async tokens({ texts }) {
+    const count = await (await import("./catalog/tokenizer.js")).loadCounter();
+    return texts.map((text) => count(text));
   },
   async bundle({ target, files }, onFeed) {
     // Listening before the first await: a file fed meanwhile is not lost.

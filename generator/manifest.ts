@@ -19,7 +19,7 @@ import type { Manifest } from "./audit/types.js";
 import type { Changelog } from "./audit/change.js";
 import { changelog } from "./audit/changelog.js";
 import { renderChangelog } from "./audit/changelog-render.js";
-import { listingOf } from "./catalog/listing.js";
+import { listingOf, type Counter } from "./catalog/listing.js";
 import { codeFacts } from "./catalog/code-facts.js";
 
 export const MANIFEST = "kervan.manifest.json";
@@ -47,8 +47,8 @@ export function buildManifestAndAudit(plan: ServerPlan, files: EmittedFile[], bu
  * buildManifestAndAudit in two steps: what the emitted sources decide, computed while the bundle
  * is still being made (pipeline.ts), then the rest once the bundle is there.
  */
-export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]): (bundle: BundleResult) => [EmittedFile, EmittedFile] {
-  const tools = manifestTools(plan);
+export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[], count?: Counter): (bundle: BundleResult) => [EmittedFile, EmittedFile] {
+  const tools = manifestTools(plan, count);
   const prompts = manifestPrompts(plan);
   const resources = manifestResources(plan);
   const templates = manifestResourceTemplates(plan, tools);
@@ -65,7 +65,7 @@ export function prepareManifestAndAudit(plan: ServerPlan, files: EmittedFile[]):
     ...(plan.server.budget !== undefined ? { budget: plan.server.budget } : {}),
     ...(plan.server.code !== undefined ? { code: codeFacts(plan.server) } : {}),
   };
-  const listing = listingOf(plan.server);
+  const listing = listingOf(plan.server, count);
   const hashes = { sourceHash: sourceHash(plan.server.inputs), inputHash: inputHash(plan) };
   const capabilities = serverCapabilities(tools, plan.server);
   const sourceOutputs = new Map(files.map((f) => [f.path, sha256(f.contents)]));

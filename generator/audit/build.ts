@@ -9,9 +9,10 @@ import { capabilitiesOf } from "./capabilities.js";
 import type { ManifestPrompt, ManifestTool, Capabilities } from "./types.js";
 import type { AuthDef } from "../../templates/runtime/auth/types.js";
 import type { Json } from "../../templates/runtime/types.js";
-import { descriptorTokens } from "../catalog/listing.js";
+import { descriptorTokens, type Counter } from "../catalog/listing.js";
 
-export function manifestTools(plan: ServerPlan): ManifestTool[] {
+/** `count`: the tokens of a descriptor's text (catalog/listing.ts; a build's counts come from its worker). */
+export function manifestTools(plan: ServerPlan, count?: Counter): ManifestTool[] {
   const via = reachOf(plan.server.exposure);
   return plan.tools.map(({ tool: t }) => {
     const kind = kindFor(t);
@@ -36,7 +37,7 @@ export function manifestTools(plan: ServerPlan): ManifestTool[] {
       // Under exposure: catalog a tool is reached through call_operation, under code through execute
       // (a program's api), listed only with expose: always.
       ...(via ? { reachedThrough: t.expose === "always" ? (`tools/list and ${via}` as const) : via } : {}),
-      descriptorTokens: descriptorTokens(t),
+      descriptorTokens: descriptorTokens(t, count),
     };
   });
 }

@@ -8,9 +8,21 @@ import { levenshtein } from "../shared/levenshtein.js";
 import { escapePointer, unescapePointer } from "../shared/pointer.js";
 import { isObject } from "../shared/object.js";
 import { once } from "../shared/once.js";
+import { precompiledValidator } from "./spec-validator.js";
 
-/** kervan.schema.json compiled, once per process. */
-const getValidator = once(() => new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(specSchema()));
+/** ajv's options for kervan.schema.json (bin/spec-validator.mjs compiles it ahead with the same). */
+export const SPEC_SHAPE_OPTIONS = { allErrors: true, strict: false, verbose: true, validateSchema: false } as const;
+
+/**
+ * kervan.schema.json compiled, once per process: compiled ahead when the generator runs from dist/
+ * (check/spec-validator.ts), else here. The schema is the generator's own, proved valid against
+ * the meta-schema by test/kinds/schemas-valid.test.ts, so ajv is spared compiling the meta-schema
+ * only to check it again on every run.
+ */
+const getValidator = once(() => {
+  const schema = specSchema();
+  return precompiledValidator(schema) ?? new Ajv2020(SPEC_SHAPE_OPTIONS).compile(schema);
+});
 
 function closest(word: string, options: string[]): string | undefined {
   let best: string | undefined;

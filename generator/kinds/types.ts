@@ -150,7 +150,9 @@ export function defineKind<Block, Config, Facts extends FactsShape>(kind: KindDe
   return {
     ...kind,
     blockOf(tool) {
-      isBlock ??= new Ajv2020({ strict: false }).compile<Block>(opened(kind.schema));
+      // The schema is the generator's own, checked against the meta-schema as part of kervan.schema.json
+      // (test/kinds/schemas-valid.test.ts): compiling the meta-schema again for each guard would double its cost.
+      isBlock ??= new Ajv2020({ strict: false, validateSchema: false }).compile<Block>(opened(kind.schema));
       const block = tool[kind.key];
       if (!isBlock(block)) throw new Error(`the ${kind.key} block of a tool reached its kind unchecked`);
       return block;

@@ -38,6 +38,8 @@ export interface Jobs {
   judgeStream: { input: Record<string, never>; feed: { schemas: Json[] } | { end: true }; result: Judgements };
   /** Compiles one server's validators module. */
   validators: { input: ValidatorsInput; feed: never; result: EmittedFile };
+  /** Counts each text's tokens (catalog/tokenizer.ts). */
+  tokens: { input: { texts: string[] }; feed: never; result: number[] };
   /** Bundles one server; the files still being emitted are fed as they are done (or as failed). */
   bundle: {
     input: { target: BundleTarget; files: Array<{ path: string; contents?: string }> };
