@@ -4,17 +4,11 @@
 // generator/check/spec-shape.ts loads it when it runs from dist/ and the schema hash it records is
 // that of the schema the check would compile; otherwise it compiles the schema itself, with the
 // same options (test/kinds/spec-validator.test.ts holds both to the same options and errors).
-import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
+import { schemaHash } from "../generator/shared/schema-hash.mjs";
 
 /** ajv's options for the spec schema: generator/check/spec-shape.ts SPEC_SHAPE_OPTIONS, with the code kept as source. */
 export const PRECOMPILED_OPTIONS = { allErrors: true, strict: false, verbose: true, validateSchema: false, code: { source: true } };
-
-/** The hash a precompiled validator records: sha256 of the schema's JSON text and the ajv version that compiled it. */
-export function schemaHash(schema) {
-  const ajvVersion = createRequire(import.meta.url)("ajv/package.json").version;
-  return createHash("sha256").update(`ajv ${ajvVersion}\n${JSON.stringify(schema)}`).digest("hex");
-}
 
 /** The CommonJS module of the schema's validator; it exports the validate function, with its schema's hash as `schemaHash`. */
 export function specValidatorCode(schema) {

@@ -2,20 +2,14 @@
 // (bin/spec-validator.mjs): taken when the generator runs from dist/ and that validator was
 // compiled from the very schema the check would compile, by the ajv installed; otherwise the
 // check compiles the schema itself (check/spec-shape.ts), as it does from the sources.
-import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { Json } from "../../templates/runtime/types.js";
 import { PREBUILT } from "../shared/ts-worker.js";
+import { schemaHash } from "../shared/schema-hash.mjs";
 
 /** The file, beside the prebuilt chunks in dist/. */
 export const SPEC_VALIDATOR_FILE = "spec-validator.cjs";
-
-/** sha256 of the schema's JSON text and the ajv version compiling it: what a precompiled validator records (bin/spec-validator.mjs schemaHash). */
-export function specSchemaHash(schema: Json): string {
-  const ajvVersion: unknown = createRequire(import.meta.url)("ajv/package.json").version;
-  return createHash("sha256").update(`ajv ${String(ajvVersion)}\n${JSON.stringify(schema)}`).digest("hex");
-}
 
 const isPrecompiled = (v: unknown): v is ValidateFunction & { schemaHash: unknown } => typeof v === "function" && "schemaHash" in v;
 
@@ -28,5 +22,5 @@ export function precompiledValidator(schema: Json, prebuilt = PREBUILT): Validat
   } catch {
     return undefined;
   }
-  return isPrecompiled(loaded) && loaded.schemaHash === specSchemaHash(schema) ? loaded : undefined;
+  return isPrecompiled(loaded) && loaded.schemaHash === schemaHash(schema) ? loaded : undefined;
 }
