@@ -1,7 +1,7 @@
 // The per-server stages: emit -> bundle -> manifest + audit, for every server of the plan. The
-// overlap lives here: the bundle starts on the entry and the tool modules while the types and the
-// validators are still being emitted (emit/index.ts), and while esbuild finishes this thread
-// writes the sources ahead (write-staging.ts) and works out what the manifest takes from them.
+// overlap lives here: the bundle starts once the validators are compiled, while the types may still
+// be emitted (emit/index.ts), and while esbuild finishes this thread writes the sources ahead
+// (write-staging.ts) and works out what the manifest takes from them.
 import type { Diagnostic } from "./model/diagnostic.js";
 import type { EmittedFile } from "./model/output.js";
 import type { EmitPlan, ServerPlan } from "./model/plan.js";
@@ -27,21 +27,31 @@ export interface ServersOptions {
 }
 
 /** Every server's files; or, when the emit refuses a spec, the diagnostic that says why. */
+/**
+ * Every server's files; or, when the emit refuses a spec, the diagnostic that says why. The tool
+ * schemas the check presumed to compile (shared/schema-compiler.ts) are proved or judged before
+ * any server is reported built: one that fails throws UnprovenSchemas.
+ */
 export async function buildServers(emitPlan: EmitPlan, specs: LoadedSpec[], build: Build, o: ServersOptions): Promise<{ files: EmittedFile[] } | { refused: Diagnostic }> {
   const files: EmittedFile[] = [];
+  const built: Array<{ name: string; ms: number; cached: boolean }> = [];
   for (const [done, p] of emitPlan.servers.entries()) {
     const started = performance.now();
     try {
-      const built = await buildServer(p, build, o, (stage) => o.onStage?.(stage, p, done));
-      files.push(...built.files);
-      o.progress?.(p.server.name, performance.now() - started, built.cached);
+      const server = await buildServer(p, build, o, (stage) => o.onStage?.(stage, p, done));
+      files.push(...server.files);
+      built.push({ name: p.server.name, ms: performance.now() - started, cached: server.cached });
     } catch (e) {
+      // The emit may have failed on a presumed schema: if so, that is the answer.
+      await build.schemas.settle(build.pool);
       if (!(e instanceof SpecRefused)) throw e;
       const spec = specs.find((s) => s.file === e.file);
       if (!spec) throw e;
       return { refused: at(spec, e.code, e.message, e.pointer) };
     }
   }
+  await build.schemas.settle(build.pool);
+  for (const b of built) o.progress?.(b.name, b.ms, b.cached);
   return { files };
 }
 
@@ -50,16 +60,18 @@ export async function buildServer(p: ServerPlan, build: Build, o: ServersOptions
   const timer = o.timer;
   const previous = o.outRoot ? timed(`cache ${p.dir}`, timer, () => reusable(o.outRoot!, p)) : undefined;
   if (previous) return { files: previous, cached: true };
-  // The manifest's token counts, on a worker while this thread loads the emit and emits (the
-  // tokenizer takes long to load).
-  const counting = tokenCounts(p.server, build.pool);
   // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
   // spec with errors never needs them.
   const [{ startEmit }, { bundleServer }, { prepareManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   onStage?.("emit");
   const emitStarted = performance.now();
   const emission = startEmit(p, build);
-  const bundling = bundleServer(p, emission.files, build.pool);
+  // The manifest's token counts, on a worker once the validators are compiled (the tokenizer takes
+  // long to load; meanwhile it would slow the compile the emit waits for).
+  const counting = emission.validators.then(() => tokenCounts(p.server, build.pool));
+  // The bundle starts once the validators are compiled (the types may still be under way): esbuild's
+  // threads would otherwise take the cores the compile needs, and the emit waits for the compile.
+  const bundling = emission.validators.then(() => bundleServer(p, emission.files, build.pool));
   bundling.catch(() => {}); // awaited below, after the emit: a failure meanwhile is no unhandled rejection
   let files: EmittedFile[];
   try {

@@ -7,6 +7,7 @@ import type { Diagnostic } from "./model/diagnostic.js";
 import type { WriteReport } from "./model/output.js";
 import type { SourceFile } from "./model/spec.js";
 import { createBuild, type Build } from "./shared/build.js";
+import { UnprovenSchemas } from "./shared/schema-compiler.js";
 import { load } from "./load.js";
 import { check, checkStage } from "./check/index.js";
 import { toolChangelog, toolsManifest, type ToolChangelog } from "./manifest.js";
@@ -90,11 +91,23 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   // --check proves the checked-in bytes from scratch, and --strict must see every warning again.
   const cached = options.check || options.strict ? undefined : reuse(sources, options);
   if (cached) return cached;
+  // A large spec's tool schemas are compiled once, by the emit, on the presumption that they
+  // compile (shared/schema-compiler.ts; --strict, which may stop before the emit, judges them in
+  // the check). Should one not compile, the build runs again judging each in the check, whose report is whole.
+  try {
+    return await attempt(sources, options, !options.strict);
+  } catch (e) {
+    if (!(e instanceof UnprovenSchemas)) throw e;
+    return attempt(sources, options, false);
+  }
+}
+
+async function attempt(sources: SourceFile[], options: GenerateOptions, emitProves: boolean): Promise<GenerateResult> {
   const b = openBuild();
   // Nothing is staged for --check, which writes nothing.
   const staging = options.check ? undefined : new Staging(options.outRoot);
   try {
-    return await build(sources, options, b, staging);
+    return await build(sources, options, b, staging, emitProves);
   } finally {
     staging?.discard();
     b.close();
@@ -112,12 +125,12 @@ function reuse(sources: SourceFile[], options: GenerateOptions): GenerateResult 
   return { diagnostics: [], report, servers: names };
 }
 
-async function build(sources: SourceFile[], options: GenerateOptions, b: Build, staging: Staging | undefined): Promise<GenerateResult> {
+async function build(sources: SourceFile[], options: GenerateOptions, b: Build, staging: Staging | undefined, emitProves: boolean): Promise<GenerateResult> {
   const timer = options.stageTime;
   const at = (stage: StageEvent["stage"], done = 0, total = sources.length, tools = 0) => options.stage?.({ stage, done, total, tools });
   at("check");
   const specs = timed("load", timer, () => load(sources, b.diagnostics));
-  b.diagnostics.push(...(await timed("check", timer, () => checkStage(specs, b))));
+  b.diagnostics.push(...(await timed("check", timer, () => checkStage(specs, b, { emitProves }))));
   if (b.diagnostics.some((d) => d.severity === "error")) return { diagnostics: b.diagnostics, servers: [] };
   const servers = timed("normalize", timer, () => normalize(specs, b.diagnostics));
   const tools = servers.reduce((n, s) => n + s.tools.length, 0);

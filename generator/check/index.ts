@@ -13,7 +13,7 @@ import { at } from "../shared/locate.js";
 import { checkDocumentKeys } from "./document-keys.js";
 import { checkTaskAndConfirm } from "./task-confirm.js";
 import { addHints } from "./hints.js";
-import { judgeToolSchemas } from "./judge.js";
+import { toolSchemas } from "./judge.js";
 import { SchemaCompiler } from "../shared/schema-compiler.js";
 import type { Build } from "../shared/build.js";
 import { checkPrompts } from "./prompts.js";
@@ -73,12 +73,26 @@ export function check(specs: LoadedSpec[], compiler = new SchemaCompiler()): Dia
   return out;
 }
 
-/** The check stage of a build: a large spec's schemas are judged on two threads first, by the build's compiler. */
 /** Whether the check compiles a schema (it breaks no limit): `kervan import` judges the same ones ahead. */
 export { compileCandidate } from "./schema-limits.js";
 
-export async function checkStage(specs: LoadedSpec[], build: Build): Promise<Diagnostic[]> {
-  await judgeToolSchemas(specs, build);
+/**
+ * The check stage of a build: a large spec's tool schemas are judged on two threads first, by the
+ * build's compiler; or, when the build goes on to emit them (`emitProves`), presumed to compile
+ * and proved by the emit's own compile, unless the spec has errors (then they are judged here).
+ */
+export async function checkStage(specs: LoadedSpec[], build: Build, options: { emitProves?: boolean } = {}): Promise<Diagnostic[]> {
+  const schemas = toolSchemas(specs);
+  if (!options.emitProves || !build.pool.offThread(schemas.size)) {
+    await build.schemas.judgeMany(schemas, build.pool);
+    return check(specs, build.schemas);
+  }
+  // A build that goes on to emit compiles each tool schema once, in the emit (shared/schema-compiler.ts).
+  build.schemas.presume(schemas);
+  const found = check(specs, build.schemas);
+  if (!found.some((d) => d.severity === "error")) return found;
+  // A spec with errors is not emitted: its schemas are judged here, and the report is whole.
+  await build.schemas.settle(build.pool).catch(() => {});
   return check(specs, build.schemas);
 }
 

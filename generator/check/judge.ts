@@ -1,9 +1,9 @@
-// The check's schema compiles for a large spec, ahead of the rules: every tool schema the check
-// would compile, judged on two threads at once by the build's compiler (shared/schema-compiler.ts).
-// The rules then read the judgements; a small spec's schemas are judged as the rules reach them.
+// The tool schemas the check compiles, ahead of the rules: a large spec's are judged on two threads
+// at once by the build's compiler (shared/schema-compiler.ts), or presumed and proved by the emit
+// (check/index.ts checkStage). The rules then read the judgements; a small spec's schemas are
+// judged as the rules reach them.
 import type { Json } from "../../templates/runtime/types.js";
 import type { LoadedSpec } from "../model/spec.js";
-import type { Build } from "../shared/build.js";
 import { isObject } from "../shared/object.js";
 import { compileCandidate } from "./schema-limits.js";
 
@@ -24,9 +24,4 @@ export function toolSchemas(specs: LoadedSpec[]): Map<string, Json> {
     }
   }
   return found;
-}
-
-/** Judges a large spec's tool schemas on two threads; a small spec's are left to the rules. */
-export async function judgeToolSchemas(specs: LoadedSpec[], build: Build): Promise<void> {
-  await build.schemas.judgeMany(toolSchemas(specs), build.pool);
 }

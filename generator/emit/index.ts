@@ -19,6 +19,8 @@ export interface Emission {
    * bundle starts on these (pipeline.ts) while the long ones are still being emitted.
    */
   files: Array<EmittedFile | LaterFile>;
+  /** Settles once the validators are compiled (or have failed): the emit's longest part. */
+  validators: Promise<void>;
   /** Every file, once all are done; rejects as the emit fails. */
   done: Promise<EmittedFile[]>;
 }
@@ -28,6 +30,8 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
   // Started first: a large server's validators compile on another thread meanwhile.
   const input = validatorsInput(plan);
   const validators = validatorsModule(input, build.pool);
+  // Compiled in strict mode without an error: what the check presumed of these schemas holds.
+  const compiled = validators.result.then(() => build.schemas.prove(input.schemas.map((s) => s.schema)), () => {});
   let code: EmittedFile[];
   try {
     // Each tool's kind emits once; the entry and the tool's module are both printed from it.
@@ -44,6 +48,7 @@ export function startEmit(plan: ServerPlan, build: Build): Emission {
   const declarations = plan.server.exposure === "code" ? types.then(() => emitCodeMode(plan, build.types)) : undefined;
   const small = [emitValidatorDeclarations(plan.dir, plan.server.origin.file, names), emitTsconfig(plan)];
   return {
+    validators: compiled,
     files: [...code, later(typesPath(plan.dir), types), ...(declarations ? [later(codeModePath(plan.dir), declarations)] : []), later(validatorsPath(input.dir), validators.result), ...small],
     // The types first, then the validators: should both fail, the error reported is always the same.
     done: types.then(async (t) => [...code, t, ...(declarations ? [await declarations] : []), await validators.result, ...small]),

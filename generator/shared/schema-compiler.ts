@@ -3,6 +3,10 @@
 // thread and a worker of the build's pool at once (judgeMany); a judgement depends on the schema
 // alone, so the answers are the same on either thread. Nothing outlives the compiler: a build
 // (or a `--watch` rebuild) makes its own.
+// A build that emits what it checks need not compile a large spec's tool schemas twice: the check
+// presumes they compile (presume), the emit's own strict compile of the validators proves it
+// (prove), and settle() judges whatever the emit did not compile. A presumption that fails ends
+// the build with UnprovenSchemas: the pipeline builds again, judging every schema in the check.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
@@ -11,15 +15,53 @@ import { messageOf } from "./object.js";
 import type { WorkerPool } from "./worker-pool.js";
 import type { JobRun } from "./worker-pool.js";
 
+/** A presumed schema did not compile (or the emit failed while presumptions were open): the check's report was not whole. */
+export class UnprovenSchemas extends Error {
+  constructor() {
+    super("a schema the check presumed to compile was not proved by the emit");
+  }
+}
+
 export class SchemaCompiler {
   private ajv: Ajv2020 | undefined;
   private readonly judged = new Map<string, string | undefined>();
+  /** Schemas taken as compiling until the emit proves them or settle() judges them, by JSON text. */
+  private readonly presumed = new Map<string, Json>();
 
-  /** Why the schema does not compile in strict mode, or undefined when it does. */
+  /** Why the schema does not compile in strict mode, or undefined when it does (or is presumed to). */
   error(schema: Json): string | undefined {
     const key = JSON.stringify(schema);
+    if (this.presumed.has(key)) return undefined;
     if (!this.judged.has(key)) this.judged.set(key, this.compile(schema));
     return this.judged.get(key);
+  }
+
+  /** Takes these schemas (by JSON text) as compiling, without compiling them, until proved or settled. */
+  presume(schemas: Map<string, Json>): void {
+    for (const [key, schema] of schemas) if (!this.judged.has(key)) this.presumed.set(key, schema);
+  }
+
+  /** Schemas the emit compiled in strict mode without an error: their presumptions hold. */
+  prove(schemas: readonly object[]): void {
+    if (!this.presumed.size) return;
+    for (const schema of schemas) {
+      const key = JSON.stringify(schema);
+      if (this.presumed.delete(key)) this.judged.set(key, undefined);
+    }
+  }
+
+  /** Whether some presumption is still open. */
+  get presuming(): boolean {
+    return this.presumed.size > 0;
+  }
+
+  /** Judges every open presumption; throws UnprovenSchemas when one of them does not compile. */
+  async settle(pool: WorkerPool): Promise<void> {
+    if (!this.presumed.size) return;
+    const open = new Map(this.presumed);
+    this.presumed.clear();
+    await this.judgeMany(open, pool);
+    for (const schema of open.values()) if (this.error(schema) !== undefined) throw new UnprovenSchemas();
   }
 
   /** Whether the schema with this JSON text has been judged. */
