@@ -93,7 +93,8 @@ export async function generate(sources: SourceFile[], options: GenerateOptions):
   if (cached) return cached;
   // A large spec's tool schemas are compiled once, by the emit, on the presumption that they
   // compile (shared/schema-compiler.ts; --strict, which may stop before the emit, judges them in
-  // the check). Should one not compile, the build runs again judging each in the check, whose report is whole.
+  // the check). Should one not compile, or the build fail in any other way meanwhile, it runs again
+  // judging each in the check: its report is the check's, whole, or the same failure again.
   try {
     return await attempt(sources, options, !options.strict);
   } catch (e) {
@@ -108,6 +109,8 @@ async function attempt(sources: SourceFile[], options: GenerateOptions, emitProv
   const staging = options.check ? undefined : new Staging(options.outRoot);
   try {
     return await build(sources, options, b, staging, emitProves);
+  } catch (e) {
+    throw b.schemas.everPresumed && !(e instanceof UnprovenSchemas) ? new UnprovenSchemas({ cause: e }) : e;
   } finally {
     staging?.discard();
     b.close();

@@ -5,8 +5,10 @@
 // (or a `--watch` rebuild) makes its own.
 // A build that emits what it checks need not compile a large spec's tool schemas twice: the check
 // presumes they compile (presume), the emit's own strict compile of the validators proves it
-// (prove), and settle() judges whatever the emit did not compile. A presumption that fails ends
-// the build with UnprovenSchemas: the pipeline builds again, judging every schema in the check.
+// (prove), and settle() judges whatever the emit did not compile. A presumption that fails (or a
+// build with presumptions that fails in any way: a schema that does not compile may trip a stage
+// before the emit's compile does) ends the build with UnprovenSchemas, and the pipeline builds
+// again, judging every schema in the check.
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Json } from "../../templates/runtime/types.js";
@@ -17,8 +19,8 @@ import type { JobRun } from "./worker-pool.js";
 
 /** A presumed schema did not compile (or the emit failed while presumptions were open): the check's report was not whole. */
 export class UnprovenSchemas extends Error {
-  constructor() {
-    super("a schema the check presumed to compile was not proved by the emit");
+  constructor(options?: ErrorOptions) {
+    super("a schema the check presumed to compile was not proved by the emit", options);
   }
 }
 
@@ -27,6 +29,7 @@ export class SchemaCompiler {
   private readonly judged = new Map<string, string | undefined>();
   /** Schemas taken as compiling until the emit proves them or settle() judges them, by JSON text. */
   private readonly presumed = new Map<string, Json>();
+  private presumedOnce = false;
 
   /** Why the schema does not compile in strict mode, or undefined when it does (or is presumed to). */
   error(schema: Json): string | undefined {
@@ -39,6 +42,12 @@ export class SchemaCompiler {
   /** Takes these schemas (by JSON text) as compiling, without compiling them, until proved or settled. */
   presume(schemas: Map<string, Json>): void {
     for (const [key, schema] of schemas) if (!this.judged.has(key)) this.presumed.set(key, schema);
+    this.presumedOnce ||= this.presumed.size > 0;
+  }
+
+  /** Whether this compiler ever took a schema as compiling without judging it. */
+  get everPresumed(): boolean {
+    return this.presumedOnce;
   }
 
   /** Schemas the emit compiled in strict mode without an error: their presumptions hold. */

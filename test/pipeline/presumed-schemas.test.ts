@@ -60,6 +60,20 @@ describe("tool schemas presumed by the check and proved by the emit", () => {
     expect(written).toBe(false);
   }, 120_000);
 
+  // Schemas that stages before the emit read as they stand: whatever trips first, the answer is the check's.
+  it.each([
+    ["a required that is no list", "{ type: object, required: 5 }"],
+    ["$defs that are no object", "{ type: object, $defs: 3 }"],
+    ["an unknown format", "{ type: object, properties: { v: { type: string, format: bogus } } }"],
+  ])("reports an output schema with %s as the check alone does", async (_, schema) => {
+    const text = largeSpec({ 11: schema });
+    const name = `case-${schema.length}`;
+    const { result, written } = await generated(name, text);
+    expect(errors(result.diagnostics)).toEqual(["KV510 /tools/11/output/schema"]);
+    expect(result.diagnostics).toEqual(check(load([{ path: `${name}.yaml`, text }], [])));
+    expect(written).toBe(false);
+  }, 120_000);
+
   it("builds a large spec whose schemas all compile", async () => {
     const { result, written } = await generated("good", largeSpec({}));
     expect(errors(result.diagnostics)).toEqual([]);
