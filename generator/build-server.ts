@@ -26,7 +26,6 @@ export interface ServersOptions {
   progress?: (server: string, ms: number, cached: boolean) => void;
 }
 
-/** Every server's files; or, when the emit refuses a spec, the diagnostic that says why. */
 /**
  * Every server's files; or, when the emit refuses a spec, the diagnostic that says why. The tool
  * schemas the check presumed to compile (shared/schema-compiler.ts) are proved or judged before

@@ -16,7 +16,8 @@ export interface Emission {
   /**
    * Every file of the server: the entry and the tool modules at once, the two long ones (the
    * validators, compiled by ajv; the types, by json-schema-to-typescript) when they are done. The
-   * bundle starts on these (pipeline.ts) while the long ones are still being emitted.
+   * bundle starts on these (build-server.ts) once the validators are compiled, while the types may
+   * still be under way.
    */
   files: Array<EmittedFile | LaterFile>;
   /** Settles once the validators are compiled (or have failed): the emit's longest part. */
