@@ -41,11 +41,12 @@ export async function buildServers(emitPlan: EmitPlan, specs: LoadedSpec[], buil
       files.push(...server.files);
       built.push({ name: p.server.name, ms: performance.now() - started, cached: server.cached });
     } catch (e) {
-      // The emit may have failed on a presumed schema: if so, that is the answer.
-      await build.schemas.settle(build.pool);
+      // Any other failure with presumptions open is answered by the pipeline's second build.
       if (!(e instanceof SpecRefused)) throw e;
       const spec = specs.find((s) => s.file === e.file);
       if (!spec) throw e;
+      // A refusal is the answer only when no presumed schema fails instead.
+      await build.schemas.settle(build.pool);
       return { refused: at(spec, e.code, e.message, e.pointer) };
     }
   }
