@@ -60,15 +60,18 @@ export async function buildServer(p: ServerPlan, build: Build, o: ServersOptions
   const timer = o.timer;
   const previous = o.outRoot ? timed(`cache ${p.dir}`, timer, () => reusable(o.outRoot!, p)) : undefined;
   if (previous) return { files: previous, cached: true };
+  // The manifest's token counts, on a worker. A small server's start now: its validators compile on
+  // this thread, and the tokenizer's load (about half a second) is the longest part of its build.
+  const early = build.pool.offThread(p.tools.length) ? undefined : tokenCounts(p.server, build.pool);
   // Loaded on first use: json-schema-to-typescript and esbuild cost time to load, and a
   // spec with errors never needs them.
   const [{ startEmit }, { bundleServer }, { prepareManifestAndAudit }] = await Promise.all([import("./emit/index.js"), import("./bundle.js"), import("./manifest.js")]);
   onStage?.("emit");
   const emitStarted = performance.now();
   const emission = startEmit(p, build);
-  // The manifest's token counts, on a worker once the validators are compiled (the tokenizer takes
-  // long to load; meanwhile it would slow the compile the emit waits for).
-  const counting = emission.validators.then(() => tokenCounts(p.server, build.pool));
+  // A large server's once the validators are compiled on a worker: the tokenizer's load would slow
+  // the compile the emit waits for.
+  const counting = early ?? emission.validators.then(() => tokenCounts(p.server, build.pool));
   // The bundle starts once the validators are compiled (the types may still be under way): esbuild's
   // threads would otherwise take the cores the compile needs, and the emit waits for the compile.
   const bundling = emission.validators.then(() => bundleServer(p, emission.files, build.pool));

@@ -11,7 +11,7 @@ import type { AuthDef } from "../../templates/runtime/auth/types.js";
 import type { Json } from "../../templates/runtime/types.js";
 import { descriptorTokens, type Counter } from "../catalog/listing.js";
 
-/** `count`: the tokens of a descriptor's text (catalog/listing.ts; a build's counts come from its worker). */
+/** `count`: the tokens of a descriptor's text (catalog/listing.ts; a build's counts come from its worker); without it, no sizes. */
 export function manifestTools(plan: ServerPlan, count?: Counter): ManifestTool[] {
   const via = reachOf(plan.server.exposure);
   return plan.tools.map(({ tool: t }) => {
@@ -37,7 +37,8 @@ export function manifestTools(plan: ServerPlan, count?: Counter): ManifestTool[]
       // Under exposure: catalog a tool is reached through call_operation, under code through execute
       // (a program's api), listed only with expose: always.
       ...(via ? { reachedThrough: t.expose === "always" ? (`tools/list and ${via}` as const) : via } : {}),
-      descriptorTokens: descriptorTokens(t, count),
+      // Counted only for a manifest to write: a changelog between specs compares no sizes.
+      ...(count ? { descriptorTokens: descriptorTokens(t, count) } : {}),
     };
   });
 }

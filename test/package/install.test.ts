@@ -40,7 +40,7 @@ describe("kervan installed from its tarball into another project", () => {
     if (packed) rmSync(join(packed.tarball, ".."), { recursive: true, force: true });
   });
 
-  it("ships only what runs: the CLI, the generator (its sources, the one plain-JavaScript helper the prebuild shares, and its prebuilt dist/, the spec validator included), the templates, the spec schema, README and LICENSE", () => {
+  it("ships only what runs: the CLI, the generator (its sources, the one plain-JavaScript helper the prebuild shares, and its prebuilt dist/, the spec validator included, and the related-words table derived from WordNet), the templates, the spec schema, README and LICENSE", () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths).toContain("bin/kervan.mjs");
     expect(paths).toContain("dist/cli.mjs");
@@ -50,7 +50,8 @@ describe("kervan installed from its tarball into another project", () => {
     expect(paths).toContain("README.md");
     expect(paths).toContain("templates/runtime/index.ts");
     expect(paths).toContain("generator/cli.ts");
-    const extra = paths.filter((p) => !/^(docs\/[\w-]+\.md|bin\/(kervan|prebuild|prebuilt|spec-validator)\.mjs|dist\/[\w-]+\.(mjs|cjs)|dist\/inputs\.json|generator\/.+\.ts|generator\/shared\/schema-hash\.(mjs|d\.mts)|templates\/.+\.ts|kervan\.schema\.json|README\.md|LICENSE|package\.json)$/.test(p));
+    expect(paths).toContain("generator/catalog/related-words.json.gz");
+    const extra = paths.filter((p) => !/^(docs\/[\w-]+\.md|bin\/(kervan|prebuild|prebuilt|spec-validator)\.mjs|dist\/[\w-]+\.(mjs|cjs)|dist\/inputs\.json|generator\/.+\.ts|generator\/shared\/schema-hash\.(mjs|d\.mts)|generator\/catalog\/related-words\.json\.gz|templates\/.+\.ts|kervan\.schema\.json|README\.md|LICENSE|package\.json)$/.test(p));
     expect(extra).toEqual([]);
   }, SLOW);
 
