@@ -1,5 +1,6 @@
-// `npm run catalog-scale`: GitHub's whole REST description imported as a catalog, built and served
-// (about a minute of import and gen on two cores, so not part of `npm test`; .ci/run runs it bounded).
+// `npm run catalog-scale`: GitHub's whole REST description imported as a catalog, built and served,
+// and its issues and pulls imported with and without the $defs hoisting, built and compared
+// (about two minutes of import and gen on two cores, so not part of `npm test`; .ci/run runs it bounded).
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({

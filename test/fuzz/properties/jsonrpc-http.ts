@@ -63,7 +63,7 @@ export const property: FuzzProperty<Input, HttpServer> = {
   name: "JSON-RPC frames over Streamable HTTP (out/validator)",
   seed: 8_2026_28,
   numRuns: 300,
-  testMs: 6000,
+  testMs: 3000,
   arbitrary: inputArb,
   setup: () => startHttp(),
   async check(server, input) {

@@ -10,7 +10,7 @@ export const property: FuzzProperty<string, StdioServer> = {
   name: "JSON-RPC frames over stdio (out/validator)",
   seed: 8_2026_07,
   numRuns: 300,
-  testMs: 6000,
+  testMs: 3000,
   arbitrary: frameArb,
   setup: async () => startStdio(),
   check: (server, frame) => checkStdioFrame(server, frame),

@@ -29,7 +29,7 @@ export const property: FuzzProperty<string, Ctx> = {
   name: "tools/call frames for exec, http and validate_json over stdio (test/soak/soak.yaml)",
   seed: 8_1212,
   numRuns: 200,
-  testMs: 6000,
+  testMs: 3000,
   arbitrary: toolCallFrameArb([
     ["echo_exec", fc.record({ text: fc.oneof(hostile, fc.jsonValue({ maxDepth: 1 })) }, { requiredKeys: [] })],
     ["lookup_http", fc.record({ id: fc.oneof(fc.integer(), fc.double(), hostile, fc.jsonValue({ maxDepth: 1 })) }, { requiredKeys: [] })],

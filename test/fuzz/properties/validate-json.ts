@@ -18,7 +18,7 @@ export const property: FuzzProperty<Input, ValidateJsonHandler> = {
   name: "schemas and documents through validate_json",
   seed: 8_0500,
   numRuns: 400,
-  testMs: 6000,
+  testMs: 3000,
   arbitrary: fc.oneof(
     { weight: 9, arbitrary: fc.record({ output: documentArb as fc.Arbitrary<unknown>, schema: schemaArb }) },
     fc.record({ output: fc.jsonValue({ maxDepth: 1 }), schema: fc.jsonValue({ maxDepth: 2 }) }),

@@ -13,11 +13,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { importOpenApi } from "../../generator/import/importer.js";
-import { generate } from "../../generator/pipeline.js";
-import { githubDescription } from "./corpus-files.js";
-import { nullPlan } from "../../templates/kinds/http/nulls.js";
-import { argumentsFor, strictAjv, verdict } from "./hoist-samples.js";
+import { importOpenApi } from "../../../generator/import/importer.js";
+import { generate } from "../../../generator/pipeline.js";
+import { githubDescription } from "../../import/corpus-files.js";
+import { nullPlan } from "../../../templates/kinds/http/nulls.js";
+import { argumentsFor, strictAjv, verdict } from "../../import/hoist-samples.js";
 
 type Obj = Record<string, unknown>;
 interface Listed {
